@@ -1,0 +1,5 @@
+"""``python -m th_ext`` runs the command line."""
+
+from th_ext.cli import main
+
+main()

@@ -1,0 +1,40 @@
+"""Shared terminal conventions: exit codes, one-line errors, and safe printing."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import IntEnum
+from typing import NoReturn, TextIO
+
+import typer
+
+__all__ = ["ExitCode", "fail", "use_color", "write"]
+
+
+class ExitCode(IntEnum):
+    """Exit codes shared by every subcommand."""
+
+    OK = 0
+    PROBLEMS = 1  # the input was read and something in it is wrong
+    UNUSABLE = 2  # usage error, or the input could not be read at all
+
+
+def use_color(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def write(text: str, *, err: bool = False) -> None:
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text if text.endswith("\n") else text + "\n")
+
+
+def fail(message: str, code: ExitCode = ExitCode.UNUSABLE) -> NoReturn:
+    """Print ``th-ext: error: <message>`` on one line to stderr and exit with ``code``."""
+    one_line = " ".join(message.split())
+    write(f"th-ext: error: {one_line}", err=True)
+    raise typer.Exit(int(code))
