@@ -24,6 +24,7 @@ __all__ = [
     "Example",
     "ExtensionVersion",
     "HistoryEntry",
+    "canonical_schema_text",
     "discover",
     "find",
 ]
@@ -107,7 +108,7 @@ class ExtensionVersion(BaseModel):
         return _read_bytes(self.schema_path)
 
     @cached_property
-    def schema(self) -> dict[str, Any]:
+    def schema_document(self) -> dict[str, Any]:
         try:
             value = json.loads(self.schema_bytes)
         except ValueError as exc:
@@ -135,6 +136,11 @@ class ExtensionVersion(BaseModel):
             return json.loads(self.example_bytes(example))
         except ValueError as exc:
             raise CatalogError(f"{path}: not valid JSON ({exc})") from None
+
+
+def canonical_schema_text(schema: dict[str, Any]) -> str:
+    """The exact text of a published ``schema.json``: sorted keys, indent 2, final newline."""
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
 def _read_bytes(path: Path) -> bytes:

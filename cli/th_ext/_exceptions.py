@@ -7,6 +7,10 @@ from __future__ import annotations
 
 __all__ = [
     "CatalogError",
+    "CommandRegistrationError",
+    "DemoUnavailableError",
+    "DispatchError",
+    "MessageError",
     "PublishError",
     "PublishedSchemaChangedError",
     "ThExtError",
@@ -22,8 +26,103 @@ class CatalogError(ThExtError):
 
 
 class PublishError(ThExtError):
-    """The site cannot be generated: an extension breaks a publishing rule."""
+    """The site cannot be generated: an extension breaks a publishing rule.
+
+    ``problems`` lists every rule that failed, one line each.
+    """
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems if problems is not None else [message]
 
 
 class PublishedSchemaChangedError(PublishError):
     """A schema that was already published changed or disappeared."""
+
+
+class CommandRegistrationError(ThExtError):
+    """A command cannot be registered: its name breaks the pattern or is already taken."""
+
+
+class MessageError(ThExtError):
+    """A message given to dispatch is not an A2A 1.0 Message in JSON."""
+
+
+class DispatchError(ThExtError):
+    """A dispatch cannot be planned or checked: the card offers no usable interface."""
+
+
+class DemoUnavailableError(ThExtError):
+    """The demo agent needs the optional ``demo`` extra, which is not installed."""
+
+
+class SourceError(ThExtError):
+    """No document could be read from a source (a file, ``-`` or a URL).
+
+    ``code`` is a stable kebab-case name of what went wrong, the same one a validation report
+    uses for the problem.
+    """
+
+    code = "unreadable"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class SourceArgumentError(SourceError):
+    """The source, a header or a limit given by the caller is malformed."""
+
+    code = "bad-argument"
+
+
+class SourceUnreadableError(SourceError):
+    """A local file or standard input cannot be read."""
+
+    code = "unreadable"
+
+
+class SourceTooLargeError(SourceError):
+    """The document is larger than the byte cap (counted after decompression)."""
+
+    code = "too-large"
+
+
+class FetchError(SourceError):
+    """An HTTP fetch failed: the connection, TLS, or the HTTP exchange itself."""
+
+    code = "network-error"
+
+
+class FetchTimeoutError(FetchError):
+    """The whole fetch, redirects included, took longer than its timeout."""
+
+    code = "timeout"
+
+
+class HTTPStatusError(FetchError):
+    """The server answered with an HTTP status other than 2xx."""
+
+    code = "http-error"
+
+    def __init__(self, message: str, *, status: int, url: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.url = url
+
+
+class RedirectError(FetchError):
+    """A redirect was refused: too many, a loop, or a target that is not http(s)."""
+
+    code = "too-many-redirects"
+
+
+class CardDocumentError(SourceError):
+    """The bytes were read but are not a JSON object (empty, not UTF-8, not JSON, too deep...)."""
+
+    code = "invalid-json"
+
+    def __init__(self, message: str, *, code: str, path: str = "") -> None:
+        super().__init__(message, code=code)
+        self.path = path

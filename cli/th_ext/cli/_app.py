@@ -8,6 +8,7 @@ import typer
 
 from th_ext._version import __version__
 from th_ext.cli._catalog_commands import extensions_command, schema_command
+from th_ext.cli._lock import lock_app
 
 __all__ = ["app", "main"]
 
@@ -41,6 +42,7 @@ def _root(
 
 app.command("extensions")(extensions_command)
 app.command("schema")(schema_command)
+app.add_typer(lock_app, name="lock")
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +17,7 @@ from th_ext.cli._output import fail, write
 __all__ = ["extensions_command", "schema_command"]
 
 
-class ListFormat(str, Enum):
+class ListFormat(StrEnum):
     text = "text"
     json = "json"
 

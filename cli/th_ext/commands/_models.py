@@ -7,10 +7,11 @@ are therefore part of the published schema and must not change for v1.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+
+from th_ext._catalog import canonical_schema_text as render_schema
 
 __all__ = [
     "COMMANDS_V1_URI",
@@ -50,8 +51,3 @@ def commands_v1_schema() -> dict[str, Any]:
     schema["$id"] = f"{COMMANDS_V1_URI}/schema.json"
     schema["$schema"] = JSON_SCHEMA_DIALECT
     return schema
-
-
-def render_schema(schema: dict[str, Any]) -> str:
-    """The canonical text of a published schema file."""
-    return json.dumps(schema, indent=2, sort_keys=True) + "\n"

@@ -1,0 +1,59 @@
+"""``th-ext lock``: the maintainers' commands that record and check published schemas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from th_ext._catalog import discover, find
+from th_ext._exceptions import ThExtError
+from th_ext.cli._output import ExitCode, fail, write
+from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock, check_lock, read_lock
+
+__all__ = ["lock_app"]
+
+lock_app = typer.Typer(
+    help="Record and check the sha256 of every published schema (for maintainers).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+SourceDirOption = Annotated[
+    Path,
+    typer.Option(
+        "--extensions-dir",
+        help="The repository's extensions folder, which holds published.lock.",
+        file_okay=False,
+    ),
+]
+
+
+@lock_app.command("add")
+def lock_add(
+    extension: Annotated[str, typer.Argument(help="The version to publish, as <name>/<version>.")],
+    extensions_dir: SourceDirOption = Path("extensions"),
+) -> None:
+    """Record a version's schema as published. A published entry is never replaced."""
+    try:
+        version = find(extension, extensions_dir)
+        added = add_to_lock(extensions_dir / LOCK_FILE_NAME, version)
+    except ThExtError as exc:
+        fail(str(exc))
+    state = "locked" if added else "already locked"
+    write(f"{version.key}: {state} (sha256 {version.schema_sha256})")
+
+
+@lock_app.command("check")
+def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
+    """Fail when a published schema changed or vanished, or a stable version is not locked."""
+    try:
+        problems = check_lock(discover(extensions_dir), read_lock(extensions_dir / LOCK_FILE_NAME))
+    except ThExtError as exc:
+        fail(str(exc))
+    for problem in problems:
+        write(f"th-ext: lock: {problem}", err=True)
+    if problems:
+        raise typer.Exit(int(ExitCode.PROBLEMS))
+    write("every published schema is unchanged")

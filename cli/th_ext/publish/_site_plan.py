@@ -1,0 +1,124 @@
+"""The site plan: every file the extensions add to the built site, and the rules checked first.
+
+This is the whole generation step, as plain functions that need no MkDocs: the MkDocs plugin
+only hands the plan's files to the build. A plan is made only when every rule holds; otherwise
+``PublishError`` lists every problem found.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from th_ext._catalog import ExtensionVersion, discover
+from th_ext._exceptions import PublishError
+from th_ext.publish._catalog_page import render_catalog_json, render_index_page
+from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
+from th_ext.publish._rules import check_version, relative_path
+from th_ext.publish._spec_page import render_spec_page
+
+__all__ = ["GeneratedFile", "NavEntry", "SitePlan", "plan_site"]
+
+
+class GeneratedFile(BaseModel):
+    """One file of the built site, by its path relative to the site's root."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    content: bytes
+    kind: Literal["page", "asset"]
+
+
+class NavEntry(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    path: str
+
+
+class SitePlan(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    files: tuple[GeneratedFile, ...]
+    nav: tuple[NavEntry, ...]
+
+    def file(self, path: str) -> GeneratedFile:
+        for generated in self.files:
+            if generated.path == path:
+                return generated
+        raise KeyError(path)
+
+
+def _version_files(
+    version: ExtensionVersion, folder: str, siblings: list[ExtensionVersion]
+) -> list[GeneratedFile]:
+    files = [
+        GeneratedFile(
+            path=f"{folder}/index.md",
+            content=render_spec_page(version, siblings).encode("utf-8"),
+            kind="page",
+        ),
+        GeneratedFile(path=f"{folder}/schema.json", content=version.schema_bytes, kind="asset"),
+    ]
+    files += [
+        GeneratedFile(
+            path=f"{folder}/examples/{example.file}",
+            content=version.example_bytes(example),
+            kind="asset",
+        )
+        for example in version.examples
+    ]
+    return files
+
+
+def plan_site(
+    site_url: str,
+    extensions_dir: Path,
+    *,
+    index_dir: str = "a2a/ext",
+    check_published: bool = True,
+) -> SitePlan:
+    """Check every version under ``extensions_dir`` and plan the files to publish.
+
+    ``check_published`` compares schemas with ``published.lock`` beside the versions.
+    """
+    versions = discover(extensions_dir)
+    problems = [problem for version in versions for problem in check_version(version, site_url)]
+    if check_published:
+        problems += check_lock(versions, read_lock(extensions_dir / LOCK_FILE_NAME))
+    paths: dict[str, str] = {}
+    for version in versions:
+        path = relative_path(version.uri, site_url)
+        if path is None:
+            continue
+        clash = next((key for key, known in paths.items() if known == path), None)
+        if clash is not None:
+            problems.append(f"{version.key}: URI {version.uri} is also the URI of {clash}")
+        paths[version.key] = path
+    if problems:
+        raise PublishError("; ".join(problems), problems)
+
+    files: list[GeneratedFile] = []
+    nav: list[NavEntry] = []
+    for version in versions:
+        siblings = [other for other in versions if other.name == version.name]
+        files += _version_files(version, paths[version.key], siblings)
+        nav.append(NavEntry(title=version.title, path=f"{paths[version.key]}/index.md"))
+    files.append(
+        GeneratedFile(
+            path=f"{index_dir}/index.md",
+            content=render_index_page(versions, paths, index_dir).encode("utf-8"),
+            kind="page",
+        )
+    )
+    files.append(
+        GeneratedFile(
+            path=f"{index_dir}/index.json",
+            content=render_catalog_json(versions).encode("utf-8"),
+            kind="asset",
+        )
+    )
+    return SitePlan(files=tuple(files), nav=tuple(nav))

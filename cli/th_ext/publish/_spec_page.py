@@ -1,0 +1,143 @@
+"""The Markdown of one extension version's specification page.
+
+The page is assembled from the version's folder: a header (URI, schema, status), the
+specification text from ``spec.md`` with its example directives expanded, the field tables and
+the raw schema, every worked example, and the version history.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from th_ext._catalog import ExtensionVersion
+from th_ext._exceptions import PublishError
+from th_ext.publish._field_table import FieldTable, field_tables
+
+__all__ = ["EXAMPLE_DIRECTIVE", "render_spec_page"]
+
+EXAMPLE_DIRECTIVE = re.compile(r"^<!-- th-ext:example (?P<file>\S+) -->$", re.MULTILINE)
+_RST_LITERAL = re.compile(r"``(.+?)``")
+
+
+def _cell(text: str) -> str:
+    """Text made safe for one Markdown table cell."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _prose(text: str) -> str:
+    """A schema description as Markdown: reST ````literals```` become code spans."""
+    return _cell(_RST_LITERAL.sub(r"`\1`", text))
+
+
+def _json_block(text: str, title: str | None = None) -> str:
+    header = f'```json title="{title}"' if title else "```json"
+    return f"{header}\n{text.rstrip()}\n```"
+
+
+def _example_block(version: ExtensionVersion, file: str) -> str:
+    for example in version.examples:
+        if example.file == file:
+            return _json_block(version.example_bytes(example).decode("utf-8"), example.file)
+    raise PublishError(f"{version.key}: spec.md shows example {file}, which extension.toml lacks")
+
+
+def _type_cell(type_name: str, anchors: dict[str, str]) -> str:
+    for title, anchor in anchors.items():
+        if type_name == title or type_name.endswith(f" {title}"):
+            return _cell(type_name.removesuffix(title)) + f"[`{title}`](#{anchor})"
+    return _cell(type_name)
+
+
+def _field_section(tables: list[FieldTable]) -> str:
+    anchors = {table.title: table.anchor for table in tables}
+    parts = []
+    for index, table in enumerate(tables):
+        role = "the `params` object" if index == 0 else "definition"
+        lines = [f"### `{table.title}` ({role}) {{ #{table.anchor} }}", ""]
+        if table.description:
+            lines += [_prose(table.description), ""]
+        lines += [
+            "| Field | Type | Required | Default | Description |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| `{row.name}` | {_type_cell(row.type, anchors)} | "
+            f"{'yes' if row.required else 'no'} | "
+            f"{f'`{_cell(row.default)}`' if row.default is not None else '—'} | "
+            f"{_prose(row.description) or '—'} |"
+            for row in table.rows
+        ]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def _examples_section(version: ExtensionVersion) -> str:
+    blocks = []
+    for example in version.examples:
+        verdict = (
+            "" if example.params_pointer is None
+            else " It passes the schema." if example.valid
+            else " It fails the schema, as it should."
+        )
+        blocks.append(
+            f"### {example.title}\n\n{example.description}{verdict}\n\n"
+            + _json_block(version.example_bytes(example).decode("utf-8"), example.file)
+            + f"\n\n[Download {example.file}](examples/{example.file})"
+        )
+    return "\n\n".join(blocks)
+
+
+def _history_section(version: ExtensionVersion, siblings: list[ExtensionVersion]) -> str:
+    lines = ["| Date | Change |", "|---|---|"]
+    lines += [f"| {entry.date} | {_cell(entry.change)} |" for entry in version.history]
+    others = [other for other in siblings if other.key != version.key]
+    if others:
+        links = ", ".join(
+            f"[{other.version}](../{other.version}/index.md) ({other.status})" for other in others
+        )
+        lines += ["", f"Other versions of this extension: {links}."]
+    return "\n".join(lines)
+
+
+def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]) -> str:
+    """The page's Markdown; ``siblings`` are all versions of the same extension."""
+    body = EXAMPLE_DIRECTIVE.sub(
+        lambda match: _example_block(version, match["file"]), version.spec_text()
+    )
+    schema_text = version.schema_bytes.decode("utf-8")
+    front_matter = {
+        "title": version.title,
+        "description": version.summary,
+        "mermaid": "```mermaid" in body,
+    }
+    header = [
+        "---",
+        *(f"{key}: {json.dumps(value)}" for key, value in front_matter.items()),
+        "---",
+        "",
+        f"# {version.title}",
+        "",
+        version.summary,
+        "",
+        '!!! info "Identifiers"',
+        "",
+        f"    - **URI:** `{version.uri}`",
+        f"    - **Schema:** [`{version.schema_url}`](schema.json)",
+        f"    - **Status:** {version.status}",
+        f"    - **Published:** {version.history[0].date}",
+    ]
+    sections = [
+        "\n".join(header),
+        body.strip(),
+        "## Schema\n\nThe extension's `params` on the agent card must validate against this "
+        "schema (JSON Schema draft 2020-12). Absent `params` mean an empty object.",
+        _field_section(field_tables(version.schema_document)),
+        "### The schema document { #schema-document }\n\n"
+        f"Served at `{version.schema_url}`, where its `$id` points.\n\n"
+        '[Download schema.json](schema.json){ download="schema.json" .md-button '
+        "#download-schema }\n\n" + _json_block(schema_text, "schema.json"),
+        "## Examples\n\n" + _examples_section(version),
+        "## Version history\n\n" + _history_section(version, siblings),
+    ]
+    return "\n\n".join(sections) + "\n"

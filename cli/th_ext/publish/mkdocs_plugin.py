@@ -1,0 +1,80 @@
+"""The MkDocs plugin ``th-ext``: a thin adapter from MkDocs to ``plan_site``.
+
+It makes the plan when the configuration is loaded (so a broken rule stops the build before
+anything is written), expands the ``Extensions`` navigation entry into one entry per version,
+and adds the planned files to the build.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+
+from th_ext._exceptions import ThExtError
+from th_ext.publish._site_plan import SitePlan, plan_site
+
+__all__ = ["ExtensionsPlugin", "ExtensionsPluginConfig"]
+
+
+class ExtensionsPluginConfig(Config):
+    extensions_dir = config_options.Type(str, default="extensions")
+    index_dir = config_options.Type(str, default="a2a/ext")
+    check_published = config_options.Type(bool, default=True)
+
+
+class ExtensionsPlugin(BasePlugin[ExtensionsPluginConfig]):
+    def __init__(self) -> None:
+        self.plan: SitePlan | None = None
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if not config.site_url:
+            raise PluginError("th-ext: site_url must be set; extension URIs live under it")
+        config_dir = Path(config.config_file_path).parent
+        try:
+            self.plan = plan_site(
+                config.site_url,
+                config_dir / self.config.extensions_dir,
+                index_dir=self.config.index_dir,
+                check_published=self.config.check_published,
+            )
+        except ThExtError as exc:
+            problems = getattr(exc, "problems", [str(exc)])
+            raise PluginError(
+                "th-ext: the extensions cannot be published:\n"
+                + "\n".join(f"  - {problem}" for problem in problems)
+            ) from None
+        if config.nav is not None:
+            config.nav = [self._expand(entry) for entry in config.nav]
+        return config
+
+    def _expand(self, entry: Any) -> Any:
+        """Replace the entry that points at the extension index with the full section."""
+        assert self.plan is not None
+        index_page = f"{self.config.index_dir}/index.md"
+        if isinstance(entry, dict) and len(entry) == 1:
+            (title, target), = entry.items()
+            if target == index_page:
+                pages = [{"All extensions": index_page}]
+                pages += [{item.title: item.path} for item in self.plan.nav]
+                return {title: pages}
+            if isinstance(target, list):
+                return {title: [self._expand(child) for child in target]}
+        return entry
+
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        assert self.plan is not None
+        for generated in self.plan.files:
+            if files.get_file_from_path(generated.path) is not None:
+                raise PluginError(
+                    f"th-ext: {generated.path} is generated from the extensions; "
+                    f"remove it from {config.docs_dir}"
+                )
+            files.append(File.generated(config, generated.path, content=generated.content))
+        return files

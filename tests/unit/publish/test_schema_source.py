@@ -1,0 +1,61 @@
+"""The commands v1 schema: generated from the models, byte for byte the committed file, and
+key for key the schema of the extension's source text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT, in_ci
+from th_ext import find
+from th_ext.commands import COMMANDS_V1_URI, commands_v1_schema, render_schema
+from th_ext.publish._rules import check_schema_source
+
+SEED = REPO_ROOT.parent / "shared" / "seeds" / "000_bb32927f4b65f7f4.txt"
+
+
+def seed_schema() -> dict[str, object]:
+    if not SEED.is_file():
+        if in_ci():
+            pytest.fail(f"the extension's source text is missing: {SEED}")
+        pytest.skip("the extension's source text is not beside this checkout")
+    text = SEED.read_text(encoding="utf-8")
+    start = re.search(r"^Schema\s*$", text, re.MULTILINE)
+    assert start is not None
+    value = json.loads(text[start.end() :])
+    assert isinstance(value, dict)
+    return value
+
+
+def test_generated_schema_equals_committed_file_byte_for_byte(extensions_dir: Path) -> None:
+    committed = (extensions_dir / "commands" / "v1" / "schema.json").read_bytes()
+    assert render_schema(commands_v1_schema()).encode("utf-8") == committed
+
+
+def test_committed_schema_is_the_seed_schema_plus_only_the_dialect(extensions_dir: Path) -> None:
+    committed = json.loads((extensions_dir / "commands" / "v1" / "schema.json").read_bytes())
+    assert committed.pop("$schema") == "https://json-schema.org/draft/2020-12/schema"
+    assert committed == seed_schema()
+
+
+def test_schema_id_is_the_uri_plus_schema_json() -> None:
+    version = find("commands/v1")
+    assert version.uri == COMMANDS_V1_URI
+    assert version.schema_document["$id"] == COMMANDS_V1_URI + "/schema.json"
+
+
+def test_schema_source_rule_catches_a_drifted_file(tmp_path: Path, extensions_dir: Path) -> None:
+    import shutil
+
+    shutil.copytree(extensions_dir / "commands", tmp_path / "commands")
+    schema_path = tmp_path / "commands" / "v1" / "schema.json"
+    schema = json.loads(schema_path.read_bytes())
+    schema["description"] = "edited by hand"
+    schema_path.write_text(json.dumps(schema, indent=2, sort_keys=True) + "\n")
+    problems = check_schema_source(find("commands/v1", tmp_path))
+    assert problems == [
+        "commands/v1: schema.json differs from what th_ext.commands:commands_v1_schema generates"
+    ]
