@@ -45,7 +45,8 @@ def _example_block(version: ExtensionVersion, file: str) -> str:
 def _type_cell(type_name: str, anchors: dict[str, str]) -> str:
     for title, anchor in anchors.items():
         if type_name == title or type_name.endswith(f" {title}"):
-            return _cell(type_name.removesuffix(title)) + f"[`{title}`](#{anchor})"
+            prefix = _cell(type_name.removesuffix(title))
+            return (f"{prefix} " if prefix else "") + f"[`{title}`](#{anchor})"
     return _cell(type_name)
 
 

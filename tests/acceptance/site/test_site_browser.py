@@ -1,0 +1,345 @@
+"""The built site in a real browser: headless Chromium opens each page over HTTP.
+
+A reader of a spec page sees its title, one field-table row per schema property, a schema
+download that saves the committed file, copy buttons on code, a Mermaid diagram drawn as SVG
+and a working light/dark toggle; no page of the site logs a console error or fails a request.
+Without Chromium or Playwright these tests skip, except under CI, where they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import pytest
+
+from tests.conftest import EXTENSIONS_DIR, in_ci
+from tests.support.browser import CHROMIUM_ARGS, chromium_executable
+from tests.support.extension_folders import ExtensionFolder, extension_folders
+from tests.support.html_page import normalise_space
+from tests.support.site_config import mkdocs_setting
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+EXTENSIONS = extension_folders(EXTENSIONS_DIR)
+_IDS = [extension.key for extension in EXTENSIONS]
+
+# Material draws diagrams into a closed shadow root; opening it lets the test look inside.
+_OPEN_SHADOW_ROOTS = """
+(() => {
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    return attach.call(this, { ...init, mode: "open" });
+  };
+})();
+"""
+
+# Each field table with the definition it documents: the first code span of the nearest
+# <h3> before it (the theme wraps tables, so headings are not their siblings).
+_FIELD_TABLES = """
+() => {
+  const tables = {};
+  let definition = null;
+  for (const element of document.querySelectorAll("article h3, article table")) {
+    if (element.tagName === "H3") {
+      const code = element.querySelector("code");
+      definition = (code || element).textContent.trim();
+    } else if (definition !== null) {
+      const header = [...element.querySelectorAll("thead th")].map((th) => th.innerText.trim());
+      const rows = [...element.querySelectorAll("tbody tr")].map(
+        (tr) => [...tr.cells].map((td) => td.innerText));
+      (tables[definition] = tables[definition] || []).push({ header, rows });
+    }
+  }
+  return tables;
+}
+"""
+
+_TEXT_WITHOUT_PERMALINK = """
+(element) => [...element.childNodes]
+  .filter((node) => !(node.classList && node.classList.contains("headerlink")))
+  .map((node) => node.textContent)
+  .join("")
+"""
+
+_FIELD_HEADER = ["Field", "Type", "Required", "Default", "Description"]
+_NO_DEFAULT = "—"
+
+
+def _unavailable(reason: str) -> NoReturn:
+    if in_ci():
+        pytest.fail(f"{reason}; under CI=true the browser tests must run")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the whole module."""
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed")
+    executable = chromium_executable()
+    if executable is None:
+        _unavailable("no Chromium binary (install Debian's chromium, or set CHROMIUM)")
+    with sync_playwright() as playwright:
+        try:
+            launched = playwright.chromium.launch(
+                executable_path=executable, headless=True, args=CHROMIUM_ARGS
+            )
+        except Error as error:
+            _unavailable(f"Chromium at {executable} does not start: {error}")
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Problems:
+    """What went wrong while a page loaded: console errors, page errors, failed requests."""
+
+    document_url: str
+    allowed_document_status: int = 200
+    found: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page) -> None:
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.found.append(f"page error: {error}"))
+        page.on("requestfailed", self._request_failed)
+        page.on("response", self._response)
+
+    def _console(self, message: ConsoleMessage) -> None:
+        expected_document_error = (
+            self.allowed_document_status != 200
+            and message.location.get("url") == self.document_url
+            and message.text.startswith("Failed to load resource")
+        )
+        if message.type == "error" and not expected_document_error:
+            self.found.append(f"console error: {message.text} ({message.location})")
+
+    def _request_failed(self, request: Request) -> None:
+        self.found.append(f"request failed: {request.url} ({request.failure})")
+
+    def _response(self, response: Response) -> None:
+        document = response.request.resource_type == "document"
+        allowed = self.allowed_document_status if document else 200
+        if response.status >= 400 and response.status != allowed:
+            self.found.append(f"HTTP {response.status}: {response.url}")
+
+
+OpenPage = Callable[..., tuple["Page", Problems]]
+
+
+@pytest.fixture
+def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
+    """Open a site path in a fresh light-scheme browser context, watching for problems.
+
+    ``settle`` waits until the network is idle, so that late requests (the search index, the
+    diagram library) have answered before the problems are read.
+    """
+    contexts = []
+
+    def open_(
+        path: str, *, allowed_document_status: int = 200, settle: bool = False
+    ) -> tuple[Page, Problems]:
+        context = browser.new_context(
+            color_scheme="light", accept_downloads=True, viewport={"width": 1280, "height": 900}
+        )
+        contexts.append(context)
+        context.set_default_timeout(10_000)
+        context.add_init_script(_OPEN_SHADOW_ROOTS)
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        page = context.new_page()
+        problems = Problems(site_base_url + path, allowed_document_status)
+        problems.watch(page)
+        response = page.goto(site_base_url + path, wait_until="networkidle" if settle else "load")
+        assert response is not None
+        assert response.status == allowed_document_status, f"{path}: HTTP {response.status}"
+        return page, problems
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def site_url(repo_root: Path) -> str:
+    return mkdocs_setting(repo_root, "site_url")
+
+
+def _spec_path(extension: ExtensionFolder, site_url: str) -> str:
+    assert extension.uri.startswith(site_url)
+    return extension.uri.removeprefix(site_url).rstrip("/") + "/"
+
+
+def _schema(extension: ExtensionFolder) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(extension.schema_path.read_text(encoding="utf-8"))
+    return schema
+
+
+def _type_name(prop: dict[str, Any]) -> str:
+    if "$ref" in prop:
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
+    if "anyOf" in prop:
+        return " or ".join(_type_name(option) for option in prop["anyOf"])
+    kind = prop.get("type")
+    if kind == "array" and isinstance(prop.get("items"), dict):
+        return f"array of {_type_name(prop['items'])}"
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    assert isinstance(kind, str), f"no expected type name for {prop}"
+    return kind
+
+
+def _expected_rows(definition: dict[str, Any]) -> dict[str, list[str]]:
+    """Field, type, required, default and description of every property of a definition."""
+    required = set(definition.get("required", []))
+    rows = {}
+    for name, prop in definition.get("properties", {}).items():
+        description = str(prop.get("description") or prop.get("title", ""))
+        rows[name] = [
+            name,
+            _type_name(prop),
+            "yes" if name in required else "no",
+            json.dumps(prop["default"]) if "default" in prop else _NO_DEFAULT,
+            normalise_space(re.sub(r"``(.+?)``", r"\1", description)),
+        ]
+    return rows
+
+
+def _definitions(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    definitions = {str(schema["title"]): schema}
+    definitions.update(schema.get("$defs", {}))
+    return {name: d for name, d in definitions.items() if "properties" in d}
+
+
+@pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
+def test_the_spec_page_has_the_extension_title(
+    extension: ExtensionFolder, open_page: OpenPage, site_url: str, repo_root: Path
+) -> None:
+    page, problems = open_page(_spec_path(extension, site_url))
+    site_name = mkdocs_setting(repo_root, "site_name")
+    assert page.title() == f"{extension.title} - {site_name}"
+    heading = page.locator("article h1").evaluate(_TEXT_WITHOUT_PERMALINK)
+    assert normalise_space(heading) == extension.title
+    assert not problems.found, problems.found
+
+
+@pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
+def test_the_field_tables_have_a_row_for_every_schema_property(
+    extension: ExtensionFolder, open_page: OpenPage, site_url: str
+) -> None:
+    page, _ = open_page(_spec_path(extension, site_url))
+    tables = page.evaluate(_FIELD_TABLES)
+    definitions = _definitions(_schema(extension))
+    assert definitions, "the schema defines no properties"
+    for name, definition in definitions.items():
+        field_tables = [t for t in tables.get(name, []) if t["header"] == _FIELD_HEADER]
+        assert len(field_tables) == 1, f"expected one field table for {name}, found {tables}"
+        shown = {row[0]: [normalise_space(cell) for cell in row] for row in field_tables[0]["rows"]}
+        assert shown == _expected_rows(definition), f"field table of {name}"
+
+
+@pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
+def test_the_schema_download_saves_the_committed_file(
+    extension: ExtensionFolder, open_page: OpenPage, site_url: str, tmp_path: Path
+) -> None:
+    page, problems = open_page(_spec_path(extension, site_url))
+    with page.expect_download() as download_info:
+        page.locator("#download-schema").click()
+    download = download_info.value
+    assert download.suggested_filename == "schema.json"
+    saved = tmp_path / "downloaded-schema.json"
+    download.save_as(saved)
+    assert saved.read_bytes() == extension.schema_path.read_bytes()
+    assert not problems.found, problems.found
+
+
+@pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
+def test_code_blocks_have_copy_buttons_that_copy_the_schema(
+    extension: ExtensionFolder, open_page: OpenPage, site_url: str
+) -> None:
+    page, _ = open_page(_spec_path(extension, site_url))
+    code_blocks = page.locator("article div.highlight pre > code").count()
+    assert code_blocks > 0
+    assert page.locator("article button[data-md-type=copy]").count() == code_blocks
+    schema_block = page.locator(
+        "article div.highlight", has=page.get_by_text("schema.json", exact=True)
+    ).first
+    schema_block.hover()
+    schema_block.locator("button[data-md-type=copy]").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert json.loads(copied) == _schema(extension)
+
+
+@pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
+def test_the_sequence_diagram_renders_as_svg(
+    extension: ExtensionFolder, open_page: OpenPage, site_url: str
+) -> None:
+    spec = extension.spec_path.read_text(encoding="utf-8")
+    diagrams = re.findall(r"^```mermaid\n(.*?)^```", spec, re.M | re.S)
+    if not diagrams:
+        pytest.skip(f"{extension.key} has no diagram")
+    page, problems = open_page(_spec_path(extension, site_url))
+    svgs = page.locator("article div.mermaid svg")
+    svgs.first.wait_for(state="visible", timeout=10_000)
+    assert svgs.count() == len(diagrams)
+    assert page.locator("article pre.mermaid").count() == 0, "a diagram was left as source"
+    for svg, source in zip(svgs.all(), diagrams, strict=True):
+        box = svg.bounding_box()
+        assert box is not None and box["width"] > 100 and box["height"] > 100
+        drawn = svg.text_content() or ""
+        for participant in re.findall(r"^\s*participant \S+ as (.+?)\s*$", source, re.M):
+            assert participant in drawn, f"participant {participant!r} not drawn"
+    assert not problems.found, problems.found
+
+
+@pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
+def test_the_light_dark_toggle_switches_the_scheme(
+    extension: ExtensionFolder, open_page: OpenPage, site_url: str, tmp_path: Path
+) -> None:
+    page, problems = open_page(_spec_path(extension, site_url))
+    body = page.locator("body")
+    toggle = page.locator("form[data-md-component=palette] label:visible")
+
+    def state() -> tuple[str | None, str]:
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        return body.get_attribute("data-md-color-scheme"), str(background)
+
+    light = state()
+    assert light[0] == "default"
+    toggle.click()
+    dark = state()
+    assert dark[0] == "slate"
+    assert dark[1] != light[1], "the scheme changed but the page looks the same"
+    page.screenshot(path=tmp_path / "spec-page-dark.png", full_page=True)
+    toggle.click()
+    assert state() == light
+    screenshot = tmp_path / "spec-page.png"
+    page.screenshot(path=screenshot, full_page=True)
+    assert screenshot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert not problems.found, problems.found
+
+
+def test_no_page_logs_a_console_error_or_fails_a_request(
+    open_page: OpenPage, built_site: Path
+) -> None:
+    pages = sorted(
+        path.relative_to(built_site).as_posix().removesuffix("index.html")
+        for path in built_site.rglob("*.html")
+    )
+    assert "a2a/ext/commands/v1/" in pages
+    report = {}
+    for path in pages:
+        _, problems = open_page(path, settle=True)
+        report[path or "(home)"] = problems.found
+    _, problems = open_page("no/such/page/", allowed_document_status=404, settle=True)
+    report["(an unknown address, answered by 404.html)"] = problems.found
+    faults = {path: found for path, found in report.items() if found}
+    assert not faults, json.dumps(faults, indent=2)
