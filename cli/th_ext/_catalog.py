@@ -1,8 +1,12 @@
-"""The extension catalog: every ``extensions/<name>/<version>/`` folder, read into models.
+"""The extension catalog: every ``extensions/<name>/<version>/`` folder, read into records.
 
 Each folder holds ``extension.toml`` (metadata and the list of examples), ``spec.md`` (the
 specification text), ``schema.json`` (the params schema) and ``examples/``. Adding a version is
 adding a folder: nothing here names a particular extension.
+
+The records are frozen dataclasses checked by hand rather than pydantic models: every
+``th-ext`` run reads the catalog, and building models would cost more start-up time than the
+whole of a small card's validation.
 """
 
 from __future__ import annotations
@@ -11,11 +15,10 @@ import hashlib
 import json
 import re
 import tomllib
+from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any, Literal, get_args
 
 from th_ext._bundle import bundled_extensions_dir
 from th_ext._exceptions import CatalogError
@@ -27,32 +30,38 @@ __all__ = [
     "canonical_schema_text",
     "discover",
     "find",
+    "load_version",
 ]
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9-]*$")
 VERSION_PATTERN = re.compile(r"^v([1-9][0-9]*)$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_URI = re.compile(r"^https?://\S+[^/]$")
+_EXAMPLE_FILE = re.compile(r"^[a-z0-9][a-z0-9-]*\.json$")
+_SCHEMA_SOURCE = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 ExampleKind = Literal[
-    "extension-entry",
     "agent-card",
+    "extension-entry",
     "extension-params",
     "message",
     "send-message-request",
     "status-update",
     "stream-response",
 ]
+Status = Literal["draft", "stable", "deprecated"]
 
 
-class HistoryEntry(BaseModel):
+@dataclass(frozen=True)
+class HistoryEntry:
     """One line of a version's history."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    date: str
     change: str
 
 
-class Example(BaseModel):
+@dataclass(frozen=True)
+class Example:
     """A worked example shipped with an extension version.
 
     ``params_pointer`` is the RFC 6901 pointer, inside the example document, to the object that
@@ -60,9 +69,7 @@ class Example(BaseModel):
     ``valid = false`` marks a counter-example, which must fail that schema.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    file: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*\.json$")
+    file: str
     title: str
     description: str
     kind: ExampleKind
@@ -70,21 +77,20 @@ class Example(BaseModel):
     params_pointer: str | None = None
 
 
-class ExtensionVersion(BaseModel):
+@dataclass(frozen=True)
+class ExtensionVersion:
     """One published (or draft) version of one extension, as its folder describes it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(pattern=NAME_PATTERN.pattern)
-    version: str = Field(pattern=VERSION_PATTERN.pattern)
+    name: str
+    version: str
     title: str
     summary: str
-    status: Literal["draft", "stable", "deprecated"]
-    uri: str = Field(pattern=r"^https?://\S+[^/]$")
-    schema_source: str | None = Field(default=None, pattern=r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-    history: list[HistoryEntry] = Field(min_length=1)
-    examples: list[Example] = []
-    folder: Path = Field(exclude=True)
+    status: Status
+    uri: str
+    history: tuple[HistoryEntry, ...]
+    folder: Path
+    examples: tuple[Example, ...] = ()
+    schema_source: str | None = None
 
     @property
     def key(self) -> str:
@@ -150,9 +156,79 @@ def _read_bytes(path: Path) -> bytes:
         raise CatalogError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-def _version_number(version: ExtensionVersion) -> tuple[str, int]:
-    match = VERSION_PATTERN.match(version.version)
-    return (version.name, int(match.group(1)) if match else 0)
+class _Fields:
+    """Reads one TOML table's fields, each checked for type and pattern, naming the culprit."""
+
+    def __init__(self, table: Any, where: str) -> None:
+        if not isinstance(table, dict):
+            raise CatalogError(f"{where}: must be a table")
+        self.table = table
+        self.where = where
+
+    def text(self, key: str, pattern: re.Pattern[str] | None = None, default: Any = ...) -> Any:
+        if key not in self.table:
+            if default is ...:
+                raise CatalogError(f"{self.where}: {key} is missing")
+            return default
+        value = self.table[key]
+        if not isinstance(value, str):
+            raise CatalogError(f"{self.where}: {key} must be a string")
+        if pattern is not None and not pattern.match(value):
+            raise CatalogError(f"{self.where}: {key} {value!r} does not match {pattern.pattern}")
+        return value
+
+    def choice(self, key: str, allowed: tuple[str, ...]) -> Any:
+        value = self.text(key)
+        if value not in allowed:
+            raise CatalogError(f"{self.where}: {key} must be one of {', '.join(allowed)}")
+        return value
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.table.get(key, default)
+        if not isinstance(value, bool):
+            raise CatalogError(f"{self.where}: {key} must be true or false")
+        return value
+
+    def tables(self, key: str) -> list[Any]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list):
+            raise CatalogError(f"{self.where}: {key} must be an array of tables")
+        return value
+
+    def reject_unknown(self, known: set[str]) -> None:
+        unknown = sorted(set(self.table) - known)
+        if unknown:
+            raise CatalogError(f"{self.where}: unknown key {unknown[0]}")
+
+
+def _history(meta: _Fields) -> tuple[HistoryEntry, ...]:
+    entries = []
+    for index, table in enumerate(meta.tables("history")):
+        item = _Fields(table, f"{meta.where}: history[{index}]")
+        item.reject_unknown({"date", "change"})
+        entries.append(HistoryEntry(date=item.text("date", _DATE), change=item.text("change")))
+    if not entries:
+        raise CatalogError(f"{meta.where}: history needs at least one entry")
+    return tuple(entries)
+
+
+def _examples(meta: _Fields) -> tuple[Example, ...]:
+    examples: list[Example] = []
+    for index, table in enumerate(meta.tables("examples")):
+        item = _Fields(table, f"{meta.where}: examples[{index}]")
+        item.reject_unknown({f.name for f in fields(Example)})
+        example = Example(
+            file=item.text("file", _EXAMPLE_FILE),
+            title=item.text("title"),
+            description=item.text("description"),
+            kind=item.choice("kind", get_args(ExampleKind)),
+            valid=item.flag("valid", True),
+            params_pointer=item.text("params_pointer", default=None),
+        )
+        if any(known.file == example.file for known in examples):
+            raise CatalogError(f"{meta.where}: example {example.file} is listed twice")
+        examples.append(example)
+    return tuple(examples)
 
 
 def load_version(folder: Path) -> ExtensionVersion:
@@ -162,23 +238,31 @@ def load_version(folder: Path) -> ExtensionVersion:
         raw = tomllib.loads(_read_bytes(meta_path).decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise CatalogError(f"{meta_path}: not valid TOML ({exc})") from None
-    try:
-        version = ExtensionVersion.model_validate({**raw, "folder": folder})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise CatalogError(f"{meta_path}: {where}: {first['msg']}") from None
+    meta = _Fields(raw, str(meta_path))
+    meta.reject_unknown({f.name for f in fields(ExtensionVersion)} - {"folder"})
+    version = ExtensionVersion(
+        name=meta.text("name", NAME_PATTERN),
+        version=meta.text("version", VERSION_PATTERN),
+        title=meta.text("title"),
+        summary=meta.text("summary"),
+        status=meta.choice("status", get_args(Status)),
+        uri=meta.text("uri", _URI),
+        schema_source=meta.text("schema_source", _SCHEMA_SOURCE, default=None),
+        history=_history(meta),
+        examples=_examples(meta),
+        folder=folder,
+    )
     if (version.name, version.version) != (folder.parent.name, folder.name):
         raise CatalogError(
             f"{meta_path}: declares {version.key} but lives in "
             f"{folder.parent.name}/{folder.name}"
         )
-    seen: set[str] = set()
-    for example in version.examples:
-        if example.file in seen:
-            raise CatalogError(f"{meta_path}: example {example.file} is listed twice")
-        seen.add(example.file)
     return version
+
+
+def _order(version: ExtensionVersion) -> tuple[str, int]:
+    match = VERSION_PATTERN.match(version.version)
+    return (version.name, int(match.group(1)) if match else 0)
 
 
 def discover(root: Path | None = None) -> list[ExtensionVersion]:
@@ -194,7 +278,7 @@ def discover(root: Path | None = None) -> list[ExtensionVersion]:
         for folder in sorted(base.glob("*/*/"))
         if folder.is_dir() and (folder / "extension.toml").is_file()
     ]
-    return sorted(versions, key=_version_number)
+    return sorted(versions, key=_order)
 
 
 def find(key: str, root: Path | None = None) -> ExtensionVersion:

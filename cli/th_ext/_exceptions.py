@@ -126,3 +126,7 @@ class CardDocumentError(SourceError):
     def __init__(self, message: str, *, code: str, path: str = "") -> None:
         super().__init__(message, code=code)
         self.path = path
+
+
+class SchemaError(ThExtError):
+    """An extension schema cannot be used: not valid JSON Schema, or a ``$ref`` unresolvable."""

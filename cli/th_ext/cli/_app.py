@@ -8,7 +8,11 @@ import typer
 
 from th_ext._version import __version__
 from th_ext.cli._catalog_commands import extensions_command, schema_command
+from th_ext.cli._commands import commands_command
+from th_ext.cli._demo import demo_command
+from th_ext.cli._dispatch import dispatch_command
 from th_ext.cli._lock import lock_app
+from th_ext.cli._validate import validate_command
 
 __all__ = ["app", "main"]
 
@@ -40,6 +44,10 @@ def _root(
     """Check A2A agents against the tiny-harness extensions."""
 
 
+app.command("validate")(validate_command)
+app.command("dispatch")(dispatch_command)
+app.command("commands")(commands_command)
+app.command("demo")(demo_command)
 app.command("extensions")(extensions_command)
 app.command("schema")(schema_command)
 app.add_typer(lock_app, name="lock")

@@ -10,7 +10,6 @@ import typer
 from th_ext._catalog import discover, find
 from th_ext._exceptions import ThExtError
 from th_ext.cli._output import ExitCode, fail, write
-from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock, check_lock, read_lock
 
 __all__ = ["lock_app"]
 
@@ -36,6 +35,8 @@ def lock_add(
     extensions_dir: SourceDirOption = Path("extensions"),
 ) -> None:
     """Record a version's schema as published. A published entry is never replaced."""
+    from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock
+
     try:
         version = find(extension, extensions_dir)
         added = add_to_lock(extensions_dir / LOCK_FILE_NAME, version)
@@ -48,6 +49,8 @@ def lock_add(
 @lock_app.command("check")
 def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     """Fail when a published schema changed or vanished, or a stable version is not locked."""
+    from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
+
     try:
         problems = check_lock(discover(extensions_dir), read_lock(extensions_dir / LOCK_FILE_NAME))
     except ThExtError as exc:

@@ -1,0 +1,271 @@
+"""Command-line benchmarks: medians of repeated runs, ratios against a baseline, peak memory.
+
+Run it with the project's Python (``python benchmarks/bench_cli.py``; ``--runs N`` to change
+the number of runs, ``--only NAME`` to run some cases, ``--check`` to exit 1 when a ratio is
+over its limit). Every case is an entry of ``CASES``: a command of ours, a baseline command,
+and the ratio ours/baseline must stay under. A new case is one more ``Case(...)`` in the list;
+its commands are built from the ``Workspace`` (generated cards, a loopback server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+EXAMPLE_CARD = REPO / "extensions" / "commands" / "v1" / "examples" / "card.json"
+SCHEMA = REPO / "extensions" / "commands" / "v1" / "schema.json"
+BIG_CARD_BYTES = 50 * 1024 * 1024
+
+
+#: What any typer command costs before it does anything: the start-up floor of the CLI.
+BARE_TYPER_APP = """
+import typer
+app = typer.Typer()
+@app.command()
+def main(source: str, strict: bool = False) -> None:
+    pass
+app()
+"""
+
+
+@dataclass
+class Workspace:
+    """Files and a loopback server the cases' commands refer to."""
+
+    root: Path
+    server_url: str = ""
+    files: dict[str, Path] = field(default_factory=dict)
+
+    def file(self, name: str) -> str:
+        return str(self.files[name])
+
+
+@dataclass
+class Case:
+    """One measurement: ``ours`` against ``baseline``; the median ratio must stay <= ``limit``.
+
+    With ``memory`` the peak resident size of both is compared as well, with the same limit.
+    """
+
+    name: str
+    ours: Callable[[Workspace], list[str]]
+    baseline: Callable[[Workspace], list[str]]
+    baseline_name: str
+    limit: float
+    memory: bool = False
+
+
+@dataclass
+class Measured:
+    seconds: float
+    peak_mb: float
+
+
+def th_ext(*args: str) -> list[str]:
+    return [str(BIN / "th-ext"), *args]
+
+
+CASES: list[Case] = [
+    Case(
+        name="validate a small card",
+        ours=lambda ws: th_ext("validate", ws.file("small")),
+        baseline=lambda ws: [
+            str(BIN / "check-jsonschema"),
+            "--schemafile",
+            str(SCHEMA),
+            ws.file("small-params"),
+        ],
+        baseline_name="check-jsonschema 0.39.0 on its params",
+        limit=0.5,
+    ),
+    Case(
+        name="validate a card with 10,000 commands",
+        ours=lambda ws: th_ext("validate", ws.file("10k")),
+        baseline=lambda ws: th_ext("validate", ws.file("small")),
+        baseline_name="th-ext validate on the small card",
+        limit=4.0,
+    ),
+    Case(
+        name="validate a 50 MB card from loopback",
+        ours=lambda ws: th_ext("validate", ws.server_url, "--max-bytes", str(2 * BIG_CARD_BYTES)),
+        baseline=lambda ws: [str(BIN / "a2a-lint"), ws.server_url],
+        baseline_name="a2a-lint 0.1.1 on the same URL",
+        limit=1.0,
+        memory=True,
+    ),
+]
+
+
+def card_with_commands(count: int) -> dict[str, Any]:
+    card: dict[str, Any] = json.loads(EXAMPLE_CARD.read_text(encoding="utf-8"))
+    card["capabilities"]["extensions"][0]["params"]["commands"] = [command(i) for i in range(count)]
+    return card
+
+
+def command(index: int) -> dict[str, str]:
+    return {
+        "name": f"cmd-{index}",
+        "description": f"Run harness command {index} on the task",
+        "argument_hint": "[<target>]",
+    }
+
+
+def write_big_card(path: Path, size: int) -> None:
+    """A card of about ``size`` bytes, written a slice at a time.
+
+    Streaming keeps this process small: a child's peak RSS, as ``wait4`` reports it, starts
+    from its parent's size at ``fork``, so a large parent would inflate both measurements.
+    """
+    head, _, tail = json.dumps(card_with_commands(1)).partition(json.dumps(command(0)))
+    with path.open("w", encoding="utf-8") as out:
+        out.write(head)
+        written, index = len(head) + len(tail), 0
+        while written < size:
+            piece = ", ".join(json.dumps(command(i)) for i in range(index, index + 10_000))
+            out.write((", " if index else "") + piece)
+            written += len(piece) + 2
+            index += 10_000
+        out.write(tail)
+
+
+def prepare(root: Path) -> Workspace:
+    ws = Workspace(root)
+    small = json.loads(EXAMPLE_CARD.read_text(encoding="utf-8"))
+    ws.files["small"] = root / "small.json"
+    ws.files["small"].write_text(json.dumps(small, indent=2), encoding="utf-8")
+    ws.files["small-params"] = root / "small-params.json"
+    params = small["capabilities"]["extensions"][0]["params"]
+    ws.files["small-params"].write_text(json.dumps(params), encoding="utf-8")
+    ws.files["10k"] = root / "10k.json"
+    ws.files["10k"].write_text(json.dumps(card_with_commands(10_000)), encoding="utf-8")
+    served = root / "site" / ".well-known"
+    served.mkdir(parents=True)
+    ws.files["50mb"] = served / "agent-card.json"
+    write_big_card(ws.files["50mb"], BIG_CARD_BYTES)
+    return ws
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def serve(ws: Workspace) -> ThreadingHTTPServer:
+    handler = partial(_QuietHandler, directory=str(ws.root / "site"))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    ws.server_url = f"http://127.0.0.1:{server.server_address[1]}"
+    return server
+
+
+def run_once(command: list[str]) -> Measured:
+    """Wall-clock time and peak RSS (from ``wait4``) of one run, output discarded."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = 0  # reaped by wait4
+    return Measured(seconds, usage.ru_maxrss / 1024)
+
+
+def median_of(command: list[str], runs: int) -> Measured:
+    run_once(command)  # warm the file cache and the .pyc files
+    results = [run_once(command) for _ in range(runs)]
+    return Measured(
+        statistics.median(r.seconds for r in results),
+        statistics.median(r.peak_mb for r in results),
+    )
+
+
+def import_breakdown(command: list[str], top: int = 12) -> list[tuple[str, float]]:
+    """The slowest top-level imports of ``command`` (a ``th-ext`` one), from ``-X importtime``."""
+    module_command = [sys.executable, "-X", "importtime", "-m", "th_ext", *command[1:]]
+    done = subprocess.run(module_command, capture_output=True, text=True, check=False)
+    rows = []
+    for line in done.stderr.splitlines():
+        match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)", line)
+        if match and len(match.group(3)) <= 2:
+            rows.append((match.group(4), int(match.group(2)) / 1000))
+    return sorted(rows, key=lambda row: -row[1])[:top]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per command (median)")
+    parser.add_argument("--only", action="append", default=[], help="run cases whose name has this")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a ratio is over its limit")
+    args = parser.parse_args()
+    missing = [
+        tool for tool in ("th-ext", "check-jsonschema", "a2a-lint") if not (BIN / tool).exists()
+    ]
+    if missing:
+        print(f"missing tools in {BIN}: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    cases = [c for c in CASES if not args.only or any(o in c.name for o in args.only)]
+    over = []
+    with tempfile.TemporaryDirectory(prefix="th-ext-bench-") as tmp:
+        ws = prepare(Path(tmp))
+        server = serve(ws)
+        try:
+            floor = median_of([sys.executable, "-c", "pass"], args.runs)
+            print(f"python -c pass (the floor): {floor.seconds * 1000:.0f} ms, {args.runs} runs")
+            framework = median_of([sys.executable, "-c", BARE_TYPER_APP, "x"], args.runs)
+            print(
+                f"a bare one-command typer app: {framework.seconds * 1000:.0f} ms "
+                f"({framework.seconds / floor.seconds:.1f}x the floor)"
+            )
+            for case in cases:
+                ours = median_of(case.ours(ws), args.runs)
+                theirs = median_of(case.baseline(ws), args.runs)
+                ratio = ours.seconds / theirs.seconds
+                print(f"\n{case.name}")
+                if case.memory:
+                    print(f"  card: {Path(ws.file('50mb')).stat().st_size / 1e6:.1f} MB")
+                print(f"  ours      {ours.seconds * 1000:8.0f} ms  {ours.peak_mb:6.0f} MB")
+                print(
+                    f"  baseline  {theirs.seconds * 1000:8.0f} ms  {theirs.peak_mb:6.0f} MB"
+                    f"  ({case.baseline_name})"
+                )
+                print(
+                    f"  time ratio {ratio:.2f} (limit {case.limit}), "
+                    f"{ours.seconds / floor.seconds:.1f}x the floor"
+                )
+                if ratio > case.limit:
+                    over.append(f"{case.name}: time ratio {ratio:.2f} > {case.limit}")
+                if case.memory:
+                    memory_ratio = ours.peak_mb / theirs.peak_mb
+                    print(f"  memory ratio {memory_ratio:.2f} (limit {case.limit})")
+                    if memory_ratio > case.limit:
+                        over.append(f"{case.name}: memory ratio {memory_ratio:.2f} > {case.limit}")
+            if cases and cases[0] is CASES[0]:
+                print("\nslowest imports of `th-ext validate <small card>` (cumulative ms):")
+                for name, ms in import_breakdown(CASES[0].ours(ws)):
+                    print(f"  {ms:7.1f}  {name}")
+        finally:
+            server.shutdown()
+            server.server_close()
+    if over:
+        print("\nover the limit:\n  " + "\n  ".join(over))
+    return 1 if over and args.check else 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("NO_COLOR", "1")
+    sys.exit(main())

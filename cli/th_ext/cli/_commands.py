@@ -1,0 +1,89 @@
+"""``th-ext commands``: a card's commands as a client offers them for ``/`` completion."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from th_ext.cli._internal_errors import DebugOption, internal_errors
+from th_ext.cli._output import ExitCode, fail, write
+from th_ext.cli._source_options import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    HeaderOption,
+    MaxBytesOption,
+    TimeoutOption,
+    source_limits,
+)
+
+__all__ = ["commands_command"]
+
+
+class CommandsFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
+    source: Annotated[
+        str,
+        typer.Argument(help="The agent card: a file, - for stdin, a card URL, or a base URL."),
+    ],
+    output_format: Annotated[
+        CommandsFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = CommandsFormat.text,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    debug: DebugOption = False,
+) -> None:
+    """List the card's commands: name, argument hint and description, in the card's order.
+
+    Exit 0 when the card was read (with or without the extension), 1 when the extension's
+    params have entries a client cannot use, 2 when no card could be read.
+    """
+    with internal_errors(debug):
+        from th_ext._exceptions import SourceError
+        from th_ext._source import load_card
+        from th_ext.commands._card import read_card_commands
+        from th_ext.commands._names import EXTENSION_URI
+        from th_ext.validate._text import clean
+
+        limits = source_limits(header, timeout, max_bytes)
+        try:
+            loaded = load_card(source, limits)
+        except SourceError as exc:
+            fail(str(exc))
+        found = read_card_commands(loaded.card)
+        if output_format is CommandsFormat.json:
+            document = {
+                "source": loaded.location,
+                "uri": EXTENSION_URI,
+                "declared": found.declared,
+                "required": found.required,
+                "commands": [spec.to_dict() for spec in found.commands],
+                "problems": list(found.problems),
+            }
+            write(json.dumps(document, indent=2, ensure_ascii=False))
+        elif not found.declared:
+            write(
+                f"{clean(loaded.location)}: the card does not declare the commands extension "
+                f"({EXTENSION_URI})"
+            )
+        elif not found.commands:
+            write(f"{clean(loaded.location)}: the commands extension is declared with no commands")
+        else:
+            usages = [clean(spec.usage) for spec in found.commands]
+            width = max(len(usage) for usage in usages)
+            for usage, spec in zip(usages, found.commands, strict=True):
+                write(f"{usage:<{width}}  {clean(spec.description)}")
+        if found.problems:
+            if output_format is CommandsFormat.text:
+                for problem in found.problems:
+                    write(f"th-ext: warning: {clean(problem)}", err=True)
+            sys.stdout.flush()
+            raise typer.Exit(int(ExitCode.PROBLEMS))

@@ -1,0 +1,247 @@
+"""``th-ext dispatch``: what one message does to an agent, as a dry run or checked live."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import urlsplit
+
+import typer
+
+from th_ext._exceptions import ThExtError
+from th_ext.cli._internal_errors import DebugOption, internal_errors
+from th_ext.cli._output import ExitCode, fail, use_color, write
+from th_ext.cli._source_options import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    HeaderOption,
+    MaxBytesOption,
+    TimeoutOption,
+    source_limits,
+)
+
+if TYPE_CHECKING:
+    from th_ext.dispatch import DispatchPlan, LiveReport
+
+__all__ = ["dispatch_command", "render_live", "render_plan"]
+
+
+class DispatchFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
+    source: Annotated[
+        str,
+        typer.Argument(help="The agent card: a file, - for stdin, a card URL, or a base URL."),
+    ],
+    text: Annotated[
+        str | None,
+        typer.Argument(help="The message text, e.g. '/model fast' (or use --message)."),
+    ] = None,
+    message_file: Annotated[
+        str | None,
+        typer.Option(
+            "--message",
+            metavar="FILE|-",
+            help="Send this whole A2A 1.0 Message (JSON) instead of TEXT.",
+        ),
+    ] = None,
+    task_id: Annotated[
+        str | None,
+        typer.Option("--task-id", help="Send the message to this existing task."),
+    ] = None,
+    live: Annotated[
+        bool,
+        typer.Option("--live", help="Send the message and check the agent's answer."),
+    ] = False,
+    output_format: Annotated[
+        DispatchFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = DispatchFormat.text,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    debug: DebugOption = False,
+) -> None:
+    """Say whether a message runs a command or reaches the model, and what to send and expect.
+
+    Exit 0 when a decision was made (with --live: every check passed), 1 when a live check
+    failed, 2 when no card or message could be read.
+    """
+    with internal_errors(debug):
+        from th_ext._exceptions import SourceError
+        from th_ext._source import load_card
+        from th_ext.dispatch import load_message, plan_dispatch, text_message
+
+        if (text is None) == (message_file is None):
+            fail("give the message as TEXT or with --message FILE, not both and not neither")
+        if source == "-" and message_file == "-":
+            fail("the card and the message cannot both come from standard input")
+        limits = source_limits(header, timeout, max_bytes)
+        try:
+            loaded = load_card(source, limits)
+        except SourceError as exc:
+            fail(str(exc))
+        try:
+            if message_file is not None:
+                data, where = _read_message(message_file, max_bytes)
+                message = load_message(data, where, task_id=task_id)
+            else:
+                message = text_message(text or "", task_id=task_id)
+            plan = plan_dispatch(loaded.card, message)
+        except ThExtError as exc:
+            fail(str(exc))
+        report = None
+        if live:
+            from th_ext.dispatch import check_live
+
+            agent_headers = _agent_headers(source, loaded.location, plan, limits.headers)
+            try:
+                report = check_live(
+                    plan,
+                    headers=agent_headers,
+                    timeout=timeout,
+                    max_bytes=max_bytes,
+                    task_id=task_id,
+                )
+            except ThExtError as exc:
+                fail(str(exc))
+        if output_format is DispatchFormat.json:
+            document: dict[str, Any] = {"source": loaded.location, **plan.to_dict()}
+            if report is not None:
+                document["live"] = report.to_dict()
+            write(json.dumps(document, indent=2, ensure_ascii=False))
+        else:
+            color = use_color(sys.stdout)
+            plan_text = render_plan(
+                plan, loaded.location, len(limits.headers), color=color, compact=live
+            )
+            write(plan_text)
+            if report is not None:
+                write("")
+                write(render_live(report, plan, color=color))
+        if report is not None and not report.passed:
+            raise typer.Exit(int(ExitCode.PROBLEMS))
+
+
+def _read_message(path: str, max_bytes: int) -> tuple[bytes, str]:
+    from th_ext._exceptions import MessageError
+
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(max_bytes + 1)
+            where = "<stdin>"
+        else:
+            with open(path, "rb") as handle:  # noqa: PTH123 (keeps pathlib off the start-up path)
+                data = handle.read(max_bytes + 1)
+            where = path
+    except OSError as exc:
+        raise MessageError(
+            f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})"
+        ) from None
+    if len(data) > max_bytes:
+        raise MessageError(f"{where}: larger than the cap of {max_bytes} bytes")
+    return data, where
+
+
+def _agent_headers(
+    source: str, location: str, plan: DispatchPlan, headers: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
+    """The --header values go to the agent when the card came from a file or the same origin."""
+    from th_ext._source import is_url
+
+    if not headers or plan.request is None:
+        return ()
+    if not is_url(source):
+        return headers
+    return headers if _origin(location) == _origin(plan.request.url) else ()
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"\033[{code}m{text}\033[0m" if color else text
+
+
+def render_plan(
+    plan: DispatchPlan,
+    location: str,
+    extra_headers: int = 0,
+    *,
+    color: bool = False,
+    compact: bool = False,
+) -> str:
+    """The dry run, for people; ``compact`` leaves out the JSON bodies.
+
+    Every string that came from the card or the message is cleaned of control characters and
+    escape sequences before it reaches the terminal.
+    """
+    from th_ext.validate._text import clean
+
+    def dump(value: Any, indent: int | None = None) -> list[str]:
+        text = json.dumps(value, indent=indent, ensure_ascii=False)
+        return [clean(line) for line in text.splitlines()]
+
+    lines: list[str] = []
+    if plan.outcome == "command":
+        lines.append(f"outcome    {_paint('command', '1;32', color)} /{plan.command}")
+        lines.append(f"arguments  {dump(plan.arguments)[0]}")
+    else:
+        lines.append(f"outcome    {_paint('ordinary message', '1;34', color)} (reaches the model)")
+    lines.append(f"reason     {clean(plan.reason)}")
+    ext = plan.extension
+    location = clean(location)
+    if ext.declared:
+        names = ", ".join(f"/{name}" for name in ext.commands) or "none"
+        lines.append(f"card       {location}: commands extension declared; commands {names}")
+    else:
+        lines.append(f"card       {location}: commands extension not declared")
+    for note in plan.notes:
+        lines.append(f"note       {clean(note)}")
+    lines.append("")
+    if plan.request is None:
+        lines.append("request    none: the card offers no JSON-RPC interface")
+    else:
+        lines.append(f"request    {plan.request.method} {clean(plan.request.url)}")
+        lines.extend(f"  {name}: {value}" for name, value in plan.request.headers.items())
+        if extra_headers:
+            lines.append(f"  (and {extra_headers} header(s) from --header, not shown)")
+        if compact:
+            parts = dump(plan.message.get("parts"))[0]
+            lines.append(f"  JSON-RPC {plan.request.body['method']}, message parts {parts}")
+        else:
+            lines.extend("  " + line for line in dump(plan.request.body, 2))
+    lines.append("")
+    reply = plan.expected_reply
+    lines.append(f"expect     {reply['summary']}")
+    if reply.get("stream_response") is not None and not compact:
+        lines.extend("  " + line for line in dump(reply["stream_response"], 2))
+    return "\n".join(lines)
+
+
+def render_live(report: LiveReport, plan: DispatchPlan, *, color: bool = False) -> str:
+    """The live check, one line per check, for people (the agent's words cleaned)."""
+    from th_ext.validate._text import clean
+
+    url = clean(plan.request.url) if plan.request is not None else "?"
+    task = f" (task {clean(report.task_id)})" if report.task_id else ""
+    lines = [f"live check against {url}{task}"]
+    width = max(len(check.name) for check in report.checks) if report.checks else 0
+    marks = {"pass": ("pass", "32"), "fail": ("FAIL", "1;31"), "skip": ("skip", "2")}
+    for check in report.checks:
+        word, code = marks[check.status]
+        detail = clean(check.detail)
+        lines.append(f"  {_paint(word, code, color)}  {check.name:<{width}}  {detail}")
+    verdict = "all checks passed" if report.passed else "failed: " + ", ".join(report.failed())
+    lines.append(_paint(verdict, "1;32" if report.passed else "1;31", color))
+    return "\n".join(lines)

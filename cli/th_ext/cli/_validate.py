@@ -1,0 +1,182 @@
+"""``th-ext validate``: read an agent card from a file, stdin or a URL, and check it.
+
+Exit codes: 0 valid (warnings allowed unless ``--strict``), 1 the card was read and has
+problems, 2 no card could be read (usage error, network or HTTP error, over the size cap, not
+JSON). No traceback reaches the user unless ``--debug`` is given.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from th_ext._exceptions import SchemaError, SourceError, ThExtError
+from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
+from th_ext.cli._output import ExitCode, fail, use_color
+from th_ext.cli._source_options import HeaderOption, MaxBytesOption, TimeoutOption, source_limits
+
+if TYPE_CHECKING:
+    from th_ext.validate import Report, SchemaOverride
+
+__all__ = ["validate_command"]
+
+
+class ReportFormat(StrEnum):
+    text = "text"
+    json = "json"
+    junit = "junit"
+
+
+def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
+    source: Annotated[
+        str,
+        typer.Argument(
+            help="The card: a file, - for standard input, or an http(s) URL. A URL not ending "
+            "in .json is the agent's base URL (the card is read at /.well-known/agent-card.json).",
+            metavar="SOURCE",
+            show_default=False,
+        ),
+    ],
+    output_format: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = ReportFormat.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    extension: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--extension",
+            "-e",
+            metavar="URI",
+            help="Require this extension (URI, or a bundled key such as commands/v1); "
+            "repeatable. By default the card must declare at least one th-ext extension.",
+            show_default=False,
+        ),
+    ] = None,
+    schema: Annotated[
+        str | None,
+        typer.Option(
+            "--schema",
+            metavar="PATH|URL",
+            help="Check the extension's params against this schema instead of the bundled one "
+            "(read under the same limits).",
+            show_default=False,
+        ),
+    ] = None,
+    header: HeaderOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show a traceback if th-ext itself fails.")
+    ] = False,
+) -> None:
+    """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
+    limits = source_limits(header, timeout, max_bytes)
+    options = _Options(output_format, strict, tuple(extension or ()), schema, limits)
+    try:
+        code = _run(source, options)
+    except ThExtError as exc:
+        fail(str(exc), ExitCode.UNUSABLE)
+    except (typer.Exit, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        if debug:
+            raise
+        fail(
+            f"internal error ({type(exc).__name__}: {exc}); rerun with --debug for the traceback",
+            ExitCode.UNUSABLE,
+        )
+    raise typer.Exit(code)
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    output_format: ReportFormat
+    strict: bool
+    extensions: tuple[str, ...]
+    schema_source: str | None
+    limits: SourceLimits
+
+
+def _run(source: str, options: _Options) -> int:
+    from th_ext.cli._validate_output import Spinner, stderr_is_terminal
+    from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
+
+    override = _read_schema(options.schema_source, options.limits)
+    validate_options = ValidateOptions(
+        strict=options.strict, extensions=options.extensions, schema=override
+    )
+    spinning = (
+        options.output_format is ReportFormat.text
+        and is_url(source)
+        and stderr_is_terminal()
+        and use_color(sys.stderr)
+    )
+    try:
+        with Spinner(sys.stderr, f"fetching {source}", enabled=spinning):
+            raw = read_source(source, options.limits)
+    except SourceError as exc:
+        report = report_for_source_error(source, exc, strict=options.strict)
+    else:
+        location, notices = raw.location, raw.notices
+        body = [raw.data]
+        del raw
+        # The bytes are handed over without another reference, so that a large card's body
+        # is freed as soon as it is decoded, before the parse builds the value.
+        report = validate_bytes(
+            body.pop(),
+            source=source,
+            location=location,
+            notices=notices,
+            options=validate_options,
+        )
+    _emit(report, options.output_format)
+    return report.exit_code
+
+
+def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverride | None:
+    """The ``--schema`` document, read under the same limits as the card; ``None`` if unset."""
+    if schema_source is None:
+        return None
+    from th_ext.validate import SchemaOverride, parse_document
+
+    try:
+        raw = read_source(schema_source, limits, well_known=False)
+    except SourceError as exc:
+        raise SchemaError(f"--schema: {exc}") from None
+    document = parse_document(raw.data)
+    if document.fatal or not isinstance(document.value, dict):
+        problem = next((p for p in document.problems if p.fatal), None)
+        reason = problem.message if problem else "a schema must be a JSON object"
+        raise SchemaError(f"--schema {raw.location}: {reason}")
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError as JsonSchemaError
+
+    try:
+        Draft202012Validator.check_schema(document.value)
+    except JsonSchemaError as exc:
+        reason = " ".join(exc.message.split())[:200]
+        raise SchemaError(f"--schema {raw.location}: not a valid JSON schema ({reason})") from None
+    return SchemaOverride(document.value, raw.location)
+
+
+def _emit(report: Report, output_format: ReportFormat) -> None:
+    if output_format is ReportFormat.json:
+        text = json.dumps(report.to_dict(), indent=2) + "\n"
+    elif output_format is ReportFormat.junit:
+        from th_ext.validate import to_junit
+
+        text = to_junit(report)
+    else:
+        from th_ext.cli._validate_output import render_text
+
+        text = render_text(report, color=use_color(sys.stdout))
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass

@@ -1,0 +1,174 @@
+"""How ``th-ext validate`` shows a report on a terminal, and its spinner while fetching.
+
+The text format groups problems by layer; each problem is its severity and code, its location
+(a JSON pointer), a one-line message and a hint. Colour and the spinner appear only on a
+terminal and never with ``NO_COLOR``; every string goes through ``clean`` before it is
+printed, because the card it came from is untrusted.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from types import TracebackType
+from typing import Any, TextIO
+
+from th_ext.validate import LAYERS, Problem, Report, clean
+
+__all__ = ["Spinner", "render_text"]
+
+_LAYER_TITLES = {
+    "source": "source",
+    "document": "document",
+    "card": "card (A2A 1.0)",
+    "extension": "extensions",
+}
+_SHOWN_COMMANDS = 10
+
+
+class _Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
+
+    def red(self, text: str) -> str:
+        return self._wrap("31;1", text)
+
+    def yellow(self, text: str) -> str:
+        return self._wrap("33;1", text)
+
+    def green(self, text: str) -> str:
+        return self._wrap("32;1", text)
+
+    def bold(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._wrap("2", text)
+
+
+def render_text(report: Report, *, color: bool) -> str:
+    """The report as the text format, ending in a newline."""
+    style = _Style(color)
+    lines = [f"{style.bold('th-ext validate')} {clean(report.location)}"]
+    lines.extend(_summary_lines(report))
+    grouped = report.by_layer()
+    for layer in LAYERS:
+        problems = grouped[layer]
+        title = _LAYER_TITLES[layer]
+        if layer not in report.layers:
+            lines.append(f"{title}: {style.dim('not checked (no card to check)')}")
+            continue
+        if not problems:
+            lines.append(f"{title}: {style.green('ok')}")
+            continue
+        lines.append(f"{title}: {_counts(problems)}")
+        for problem in problems:
+            lines.extend(_problem_lines(problem, report.fails(problem), style))
+    lines.append("")
+    errors, warnings = len(report.errors), len(report.warnings)
+    counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    if report.valid:
+        lines.append(f"{style.green('valid')} ({counts})")
+    elif not report.card_read:
+        lines.append(f"{style.red('no card could be read')} ({counts})")
+    else:
+        strict = " with --strict" if report.strict and not errors else ""
+        lines.append(f"{style.red('invalid')}{strict} ({counts})")
+    return "\n".join(lines) + "\n"
+
+
+def _summary_lines(report: Report) -> list[str]:
+    card: dict[str, Any] | None = report.card
+    if card is None:
+        return []
+    name = clean(card.get("name") or "(no name)")
+    version = clean(card.get("version") or "?")
+    lines = [f"  card        {name} {version}"]
+    for interface in card.get("interfaces", []):
+        parts = [interface.get(k, "?") for k in ("protocolBinding", "url", "protocolVersion")]
+        lines.append(f"  interface   {clean(parts[0])} {clean(parts[1])} (A2A {clean(parts[2])})")
+    skills = card.get("skills", [])
+    if skills:
+        lines.append(f"  skills      {clean(', '.join(skills))}")
+    for extension in report.extensions:
+        uri = clean(extension["uri"])
+        if not extension.get("checked"):
+            lines.append(f"  extension   {uri} (not checked)")
+            continue
+        commands = extension.get("commands", [])
+        shown = ", ".join(clean(c) for c in commands[:_SHOWN_COMMANDS])
+        more = f", … ({len(commands)} in all)" if len(commands) > _SHOWN_COMMANDS else ""
+        listed = f": {shown}{more}" if commands else ""
+        lines.append(f"  extension   {extension['extension']} ({uri})")
+        lines.append(f"              {len(commands)} command{'s' * (len(commands) != 1)}{listed}")
+    return lines
+
+
+def _counts(problems: list[Problem]) -> str:
+    errors = sum(1 for p in problems if p.severity == "error")
+    warnings = len(problems) - errors
+    parts = []
+    if errors:
+        parts.append(f"{errors} error{'s' * (errors != 1)}")
+    if warnings:
+        parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
+    return ", ".join(parts)
+
+
+def _problem_lines(problem: Problem, fails: bool, style: _Style) -> list[str]:
+    label = problem.severity
+    marked = style.red(label) if fails else style.yellow(label)
+    if problem.path:
+        where = f" at {clean(problem.path)}"
+    else:
+        where = "" if problem.layer == "source" else " at (the whole document)"
+    lines = [f"  {marked} {style.bold(problem.code)}{where}", f"    {clean(problem.message)}"]
+    if problem.hint:
+        lines.append(f"    {style.dim('hint: ' + clean(problem.hint))}")
+    return lines
+
+
+class Spinner:
+    """A one-line spinner on ``stream`` while a fetch runs; nothing unless ``enabled``."""
+
+    _FRAMES = "|/-\\"
+
+    def __init__(self, stream: TextIO, message: str, *, enabled: bool) -> None:
+        self.stream = stream
+        self.message = clean(message)
+        self.enabled = enabled
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Spinner:
+        if self.enabled:
+            self._thread = threading.Thread(target=self._spin, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+
+    def _spin(self) -> None:
+        frame = 0
+        while not self._stop.wait(0.1 if frame else 0.2):
+            self.stream.write(f"\r{self._FRAMES[frame % 4]} {self.message}")
+            self.stream.flush()
+            frame += 1
+
+
+def stderr_is_terminal() -> bool:
+    isatty = getattr(sys.stderr, "isatty", None)
+    return bool(isatty and isatty())

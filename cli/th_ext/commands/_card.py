@@ -1,0 +1,123 @@
+"""Reading the commands extension off an agent card, as a client does when it connects.
+
+A client needs three things from the card: whether the agent declares the extension, the
+registered commands (for ``/`` completion and for the dispatch rule), and anything wrong with
+the params. Entries that cannot be used are left out and named in ``problems``; the rest are
+kept, so one bad entry does not hide the others. Plain dataclasses keep this, like the rule,
+free of pydantic, so that a client's start-up stays light.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from th_ext.commands._names import COMMAND_NAME_PATTERN, EXTENSION_URI
+
+__all__ = ["CardCommand", "CardCommands", "read_card_commands"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardCommand:
+    """One command as the card lists it: what a client shows for ``/`` completion."""
+
+    name: str
+    description: str
+    argument_hint: str = ""
+
+    @property
+    def usage(self) -> str:
+        """``/name <hint>``, as a completion shows it."""
+        return f"/{self.name} {self.argument_hint}".rstrip()
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "name": self.name,
+            "argument_hint": self.argument_hint,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CardCommands:
+    """What a card says about the commands extension.
+
+    ``declared`` is true when the card lists the extension's URI in ``capabilities.extensions``.
+    """
+
+    declared: bool
+    required: bool = False
+    commands: tuple[CardCommand, ...] = ()
+    problems: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> list[str]:
+        return [command.name for command in self.commands]
+
+
+def read_card_commands(card: Any, uri: str = EXTENSION_URI) -> CardCommands:
+    """The extension as ``card`` (a parsed JSON agent card) declares it."""
+    entry = _find_entry(card, uri)
+    if entry is None:
+        return CardCommands(declared=False)
+    required = entry.get("required") is True
+    params = entry.get("params", {})
+    if not isinstance(params, dict):
+        return CardCommands(
+            declared=True, required=required, problems=("params is not a JSON object",)
+        )
+    raw_commands = params.get("commands", [])
+    if not isinstance(raw_commands, list):
+        return CardCommands(
+            declared=True, required=required, problems=("params.commands is not a list",)
+        )
+    problems = [f"params has an unknown field {key!r}" for key in params if key != "commands"]
+    commands: list[CardCommand] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(raw_commands):
+        where = f"params.commands[{index}]"
+        problem = _entry_problem(raw)
+        if problem is not None:
+            problems.append(f"{where}: {problem}")
+            continue
+        if raw["name"] in seen:
+            problems.append(f"{where}: {raw['name']!r} is listed twice")
+            continue
+        seen.add(raw["name"])
+        commands.append(CardCommand(raw["name"], raw["description"], raw.get("argument_hint", "")))
+    return CardCommands(
+        declared=True, required=required, commands=tuple(commands), problems=tuple(problems)
+    )
+
+
+def _find_entry(card: Any, uri: str) -> dict[str, Any] | None:
+    if not isinstance(card, dict):
+        return None
+    capabilities = card.get("capabilities")
+    if not isinstance(capabilities, dict):
+        return None
+    extensions = capabilities.get("extensions")
+    if not isinstance(extensions, list):
+        return None
+    for entry in extensions:
+        if isinstance(entry, dict) and entry.get("uri") == uri:
+            return entry
+    return None
+
+
+def _entry_problem(raw: Any) -> str | None:
+    if not isinstance(raw, dict):
+        return "not a JSON object"
+    unknown = sorted(set(raw) - {"name", "description", "argument_hint"})
+    if unknown:
+        return f"unknown field {unknown[0]!r}"
+    name = raw.get("name")
+    if not isinstance(name, str):
+        return "name is missing or not a string"
+    if COMMAND_NAME_PATTERN.fullmatch(name) is None:
+        return f"name {name!r} does not match ^[a-z][a-z0-9-]*$"
+    if not isinstance(raw.get("description"), str):
+        return f"{name!r} has no description"
+    if not isinstance(raw.get("argument_hint", ""), str):
+        return f"{name!r}: argument_hint is not a string"
+    return None

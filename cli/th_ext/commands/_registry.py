@@ -1,0 +1,74 @@
+"""The command registry: the one place an agent says which slash commands it understands.
+
+The registry enforces what the card's schema cannot: a name matches ``^[a-z][a-z0-9-]*$`` and
+is registered once. It keeps registration order, because the card lists the commands in that
+order and clients offer them as completions in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from th_ext._exceptions import CommandRegistrationError
+from th_ext.commands._models import COMMANDS_V1_URI, CommandsExtensionParams, CommandSpec
+from th_ext.commands._names import COMMAND_NAME_PATTERN
+
+__all__ = ["CommandRegistry"]
+
+
+class CommandRegistry:
+    """The commands an agent has registered, in registration order."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, CommandSpec] = {}
+
+    def register(self, name: str, description: str, argument_hint: str = "") -> CommandSpec:
+        """Register ``/name``; ``CommandRegistrationError`` if the name is malformed or taken."""
+        if not isinstance(name, str) or COMMAND_NAME_PATTERN.fullmatch(name) is None:
+            raise CommandRegistrationError(f"command name {name!r} must match ^[a-z][a-z0-9-]*$")
+        if name in self._specs:
+            raise CommandRegistrationError(f"command name {name!r} is already registered")
+        if not isinstance(description, str) or not description.strip():
+            raise CommandRegistrationError(f"command {name!r} needs a description")
+        if not isinstance(argument_hint, str):
+            raise CommandRegistrationError(f"command {name!r}: argument_hint must be a string")
+        spec = CommandSpec(name=name, description=description, argument_hint=argument_hint)
+        self._specs[name] = spec
+        return spec
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The registered names, in registration order."""
+        return tuple(self._specs)
+
+    def get(self, name: str) -> CommandSpec | None:
+        return self._specs.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def __iter__(self) -> Iterator[CommandSpec]:
+        return iter(self._specs.values())
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def params(self) -> CommandsExtensionParams:
+        """The extension's card params: every command, in registration order."""
+        return CommandsExtensionParams(commands=list(self._specs.values()))
+
+    def card_params(self) -> dict[str, Any]:
+        """The params as JSON, ready for ``capabilities.extensions[].params``."""
+        return self.params().model_dump(mode="json")
+
+    def card_extension(
+        self, description: str = "Slash commands run on the harness.", *, required: bool = False
+    ) -> dict[str, Any]:
+        """The whole ``capabilities.extensions[]`` entry that declares the extension."""
+        return {
+            "uri": COMMANDS_V1_URI,
+            "description": description,
+            "required": required,
+            "params": self.card_params(),
+        }

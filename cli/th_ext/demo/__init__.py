@@ -1,0 +1,27 @@
+"""The demo agent: a real A2A 1.0 server on the official SDK that implements the commands
+extension with th_ext's reference implementation.
+
+It needs the optional ``demo`` extra; importing this package without it raises
+``DemoUnavailableError``. ``DemoServer`` runs it on a free local port; ``DemoVariant`` selects
+the correct agent or one broken on purpose.
+"""
+
+from th_ext.demo._card import demo_card
+from th_ext.demo._harness import CommandOutcome, DemoHarness, demo_registry
+from th_ext.demo._model import DEFAULT_MODEL, MODELS, stand_in_answer
+from th_ext.demo._server import DemoServer, build_demo_app, serve_forever
+from th_ext.demo._variants import DemoVariant
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "MODELS",
+    "CommandOutcome",
+    "DemoHarness",
+    "DemoServer",
+    "DemoVariant",
+    "build_demo_app",
+    "demo_card",
+    "demo_registry",
+    "serve_forever",
+    "stand_in_answer",
+]

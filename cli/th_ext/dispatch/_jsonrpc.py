@@ -1,0 +1,198 @@
+"""A small A2A 1.0 JSON-RPC client: one call, or one call answered with Server-Sent Events.
+
+It exists for the live check, which must report what the agent did rather than fail on it: a
+transport failure, an HTTP error, a JSON-RPC error and a malformed event are all returned as
+data. Every call has a deadline over the whole exchange (the stream included) and a cap on the
+bytes read, as the card reader has.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["FINAL_STATES", "JsonRpcClient", "RpcExchange"]
+
+FINAL_STATES = frozenset(
+    {
+        "TASK_STATE_COMPLETED",
+        "TASK_STATE_FAILED",
+        "TASK_STATE_CANCELED",
+        "TASK_STATE_REJECTED",
+        "TASK_STATE_INPUT_REQUIRED",
+        "TASK_STATE_AUTH_REQUIRED",
+    }
+)
+"""Terminal and interrupted states: after one of them a stream closes (spec 9)."""
+
+
+@dataclass
+class RpcExchange:
+    """One JSON-RPC call as it went: the results received, or what went wrong."""
+
+    method: str
+    request: dict[str, Any]
+    results: list[Any] = field(default_factory=list)
+    error: dict[str, Any] | None = None
+    failure: str | None = None
+    """A transport, HTTP or framing failure, in words (None when the exchange completed)."""
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and self.error is None
+
+    def problem(self) -> str:
+        """The failure or the JSON-RPC error in words ("" when the call succeeded)."""
+        if self.failure:
+            return self.failure
+        if self.error is not None:
+            return f"JSON-RPC error {self.error.get('code')}: {self.error.get('message')}"
+        return ""
+
+
+class JsonRpcClient:
+    """Calls to one JSON-RPC endpoint with fixed headers, a deadline and a byte cap."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        url: str,
+        headers: dict[str, str],
+        *,
+        timeout: float,
+        max_bytes: int,
+    ) -> None:
+        self._client = client
+        self._url = url
+        self._headers = {**headers, "Accept-Encoding": "identity"}
+        self._timeout = timeout
+        self._max_bytes = max_bytes
+        self._next_id = 1
+
+    def body(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The next JSON-RPC request object for ``method``."""
+        request_id, self._next_id = self._next_id, self._next_id + 1
+        return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+
+    async def call(self, method: str, params: dict[str, Any]) -> RpcExchange:
+        """A plain call: one JSON response."""
+        return await self.send(self.body(method, params), stream=False)
+
+    async def send(self, body: dict[str, Any], *, stream: bool) -> RpcExchange:
+        """POST ``body``; with ``stream`` the answer may be an SSE stream of responses."""
+        exchange = RpcExchange(method=str(body.get("method")), request=body)
+        headers = dict(self._headers)
+        headers["Accept"] = "text/event-stream" if stream else "application/json"
+        import asyncio
+
+        try:
+            async with asyncio.timeout(self._timeout):
+                await self._exchange(exchange, headers)
+        except TimeoutError:
+            if not _ended(exchange):
+                exchange.failure = f"no complete answer within {self._timeout:g} s"
+        except _TooLarge:
+            exchange.failure = f"the answer is larger than the cap of {self._max_bytes} bytes"
+        except Exception as exc:  # httpx errors and anything else on the wire
+            exchange.failure = _describe(exc)
+        return exchange
+
+    async def _exchange(self, exchange: RpcExchange, headers: dict[str, str]) -> None:
+        payload = json.dumps(exchange.request).encode("utf-8")
+        async with self._client.stream(
+            "POST", self._url, content=payload, headers=headers
+        ) as response:
+            if response.status_code >= 400:
+                exchange.failure = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+                return
+            content_type = response.headers.get("content-type", "")
+            if content_type.startswith("text/event-stream"):
+                await self._read_events(response, exchange)
+                return
+            body = bytearray()
+            async for chunk in response.aiter_bytes():
+                body += chunk
+                if len(body) > self._max_bytes:
+                    raise _TooLarge
+            _take(exchange, bytes(body))
+
+    async def _read_events(self, response: httpx.Response, exchange: RpcExchange) -> None:
+        total = 0
+        buffer = b""
+        data: list[bytes] = []
+        async for chunk in response.aiter_bytes():
+            total += len(chunk)
+            if total > self._max_bytes:
+                raise _TooLarge
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for raw_line in lines:
+                line = raw_line.rstrip(b"\r")
+                if not line:
+                    if data:
+                        _take(exchange, b"\n".join(data))
+                        data = []
+                    if exchange.failure or exchange.error:
+                        return
+                elif line.startswith(b"data:"):
+                    value = line[5:]
+                    data.append(value[1:] if value.startswith(b" ") else value)
+        if data:
+            _take(exchange, b"\n".join(data))
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _take(exchange: RpcExchange, data: bytes) -> None:
+    """Record one JSON-RPC response (a whole body or one event's data)."""
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        exchange.failure = "the answer is not valid JSON"
+        return
+    if not isinstance(value, dict) or value.get("jsonrpc") != "2.0":
+        exchange.failure = "the answer is not a JSON-RPC 2.0 response"
+        return
+    expected = exchange.request.get("id")
+    if value.get("id") != expected and not (value.get("id") is None and "error" in value):
+        exchange.failure = f"the answer has id {value.get('id')!r}, not the request's {expected!r}"
+        return
+    if "error" in value:
+        error = value["error"]
+        exchange.error = error if isinstance(error, dict) else {"message": str(error)}
+        return
+    if "result" not in value:
+        exchange.failure = "a JSON-RPC response has neither result nor error"
+        return
+    exchange.results.append(value["result"])
+
+
+def _ended(exchange: RpcExchange) -> bool:
+    """A stream that timed out after a final state had in effect ended."""
+    if not exchange.results:
+        return False
+    last = exchange.results[-1]
+    if not isinstance(last, dict):
+        return False
+    for key in ("statusUpdate", "task"):
+        event = last.get(key)
+        if isinstance(event, dict):
+            status = event.get("status")
+            return isinstance(status, dict) and status.get("state") in FINAL_STATES
+    return False
+
+
+def _describe(exc: Exception) -> str:
+    import httpx
+
+    if isinstance(exc, httpx.ConnectError):
+        return f"cannot connect ({' '.join(str(exc).split()) or 'connection refused'})"
+    if isinstance(exc, httpx.HTTPError):
+        return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"

@@ -1,0 +1,202 @@
+"""The live check: send the one message and hold the agent's answer to the extension's rule.
+
+It sends nothing but that message and the ``GetTask`` reads the checks need: the task before
+(with ``--task-id``), the task after, and the task a ``task_ref`` names. Each check is named,
+passes or fails (or is skipped when it does not apply), and says why in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from th_ext._exceptions import DispatchError
+from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+from th_ext.dispatch import _verdict as verdict
+from th_ext.dispatch._jsonrpc import JsonRpcClient
+from th_ext.dispatch._plan import DispatchPlan
+from th_ext.dispatch._verdict import LiveCheck
+
+__all__ = ["CHECK_NAMES", "LiveCheck", "LiveReport", "check_live", "check_live_async"]
+
+CHECK_NAMES = (
+    "task-before",
+    "answered",
+    "command-reply",
+    "reply-message",
+    "state-unchanged",
+    "task-ref",
+    "no-command-reply",
+)
+"""Every check the live run can report, in the order it reports them."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveReport:
+    """What was sent, what came back, and every check."""
+
+    passed: bool
+    task_id: str | None
+    sent: dict[str, Any]
+    received: list[Any]
+    checks: list[LiveCheck]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON (the ``live`` object of ``th-ext dispatch --format json``)."""
+        return asdict(self)
+
+    def failed(self) -> list[str]:
+        return [check.name for check in self.checks if check.status == "fail"]
+
+
+def check_live(
+    plan: DispatchPlan,
+    *,
+    headers: tuple[tuple[str, str], ...] = (),
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    task_id: str | None = None,
+) -> LiveReport:
+    """Send ``plan``'s message to the agent and check its answer (see the module docstring).
+
+    ``timeout`` bounds each exchange (a stream included) and ``max_bytes`` each answer. From
+    async code, await ``check_live_async`` instead.
+    """
+    import asyncio
+
+    return asyncio.run(
+        check_live_async(
+            plan, headers=headers, timeout=timeout, max_bytes=max_bytes, task_id=task_id
+        )
+    )
+
+
+async def check_live_async(
+    plan: DispatchPlan,
+    *,
+    headers: tuple[tuple[str, str], ...] = (),
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    task_id: str | None = None,
+) -> LiveReport:
+    """``check_live`` for a caller that already runs an event loop."""
+    if plan.request is None:
+        raise DispatchError("the card offers no JSON-RPC interface to send the message to")
+    return await _Run(plan, headers, timeout, max_bytes, task_id).run()
+
+
+class _Run:
+    """One live check: the reads and the send, in order, collecting the verdicts."""
+
+    def __init__(
+        self,
+        plan: DispatchPlan,
+        headers: tuple[tuple[str, str], ...],
+        timeout: float,
+        max_bytes: int,
+        task_id: str | None,
+    ) -> None:
+        assert plan.request is not None
+        self.plan = plan
+        self.request = plan.request
+        self.headers = {**plan.request.headers, **dict(headers)}
+        self.timeout = timeout
+        self.max_bytes = max_bytes
+        self.task_id = task_id or plan.message.get("taskId") or None
+        self.checks: list[LiveCheck] = []
+
+    async def run(self) -> LiveReport:
+        import httpx
+
+        limits = httpx.Limits(max_connections=2)
+        async with httpx.AsyncClient(timeout=self.timeout, limits=limits) as client:
+            rpc = JsonRpcClient(
+                client,
+                self.request.url,
+                self.headers,
+                timeout=self.timeout,
+                max_bytes=self.max_bytes,
+            )
+            return await self._run(rpc)
+
+    async def _run(self, rpc: JsonRpcClient) -> LiveReport:
+        message = dict(self.plan.message)
+        before: dict[str, Any] | None = None
+        if self.task_id:
+            before = await self._get_task(rpc, self.task_id, "task-before")
+            if before is None:
+                return self._report(message, [])
+            message["taskId"] = self.task_id
+            if "contextId" not in message and isinstance(before.get("contextId"), str):
+                message["contextId"] = before["contextId"]
+        params = {**self.request.body["params"], "message": message}
+        body = rpc.body(self.request.body["method"], params)
+        sent = await rpc.send(body, stream=self.plan.streaming)
+        results = sent.results
+        if not sent.ok or not results:
+            self.checks.append(
+                verdict.check("answered", False, sent.problem() or "the agent sent no result")
+            )
+            return self._report(body, results)
+        self.checks.append(verdict.answered(results))
+        task_id = self.task_id or verdict.task_id_of(results)
+        streaming = self.plan.streaming
+        if self.plan.outcome != "command" or self.plan.command is None:
+            self.checks.append(verdict.no_command_reply(results, before, streaming=streaming))
+            return self._report(body, results, task_id)
+        after = await self._get_task(rpc, task_id, None) if task_id else None
+        reply, found = verdict.command_reply(self.plan.command, results, streaming=streaming)
+        self.checks.append(found)
+        if reply is None:
+            for name in ("reply-message", "state-unchanged", "task-ref"):
+                self.checks.append(verdict.check(name, None, "no command reply to check"))
+        else:
+            self.checks.append(verdict.reply_message(reply))
+            self.checks.append(
+                verdict.state_unchanged(reply, before, results, after, streaming=streaming)
+            )
+            self.checks.append(await self._task_ref(rpc, reply))
+        return self._report(body, results, task_id)
+
+    async def _task_ref(self, rpc: JsonRpcClient, reply: dict[str, Any]) -> LiveCheck:
+        """``metadata.task_ref``, if present, names a task that ``GetTask`` can read."""
+        meta = verdict.metadata(reply)
+        if "task_ref" not in meta:
+            return verdict.check("task-ref", None, "the command started no sub-task (no task_ref)")
+        ref = meta["task_ref"]
+        if not isinstance(ref, str) or not ref:
+            return verdict.check("task-ref", False, f"task_ref {ref!r} is not a task id")
+        exchange = await rpc.call("GetTask", {"id": ref})
+        if exchange.ok and exchange.results and isinstance(exchange.results[0], dict):
+            return verdict.check(
+                "task-ref", True, f"GetTask {ref}: {verdict.state(exchange.results[0])}"
+            )
+        return verdict.check("task-ref", False, f"GetTask {ref}: {exchange.problem() or 'no task'}")
+
+    async def _get_task(
+        self, rpc: JsonRpcClient, task_id: str, name: str | None
+    ) -> dict[str, Any] | None:
+        """Read a task; with ``name``, record the read as that check."""
+        exchange = await rpc.call("GetTask", {"id": task_id})
+        task = exchange.results[0] if exchange.ok and exchange.results else None
+        if not isinstance(task, dict):
+            if name:
+                problem = exchange.problem() or "no task"
+                self.checks.append(verdict.check(name, False, f"GetTask {task_id}: {problem}"))
+            return None
+        if name:
+            self.checks.append(
+                verdict.check(name, True, f"GetTask {task_id}: {verdict.state(task)}")
+            )
+        return task
+
+    def _report(
+        self, sent: dict[str, Any], received: list[Any], task_id: str | None = None
+    ) -> LiveReport:
+        return LiveReport(
+            passed=all(check.status != "fail" for check in self.checks),
+            task_id=task_id or self.task_id,
+            sent=sent,
+            received=received,
+            checks=list(self.checks),
+        )

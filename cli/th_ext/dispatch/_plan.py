@@ -1,0 +1,228 @@
+"""The dry run: what one message would do to an agent, decided from its card alone.
+
+``plan_dispatch`` applies the dispatch rule with the commands the card registers, and writes
+down the exact request a client would send (the preferred JSON-RPC interface, the A2A headers,
+the JSON-RPC body) and the reply the extension promises. Nothing is sent, and nothing heavier
+than the standard library is imported: a dry run is meant to be instant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from th_ext._exceptions import DispatchError
+from th_ext.commands._card import CardCommands, read_card_commands
+from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
+from th_ext.commands._rule import decide
+
+__all__ = [
+    "DispatchPlan",
+    "DispatchRequest",
+    "ExtensionSummary",
+    "plan_dispatch",
+]
+
+A2A_VERSION = "1.0"
+
+
+@dataclass(frozen=True, slots=True)
+class DispatchRequest:
+    """The HTTP request that carries the message: ``POST`` of a JSON-RPC body to ``url``."""
+
+    url: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    method: Literal["POST"] = "POST"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtensionSummary:
+    """What the card says about the commands extension."""
+
+    uri: str
+    declared: bool
+    required: bool
+    commands: list[str]
+    problems: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class DispatchPlan:
+    """The outcome of one message, and the request and reply that go with it."""
+
+    outcome: Literal["command", "message"]
+    command: str | None
+    arguments: str | None
+    reason: str
+    streaming: bool
+    extension: ExtensionSummary
+    request: DispatchRequest | None
+    expected_reply: dict[str, Any]
+    notes: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plan as JSON (``th-ext dispatch --format json``)."""
+        document = asdict(self)
+        if self.request is not None:
+            request = document["request"]
+            document["request"] = {
+                "url": request["url"],
+                "method": request["method"],
+                "headers": request["headers"],
+                "body": request["body"],
+            }
+        return document
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The message the request carries."""
+        if self.request is None:
+            return {}
+        message: dict[str, Any] = self.request.body["params"]["message"]
+        return message
+
+
+def plan_dispatch(card: Any, message: dict[str, Any]) -> DispatchPlan:
+    """Decide what ``message`` does to the agent whose card is ``card`` (both A2A 1.0 JSON)."""
+    if not isinstance(card, dict):
+        raise DispatchError("the agent card is not a JSON object")
+    if "supportedInterfaces" not in card and "url" in card:
+        raise DispatchError(
+            "this is an A2A 0.3 card (top-level url, no supportedInterfaces); "
+            "dispatch needs an A2A 1.0 card"
+        )
+    extension = read_card_commands(card)
+    notes = list(extension.problems)
+    capabilities = card.get("capabilities")
+    streaming = isinstance(capabilities, dict) and capabilities.get("streaming") is True
+    outcome, command, arguments, reason = _decide(extension, message)
+    interface, interface_note = _jsonrpc_interface(card)
+    if interface_note:
+        notes.append(interface_note)
+    request = None
+    if interface is not None:
+        request = _request(interface, message, streaming, declared=extension.declared)
+    return DispatchPlan(
+        outcome=outcome,
+        command=command,
+        arguments=arguments,
+        reason=reason,
+        streaming=streaming,
+        extension=ExtensionSummary(
+            uri=COMMANDS_V1_URI,
+            declared=extension.declared,
+            required=extension.required,
+            commands=extension.names,
+            problems=list(extension.problems),
+        ),
+        request=request,
+        expected_reply=_expected_reply(command, message, streaming),
+        notes=notes,
+    )
+
+
+def _decide(
+    extension: CardCommands, message: dict[str, Any]
+) -> tuple[Literal["command", "message"], str | None, str | None, str]:
+    if not extension.declared:
+        return (
+            "message",
+            None,
+            None,
+            f"the card does not declare the commands extension ({COMMANDS_V1_URI}), "
+            "so every message is ordinary",
+        )
+    decision = decide(message, extension.names)
+    if decision.call is None:
+        return "message", None, None, decision.reason
+    return "command", decision.call.name, decision.call.arguments, decision.reason
+
+
+def _jsonrpc_interface(card: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    interfaces = card.get("supportedInterfaces")
+    if not isinstance(interfaces, list) or not interfaces:
+        return None, "the card lists no supportedInterfaces, so there is nowhere to send"
+    for index, interface in enumerate(interfaces):
+        if not isinstance(interface, dict) or interface.get("protocolBinding") != "JSONRPC":
+            continue
+        url = interface.get("url")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            return None, f"supportedInterfaces[{index}] (JSONRPC) has no http(s) url"
+        note = ""
+        if index:
+            note = (
+                f"the card prefers {interfaces[0].get('protocolBinding')!s}; "
+                f"th-ext speaks JSON-RPC, so it uses supportedInterfaces[{index}]"
+            )
+        return interface, note
+    return None, "the card offers no JSONRPC interface, so there is nothing th-ext can send to"
+
+
+def _request(
+    interface: dict[str, Any], message: dict[str, Any], streaming: bool, *, declared: bool
+) -> DispatchRequest:
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "text/event-stream" if streaming else "application/json",
+        "A2A-Version": A2A_VERSION,
+    }
+    if declared:
+        headers["A2A-Extensions"] = COMMANDS_V1_URI
+    params: dict[str, Any] = {"message": message}
+    tenant = interface.get("tenant")
+    if isinstance(tenant, str) and tenant:
+        params["tenant"] = tenant
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "SendStreamingMessage" if streaming else "SendMessage",
+        "params": params,
+    }
+    return DispatchRequest(url=interface["url"], headers=headers, body=body)
+
+
+def _expected_reply(
+    command: str | None, message: dict[str, Any], streaming: bool
+) -> dict[str, Any]:
+    if command is None:
+        return {
+            "kind": "model-reply",
+            "summary": "an ordinary answer: the message reaches the model, and no status "
+            "update carries metadata.command",
+            "stream_response": None,
+        }
+    task_id = message.get("taskId") if isinstance(message.get("taskId"), str) else None
+    context_id = message.get("contextId") if isinstance(message.get("contextId"), str) else None
+    summary = (
+        "a status update for the message's task: status.state is the task's current state, "
+        "unchanged; status.message is the command's reply (ROLE_AGENT); metadata is "
+        f'{{"command": "{command}"}}, plus "task_ref" when the command created a sub-task'
+    )
+    if not streaming:
+        summary += (
+            "; the card does not stream, so SendMessage returns the task with that status "
+            "and the metadata merged into the task's metadata"
+        )
+    return {
+        "kind": "command-reply",
+        "summary": summary,
+        "state": "unchanged",
+        "metadata": {"command": command},
+        "task_ref": "present only when the command created a sub-task; "
+        "names a task GetTask can read",
+        "stream_response": {
+            "statusUpdate": {
+                "taskId": task_id or "<the message's task>",
+                "contextId": context_id or "<the task's context>",
+                "status": {
+                    "message": {
+                        "messageId": "<chosen by the agent>",
+                        "role": "ROLE_AGENT",
+                        "parts": [{"text": "<the command's reply>"}],
+                    },
+                },
+                "metadata": {"command": command},
+            }
+        },
+    }

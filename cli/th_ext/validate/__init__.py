@@ -1,0 +1,40 @@
+"""Checking an agent card: the document, the A2A 1.0 card, and the extensions it declares.
+
+``validate_bytes`` turns a card document into a ``Report`` (``report.to_dict()`` is the JSON
+format, ``to_junit(report)`` the JUnit one). Nothing here prints, and nothing here imports
+jsonschema unless an extension's params need its error messages.
+"""
+
+from th_ext.validate._document import MAX_DEPTH, ParsedDocument, parse_document
+from th_ext.validate._junit import to_junit
+from th_ext.validate._pointer import pointer
+from th_ext.validate._problem import LAYERS, Layer, Problem, Severity
+from th_ext.validate._report import FORMAT_VERSION, Report
+from th_ext.validate._text import clean
+from th_ext.validate._validator import (
+    SchemaOverride,
+    ValidateOptions,
+    report_for_source_error,
+    validate_bytes,
+    validate_value,
+)
+
+__all__ = [
+    "FORMAT_VERSION",
+    "LAYERS",
+    "MAX_DEPTH",
+    "Layer",
+    "ParsedDocument",
+    "Problem",
+    "Report",
+    "SchemaOverride",
+    "Severity",
+    "ValidateOptions",
+    "clean",
+    "parse_document",
+    "pointer",
+    "report_for_source_error",
+    "to_junit",
+    "validate_bytes",
+    "validate_value",
+]

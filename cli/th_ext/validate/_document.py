@@ -1,0 +1,208 @@
+"""The document layer: bytes to a JSON value, with every way that can go wrong named.
+
+JSON as RFC 8259 defines it: UTF-8 without a byte-order mark, no ``NaN`` or ``Infinity``, no
+duplicate member names. A BOM, a non-finite number and a duplicate key are reported as errors
+but do not stop the card from being checked (the value Python's parser keeps is the last one).
+An empty body, bytes that are not UTF-8, text that is not JSON, and nesting deeper than
+``MAX_DEPTH`` are fatal: there is no card to check. A top-level value that is not an object is
+fatal too. The parser never raises, and never lets a ``RecursionError`` escape.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from th_ext.validate._pointer import find_path, pointer
+from th_ext.validate._problem import Problem
+from th_ext.validate._shape import MAX_DEPTH, deep_path_in_text, measure
+
+__all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "parse_text"]
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    """The parsed value (``None`` when a fatal problem stopped parsing) and the problems."""
+
+    value: Any
+    problems: tuple[Problem, ...]
+
+    @property
+    def fatal(self) -> bool:
+        return any(p.fatal for p in self.problems)
+
+
+def _fatal(code: str, path: str, message: str, hint: str) -> Problem:
+    return Problem("error", code, path, message, hint, "document", fatal=True)
+
+
+def _error(code: str, path: str, message: str, hint: str) -> Problem:
+    return Problem("error", code, path, message, hint, "document")
+
+
+def parse_document(data: bytes) -> ParsedDocument:
+    """Parse ``data`` as a card document. Never raises."""
+    text, problems = decode_document(data)
+    del data
+    if text is None:
+        return ParsedDocument(None, tuple(problems))
+    parsed = parse_text(text)
+    return ParsedDocument(parsed.value, (*problems, *parsed.problems))
+
+
+def decode_document(data: bytes) -> tuple[str | None, list[Problem]]:
+    """The document's text (``None`` if it has none) and the problems of its encoding.
+
+    Split from ``parse_text`` so that a caller holding a large body can drop the bytes before
+    the parse builds the value.
+    """
+    problems: list[Problem] = []
+    offset = 0
+    if data.startswith(_BOM):
+        problems.append(
+            _error(
+                "byte-order-mark",
+                "",
+                "the document starts with a UTF-8 byte-order mark",
+                "JSON sent over a network must not start with a BOM (RFC 8259 8.1); remove it",
+            )
+        )
+        data = data[len(_BOM) :]
+        offset = len(_BOM)
+    if not data.strip():
+        problems.append(
+            _fatal("empty-document", "", "the document is empty", "serve the card as JSON")
+        )
+        return None, problems
+    try:
+        return data.decode("utf-8"), problems
+    except UnicodeDecodeError as exc:
+        problems.append(
+            _fatal(
+                "invalid-utf8",
+                "",
+                f"the document is not valid UTF-8 (byte {exc.start + offset})",
+                "encode the card as UTF-8",
+            )
+        )
+        return None, problems
+
+
+def parse_text(text: str) -> ParsedDocument:
+    """Parse decoded JSON text. Never raises."""
+    problems: list[Problem] = []
+    constants: list[str] = []
+
+    def constant(name: str) -> float:
+        constants.append(name)
+        return float(name.replace("Infinity", "inf"))
+
+    try:
+        value = json.loads(text, parse_constant=constant)
+    except RecursionError:
+        problems.append(_too_deep(deep_path_in_text(text)))
+        return ParsedDocument(None, tuple(problems))
+    except json.JSONDecodeError as exc:
+        problems.append(
+            _fatal(
+                "invalid-json",
+                "",
+                f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                "check the card with a JSON parser; an HTML page here usually means a wrong URL",
+            )
+        )
+        return ParsedDocument(None, tuple(problems))
+    shape = measure(value)
+    if shape.too_deep is not None:
+        problems.append(_too_deep(shape.too_deep))
+        return ParsedDocument(None, tuple(problems))
+    escaped_colon = "\\u003" in text and ("\\u003a" in text or "\\u003A" in text)
+    if escaped_colon or text.count(":") - shape.string_colons != shape.members:
+        problems.extend(_duplicate_keys(text))
+    if constants:
+        for path in find_path(value, _non_finite):
+            problems.append(
+                _error(
+                    "non-finite-number",
+                    pointer(path),
+                    "NaN and Infinity are not JSON numbers",
+                    "use null or a finite number",
+                )
+            )
+    if not isinstance(value, dict):
+        kind = "an array" if isinstance(value, list) else f"a {_json_type(value)}"
+        problems.append(
+            _fatal(
+                "not-an-object",
+                "",
+                f"the document is {kind}, not a JSON object",
+                "an agent card is one JSON object",
+            )
+        )
+    return ParsedDocument(value, tuple(problems))
+
+
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _duplicate_keys(text: str) -> list[Problem]:
+    """Parse again, recording every object whose keys repeat, and locate them.
+
+    Runs only when the member count says a key repeats (or a ``\\u003a`` escape leaves it
+    unsure), so the common case pays nothing for a parse hook.
+    """
+    duplicates: dict[int, list[str]] = {}
+
+    def object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set[str] = set()
+            repeated: dict[str, None] = {}
+            for key, _ in pairs:
+                if key in seen:
+                    repeated[key] = None
+                seen.add(key)
+            duplicates[id(obj)] = list(repeated)
+        return obj
+
+    value = json.loads(text, object_pairs_hook=object_pairs, parse_constant=float)
+    problems = []
+    for path in find_path(value, lambda v: type(v) is dict and id(v) in duplicates):
+        obj = value
+        for part in path:
+            obj = obj[part]
+        for key in duplicates[id(obj)]:
+            problems.append(
+                _error(
+                    "duplicate-key",
+                    pointer((*path, key)),
+                    f"the key {key!r} appears more than once in this object",
+                    "keep one; parsers disagree on which of the values wins",
+                )
+            )
+    return problems
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "string"
+
+
+def _too_deep(path: str) -> Problem:
+    return _fatal(
+        "too-deep",
+        path,
+        f"arrays and objects are nested more than {MAX_DEPTH} deep",
+        "a card needs far less nesting; this is likely malformed or hostile",
+    )

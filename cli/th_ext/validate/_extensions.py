@@ -1,0 +1,150 @@
+"""The extension layer: each extension on the card whose URI this th-ext publishes.
+
+Its ``params`` (absent means ``{}``) are checked against the bundled schema, then against the
+extension's own rules that a schema cannot state. The same URI declared twice is an error, a
+card that declares none of the required extensions is an error, and extensions this th-ext does
+not publish are listed as not checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from th_ext.validate._commands_rules import check_commands_params
+from th_ext.validate._pointer import pointer
+from th_ext.validate._problem import Problem
+from th_ext.validate._schema import ParamsSchema
+
+__all__ = ["ExtensionRules", "KnownExtension", "check_extensions"]
+
+ExtensionRules = Callable[
+    [dict[str, Any], Any, tuple[str | int, ...]], tuple[list[Problem], dict[str, Any]]
+]
+
+#: The rules beyond the schema, by extension name (every version of it shares them).
+RULES: dict[str, ExtensionRules] = {"commands": check_commands_params}
+
+
+@dataclass(frozen=True, slots=True)
+class KnownExtension:
+    """An extension URI the validator can check: its key, schema and extra rules."""
+
+    uri: str
+    key: str
+    schema: ParamsSchema
+    rules: ExtensionRules | None
+
+
+def check_extensions(
+    card: dict[str, Any],
+    known: Mapping[str, KnownExtension],
+    required: Sequence[str] = (),
+) -> tuple[list[Problem], list[dict[str, Any]]]:
+    """The extension layer's problems, and a summary of every extension entry on the card."""
+    problems: list[Problem] = []
+    summaries: list[dict[str, Any]] = []
+    capabilities = card.get("capabilities")
+    entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
+    if not isinstance(entries, list):
+        entries = []
+    declared: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("uri"), str):
+            continue
+        uri = entry["uri"]
+        base = ("capabilities", "extensions", index)
+        if uri in declared:
+            problems.append(
+                Problem(
+                    "error",
+                    "duplicate-extension",
+                    pointer((*base, "uri")),
+                    f"extension {uri} is already declared at index {declared[uri]}",
+                    "declare each extension once, with all its params in that entry",
+                    "extension",
+                )
+            )
+            continue
+        declared[uri] = index
+        extension = known.get(uri)
+        if extension is None:
+            if uri.strip():
+                problems.append(
+                    Problem(
+                        "warning",
+                        "extension-not-checked",
+                        pointer((*base, "uri")),
+                        f"extension {uri} is not one th-ext publishes; its params were not checked",
+                        "nothing to do if the extension is meant; otherwise check the URI",
+                        "extension",
+                    )
+                )
+            summaries.append({"uri": uri, "path": pointer(base), "checked": False})
+            continue
+        found, summary = _check_entry(entry, extension, base)
+        problems.extend(found)
+        summaries.append(
+            {
+                "uri": uri,
+                "extension": extension.key,
+                "path": pointer(base),
+                "checked": True,
+                "valid": isinstance(entry.get("params", {}), dict)
+                and not any(p.is_error for p in found),
+                "required": entry.get("required") is True,
+                **summary,
+            }
+        )
+    problems.extend(_missing(required, declared, known, entries is not None and bool(entries)))
+    return problems, summaries
+
+
+def _check_entry(
+    entry: dict[str, Any], extension: KnownExtension, base: tuple[str | int, ...]
+) -> tuple[list[Problem], dict[str, Any]]:
+    params = entry.get("params", {})
+    if not isinstance(params, dict):
+        return [], {}  # the card layer reports the wrong type
+    problems = extension.schema.problems(params, (*base, "params"))
+    summary: dict[str, Any] = {}
+    if extension.rules is not None:
+        found, summary = extension.rules(entry, params, base)
+        problems.extend(found)
+    return problems, summary
+
+
+def _missing(
+    required: Sequence[str],
+    declared: Mapping[str, int],
+    known: Mapping[str, KnownExtension],
+    has_entries: bool,
+) -> list[Problem]:
+    where = "/capabilities/extensions" if has_entries else "/capabilities"
+    if required:
+        return [
+            Problem(
+                "error",
+                "missing-extension",
+                where,
+                f"the card does not declare the extension {uri}",
+                "add it to capabilities.extensions, or drop --extension",
+                "extension",
+            )
+            for uri in required
+            if uri not in declared
+        ]
+    if any(uri in known for uri in declared):
+        return []
+    names = ", ".join(sorted(known)) or "none"
+    return [
+        Problem(
+            "error",
+            "no-known-extension",
+            where,
+            "the card declares none of the extensions th-ext checks",
+            f"declare one in capabilities.extensions (known: {names})",
+            "extension",
+        )
+    ]

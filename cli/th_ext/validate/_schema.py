@@ -1,0 +1,95 @@
+"""An extension's ``params`` against its JSON schema: jsonschema draft 2020-12, every error.
+
+``$ref`` resolves only against the schemas given here (the bundled ones, and a replacement
+given with ``--schema``), through a ``referencing`` registry that has no retrieval function:
+nothing is ever fetched. jsonschema is imported only when the fast check (``_fastschema``)
+says the params are invalid, or cannot decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from th_ext._exceptions import SchemaError
+from th_ext.validate._fastschema import Check, compile_check
+from th_ext.validate._pointer import pointer
+from th_ext.validate._problem import Problem
+
+__all__ = ["ParamsSchema"]
+
+_MESSAGE_LIMIT = 240
+
+
+class ParamsSchema:
+    """One extension's params schema, with every other known schema available to ``$ref``."""
+
+    def __init__(self, schema: Any, resources: Mapping[str, Any], *, name: str) -> None:
+        self.schema = schema
+        self.resources = dict(resources)
+        self.name = name
+        self._fast: Check | None = None
+        self._fast_compiled = False
+
+    def is_valid_fast(self, instance: Any) -> bool | None:
+        """The fast check's answer, or ``None`` when the schema is outside its subset."""
+        if not self._fast_compiled:
+            self._fast = compile_check(self.schema, self.resources)
+            self._fast_compiled = True
+        return None if self._fast is None else self._fast(instance)
+
+    def problems(self, instance: Any, base: tuple[str | int, ...]) -> list[Problem]:
+        """A ``schema-violation`` problem for every error, in document order."""
+        if self.is_valid_fast(instance):
+            return []
+        from referencing.exceptions import Unresolvable
+
+        validator = self._validator()
+        try:
+            errors = list(validator.iter_errors(instance))
+        except Unresolvable as exc:
+            raise SchemaError(
+                f"{self.name}: $ref {getattr(exc, 'ref', '')!r} cannot be resolved "
+                "(only the bundled schemas are available)"
+            ) from None
+        errors.sort(key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
+        found = []
+        for error in errors:
+            found.append(
+                Problem(
+                    "error",
+                    "schema-violation",
+                    pointer((*base, *error.absolute_path)),
+                    _shorten(error.message),
+                    f"the {error.validator!r} rule of {self.name}",
+                    "extension",
+                )
+            )
+        return found
+
+    def _validator(self) -> Any:
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError as JsonSchemaError
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+
+        try:
+            Draft202012Validator.check_schema(self.schema)
+        except JsonSchemaError as exc:
+            raise SchemaError(
+                f"{self.name}: not a valid JSON schema ({_shorten(exc.message)})"
+            ) from None
+        resources = [
+            (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
+            for uri, contents in self.resources.items()
+            if uri
+        ]
+        registry: Registry[Any] = Registry().with_resources(resources)
+        return Draft202012Validator(self.schema, registry=registry)
+
+
+def _shorten(message: str) -> str:
+    one_line = " ".join(message.split())
+    if len(one_line) <= _MESSAGE_LIMIT:
+        return one_line
+    return one_line[: _MESSAGE_LIMIT - 1] + "…"

@@ -1,0 +1,236 @@
+"""Validation from end to end: bytes (or a parsed value) to a ``Report``, layer after layer.
+
+The layers run in order and each reports every problem it finds: the document (is it a JSON
+object?), the card (is it an A2A 1.0 card?), the extensions (are the ones th-ext publishes
+declared and valid?). Only a fatal document problem stops the later layers, because then there
+is no card to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from th_ext._catalog import ExtensionVersion, discover
+from th_ext._exceptions import SchemaError, SourceError
+from th_ext.validate._card import check_card
+from th_ext.validate._document import decode_document, parse_text
+from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
+from th_ext.validate._problem import Problem
+from th_ext.validate._report import Report
+from th_ext.validate._schema import ParamsSchema
+
+__all__ = [
+    "SchemaOverride",
+    "ValidateOptions",
+    "report_for_source_error",
+    "validate_bytes",
+    "validate_value",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaOverride:
+    """A schema that replaces a bundled one (to try a draft): its contents and where from."""
+
+    schema: Any
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateOptions:
+    """``strict`` fails on warnings; ``extensions`` (URIs or keys such as ``commands/v1``)
+    are the extensions the card must declare; ``schema`` replaces an extension's schema."""
+
+    strict: bool = False
+    extensions: tuple[str, ...] = ()
+    schema: SchemaOverride | None = None
+
+
+def validate_bytes(
+    data: bytes,
+    *,
+    source: str,
+    location: str | None = None,
+    notices: Sequence[Problem] = (),
+    options: ValidateOptions | None = None,
+) -> Report:
+    """Validate a card document. Raises only ``SchemaError`` (an unusable ``--schema``).
+
+    Pass the bytes without keeping another reference to them if the document is large: they
+    are released as soon as they are decoded.
+    """
+    options = options or ValidateOptions()
+    text, problems = decode_document(data)
+    del data
+    problems = [*notices, *problems]
+    report = Report(source, location or source, problems, strict=options.strict)
+    if text is None:
+        return _unread(report)
+    parsed = parse_text(text)
+    del text
+    problems.extend(parsed.problems)
+    if parsed.fatal:
+        return _unread(report)
+    return _check_value(report, parsed.value, options)
+
+
+def validate_value(
+    value: Any, *, source: str = "<value>", options: ValidateOptions | None = None
+) -> Report:
+    """Validate an already parsed JSON value (the card and extension layers, and its type)."""
+    options = options or ValidateOptions()
+    report = Report(source, source, strict=options.strict)
+    if not isinstance(value, dict):
+        report.problems.append(
+            Problem(
+                "error",
+                "not-an-object",
+                "",
+                "the document is not a JSON object",
+                "an agent card is one JSON object",
+                "document",
+                fatal=True,
+            )
+        )
+        return _unread(report)
+    return _check_value(report, value, options)
+
+
+def report_for_source_error(
+    source: str, error: SourceError, *, strict: bool = False, path: str = ""
+) -> Report:
+    """The report of a card that could not be read at all (exit code 2)."""
+    problem = Problem(
+        "error", error.code, path, str(error), _SOURCE_HINTS.get(error.code, ""), "source", True
+    )
+    return Report(source, source, [problem], card_read=False, strict=strict, layers=("source",))
+
+
+_SOURCE_HINTS = {
+    "timeout": "check that the agent is up, or raise --timeout",
+    "too-large": "raise --max-bytes if the card really is this large",
+    "http-error": "check the URL; a base URL is read at /.well-known/agent-card.json",
+    "network-error": "check the URL and that the agent is running",
+    "redirect-loop": "fix the server's redirects",
+    "too-many-redirects": "point at the final URL, or fix the server's redirects",
+    "redirect-not-http": "only http and https redirects are followed",
+    "unreadable": "check the path",
+    "bad-argument": "use a file path, - for standard input, or an http(s) URL",
+}
+
+
+def _unread(report: Report) -> Report:
+    report.card_read = False
+    report.layers = ("source", "document")
+    return report
+
+
+@cache
+def bundled_extensions() -> tuple[ExtensionVersion, ...]:
+    """The extension versions bundled with th-ext, read once per process."""
+    return tuple(discover())
+
+
+def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions) -> Report:
+    report.problems.extend(check_card(card))
+    known = known_extensions(card, options)
+    required = tuple(_resolve_uri(name) for name in options.extensions)
+    found, summaries = check_extensions(card, known, required)
+    report.problems.extend(found)
+    report.card = summarize_card(card)
+    report.extensions = summaries
+    return report
+
+
+def known_extensions(card: dict[str, Any], options: ValidateOptions) -> dict[str, KnownExtension]:
+    """The extensions this run can check: every bundled one, with ``--schema`` applied."""
+    bundled = bundled_extensions()
+    resources: dict[str, Any] = {b.schema_url: b.schema_document for b in bundled}
+    override_uri = None
+    if options.schema is not None:
+        override_uri = _override_target(card, options, [b.uri for b in bundled])
+        contents = options.schema.schema
+        schema_id = contents.get("$id") if isinstance(contents, dict) else None
+        key = schema_id if isinstance(schema_id, str) else override_uri + "/schema.json"
+        resources[key] = contents
+    known: dict[str, KnownExtension] = {}
+    for item in bundled:
+        if item.uri == override_uri:
+            continue
+        schema = ParamsSchema(resources[item.schema_url], resources, name=item.schema_url)
+        rules = RULES.get(item.key.split("/")[0])
+        known[item.uri] = KnownExtension(item.uri, item.key, schema, rules)
+    if override_uri is not None and options.schema is not None:
+        base = next((b for b in bundled if b.uri == override_uri), None)
+        key = base.key if base is not None else "draft"
+        rules = RULES.get(base.key.split("/")[0]) if base is not None else None
+        schema = ParamsSchema(options.schema.schema, resources, name=options.schema.origin)
+        known[override_uri] = KnownExtension(override_uri, key, schema, rules)
+    return known
+
+
+def _override_target(card: dict[str, Any], options: ValidateOptions, bundled: list[str]) -> str:
+    """Which extension URI ``--schema`` replaces the schema of."""
+    if len(options.extensions) == 1:
+        return _resolve_uri(options.extensions[0])
+    schema = options.schema.schema if options.schema else None
+    schema_id = schema.get("$id") if isinstance(schema, dict) else None
+    declared = _declared_uris(card)
+    if isinstance(schema_id, str) and schema_id.endswith("/schema.json"):
+        uri = schema_id.removesuffix("/schema.json")
+        if uri in declared or uri in bundled:
+            return uri
+    ours = [uri for uri in declared if uri in bundled]
+    if len(ours) == 1:
+        return ours[0]
+    if len(bundled) == 1:
+        return bundled[0]
+    raise SchemaError("--schema: name the extension it is for with --extension URI")
+
+
+def _declared_uris(card: dict[str, Any]) -> list[str]:
+    capabilities = card.get("capabilities")
+    entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
+    if not isinstance(entries, list):
+        return []
+    return [e["uri"] for e in entries if isinstance(e, dict) and isinstance(e.get("uri"), str)]
+
+
+def _resolve_uri(name: str) -> str:
+    """An extension named by URI or by bundled key (``commands/v1``), as its URI."""
+    for item in bundled_extensions():
+        if name in (item.key, item.uri, item.uri + "/"):
+            return item.uri
+    return name
+
+
+_INTERFACE_SUMMARY = ("url", "protocolBinding", "protocolVersion")
+
+
+def summarize_card(card: dict[str, Any]) -> dict[str, Any]:
+    """The card's identity and shape, from the fields that have the right types."""
+
+    def text(key: str) -> str | None:
+        value = card.get(key)
+        return value if isinstance(value, str) else None
+
+    interfaces = card.get("supportedInterfaces")
+    skills = card.get("skills")
+    return {
+        "name": text("name"),
+        "version": text("version"),
+        "interfaces": [
+            {k: i[k] for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
+            for i in (interfaces if isinstance(interfaces, list) else [])
+            if isinstance(i, dict)
+        ],
+        "skills": [
+            s["id"]
+            for s in (skills if isinstance(skills, list) else [])
+            if isinstance(s, dict) and isinstance(s.get("id"), str)
+        ],
+        "extensions": _declared_uris(card),
+    }
