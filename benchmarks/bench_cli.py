@@ -10,6 +10,7 @@ its commands are built from the ``Workspace`` (generated cards, a loopback serve
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import re
@@ -108,6 +109,18 @@ CASES: list[Case] = [
         baseline_name="a2a-lint 0.1.1 on the same URL",
         limit=1.0,
         memory=True,
+    ),
+    Case(
+        name="dispatch dry run on a small card",
+        ours=lambda ws: th_ext("dispatch", ws.file("small"), "/model fast"),
+        baseline=lambda ws: [
+            str(BIN / "check-jsonschema"),
+            "--schemafile",
+            str(SCHEMA),
+            ws.file("small-params"),
+        ],
+        baseline_name="check-jsonschema 0.39.0 on its params",
+        limit=0.5,
     ),
 ]
 
@@ -219,6 +232,9 @@ def main() -> int:
         print(f"missing tools in {BIN}: {', '.join(missing)}", file=sys.stderr)
         return 2
     cases = [c for c in CASES if not args.only or any(o in c.name for o in args.only)]
+    # An installed wheel has its bytecode compiled by pip; an editable checkout may not (and
+    # PYTHONDONTWRITEBYTECODE keeps it so), which would time the compiler, not th-ext.
+    compileall.compile_dir(REPO / "cli" / "th_ext", quiet=1)
     over = []
     with tempfile.TemporaryDirectory(prefix="th-ext-bench-") as tmp:
         ws = prepare(Path(tmp))

@@ -8,17 +8,13 @@ from __future__ import annotations
 import json
 import sys
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
 from th_ext._exceptions import ThExtError
 from th_ext.cli._internal_errors import DebugOption, internal_errors
 from th_ext.cli._output import ExitCode, fail, use_color, write
-
-if TYPE_CHECKING:
-    from th_ext.demo._run import DemoRun
-    from th_ext.validate import Report
 
 __all__ = ["demo_command"]
 
@@ -66,9 +62,7 @@ def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
     """
     with internal_errors(debug):
         try:
-            from th_ext.demo import DemoVariant
-            from th_ext.demo._run import run_demo
-            from th_ext.demo._server import serve_forever
+            from th_ext.demo import DemoVariant, run_demo, serve_forever
         except ThExtError as exc:
             fail(str(exc))
         if not 0 <= port <= 65535:
@@ -88,72 +82,11 @@ def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
             run = run_demo(chosen, timeout=timeout)
         except ThExtError as exc:
             fail(str(exc))
+        from th_ext.cli._demo_output import demo_json, render_demo
+
         if output_format is DemoFormat.json:
-            write(json.dumps(_as_json(run), indent=2, ensure_ascii=False))
+            write(json.dumps(demo_json(run), indent=2, ensure_ascii=False))
         else:
-            write(_render(run, color=use_color(sys.stdout)))
+            write(render_demo(run, color=use_color(sys.stdout)))
         if not run.passed:
             raise typer.Exit(int(ExitCode.PROBLEMS))
-
-
-def _as_json(run: DemoRun) -> dict[str, Any]:
-    return {
-        "passed": run.passed,
-        "agent": run.base_url,
-        "card": run.card_location,
-        "validate": run.validation.to_dict(),
-        "dry_run": {"passed": run.dry_run_passed, **run.dry_run.to_dict()},
-        "live": [
-            {"message": run.greeting_plan.message, **run.greeting.to_dict()},
-            {"message": run.command_plan.message, **run.command.to_dict()},
-        ],
-    }
-
-
-def _render(run: DemoRun, *, color: bool) -> str:
-    from th_ext.cli._dispatch import render_live, render_plan
-
-    def verdict(ok: bool) -> str:
-        word, code = ("passed", "1;32") if ok else ("FAILED", "1;31")
-        return f"\033[{code}m{word}\033[0m" if color else word
-
-    def heading(number: int, title: str, ok: bool) -> list[str]:
-        return ["", f"{number}. {title}: {verdict(ok)}"]
-
-    lines = [f"demo agent listening at {run.base_url} (stopped again when the demo ends)"]
-    lines += heading(1, f"th-ext validate {run.base_url}", run.validation_passed)
-    lines += ["   " + line for line in _validation_lines(run.validation)]
-    lines += heading(
-        2, f"th-ext dispatch {run.base_url} '/model fast' (dry run)", run.dry_run_passed
-    )
-    plan_text = render_plan(run.dry_run, run.card_location, color=color, compact=True)
-    lines += ["   " + line if line else "" for line in plan_text.splitlines()]
-    lines += heading(
-        3, "th-ext dispatch --live: an ordinary message starts a task", run.greeting.passed
-    )
-    lines += [
-        "   " + line
-        for line in render_live(run.greeting, run.greeting_plan, color=color).splitlines()
-    ]
-    lines += heading(
-        4, "th-ext dispatch --live --task-id: /model fast on that task", run.command.passed
-    )
-    lines += [
-        "   " + line
-        for line in render_live(run.command, run.command_plan, color=color).splitlines()
-    ]
-    lines += ["", f"demo {verdict(run.passed)}"]
-    return "\n".join(lines)
-
-
-def _validation_lines(report: Report) -> list[str]:
-    from th_ext.validate._text import clean
-
-    lines = [f"card {clean(report.location)}: " + ("valid" if report.valid else "not valid")]
-    lines += [f"{p.severity}: {clean(p.path or '/')}: {clean(p.message)}" for p in report.problems]
-    for extension in report.extensions:
-        commands = extension.get("commands")
-        if isinstance(commands, list):
-            names = ", ".join(f"/{name}" for name in commands) or "none"
-            lines.append(f"extension {extension.get('uri')}: commands {names}")
-    return lines

@@ -9,6 +9,7 @@ the correct agent or one broken on purpose.
 from th_ext.demo._card import demo_card
 from th_ext.demo._harness import CommandOutcome, DemoHarness, demo_registry
 from th_ext.demo._model import DEFAULT_MODEL, MODELS, stand_in_answer
+from th_ext.demo._run import DemoRun, run_demo
 from th_ext.demo._server import DemoServer, build_demo_app, serve_forever
 from th_ext.demo._variants import DemoVariant
 
@@ -17,11 +18,13 @@ __all__ = [
     "MODELS",
     "CommandOutcome",
     "DemoHarness",
+    "DemoRun",
     "DemoServer",
     "DemoVariant",
     "build_demo_app",
     "demo_card",
     "demo_registry",
+    "run_demo",
     "serve_forever",
     "stand_in_answer",
 ]
