@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -12,14 +11,10 @@ import typer
 
 from th_ext._catalog import discover, find
 from th_ext._exceptions import ThExtError
-from th_ext.cli._output import fail, write
+from th_ext.cli._output import TextOrJson, TextOrJsonOption, fail, write
 
 __all__ = ["extensions_command", "schema_command"]
 
-
-class ListFormat(StrEnum):
-    text = "text"
-    json = "json"
 
 
 ExtensionsDirOption = Annotated[
@@ -33,9 +28,7 @@ ExtensionsDirOption = Annotated[
 
 
 def extensions_command(
-    output_format: Annotated[
-        ListFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = ListFormat.text,
+    output_format: TextOrJsonOption = TextOrJson.text,
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """List the bundled extensions: name, version, status and URI."""
@@ -43,7 +36,7 @@ def extensions_command(
         versions = discover(extensions_dir)
     except ThExtError as exc:
         fail(str(exc))
-    if output_format is ListFormat.json:
+    if output_format is TextOrJson.json:
         rows = [
             {
                 "name": v.name,

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
-from typing import Annotated
 
 import typer
 
 from th_ext.cli._internal_errors import DebugOption, internal_errors
-from th_ext.cli._output import ExitCode, fail, write
+from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     HeaderOption,
     MaxBytesOption,
+    SourceArgument,
     TimeoutOption,
     source_limits,
 )
@@ -23,19 +22,10 @@ from th_ext.cli._source_options import (
 __all__ = ["commands_command"]
 
 
-class CommandsFormat(StrEnum):
-    text = "text"
-    json = "json"
-
 
 def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
-    source: Annotated[
-        str,
-        typer.Argument(help="The agent card: a file, - for stdin, a card URL, or a base URL."),
-    ],
-    output_format: Annotated[
-        CommandsFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = CommandsFormat.text,
+    source: SourceArgument,
+    output_format: TextOrJsonOption = TextOrJson.text,
     header: HeaderOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
@@ -59,7 +49,7 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
         except SourceError as exc:
             fail(str(exc))
         found = read_card_commands(loaded.card)
-        if output_format is CommandsFormat.json:
+        if output_format is TextOrJson.json:
             document = {
                 "source": loaded.location,
                 "uri": EXTENSION_URI,
@@ -82,7 +72,7 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
             for usage, spec in zip(usages, found.commands, strict=True):
                 write(f"{usage:<{width}}  {clean(spec.description)}")
         if found.problems:
-            if output_format is CommandsFormat.text:
+            if output_format is TextOrJson.text:
                 for problem in found.problems:
                     write(f"th-ext: warning: {clean(problem)}", err=True)
             sys.stdout.flush()

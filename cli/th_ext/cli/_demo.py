@@ -14,14 +14,10 @@ import typer
 
 from th_ext._exceptions import ThExtError
 from th_ext.cli._internal_errors import DebugOption, internal_errors
-from th_ext.cli._output import ExitCode, fail, use_color, write
+from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, use_color, write
 
 __all__ = ["demo_command"]
 
-
-class DemoFormat(StrEnum):
-    text = "text"
-    json = "json"
 
 
 class VariantChoice(StrEnum):
@@ -47,9 +43,7 @@ def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
             help="Run the correct agent, or one broken on purpose to see the checks fail.",
         ),
     ] = VariantChoice.correct,
-    output_format: Annotated[
-        DemoFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = DemoFormat.text,
+    output_format: TextOrJsonOption = TextOrJson.text,
     timeout: Annotated[
         float, typer.Option("--timeout", metavar="SECONDS", help="Timeout of each request.")
     ] = 10.0,
@@ -84,7 +78,7 @@ def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
             fail(str(exc))
         from th_ext.cli._demo_output import demo_json, render_demo
 
-        if output_format is DemoFormat.json:
+        if output_format is TextOrJson.json:
             write(json.dumps(demo_json(run), indent=2, ensure_ascii=False))
         else:
             write(render_demo(run, color=use_color(sys.stdout)))

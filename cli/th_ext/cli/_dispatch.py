@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
@@ -12,12 +11,13 @@ import typer
 
 from th_ext._exceptions import ThExtError
 from th_ext.cli._internal_errors import DebugOption, internal_errors
-from th_ext.cli._output import ExitCode, fail, use_color, write
+from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, use_color, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     HeaderOption,
     MaxBytesOption,
+    SourceArgument,
     TimeoutOption,
     source_limits,
 )
@@ -28,16 +28,9 @@ if TYPE_CHECKING:
 __all__ = ["dispatch_command"]
 
 
-class DispatchFormat(StrEnum):
-    text = "text"
-    json = "json"
-
 
 def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
-    source: Annotated[
-        str,
-        typer.Argument(help="The agent card: a file, - for stdin, a card URL, or a base URL."),
-    ],
+    source: SourceArgument,
     text: Annotated[
         str | None,
         typer.Argument(help="The message text, e.g. '/model fast' (or use --message)."),
@@ -58,9 +51,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
         bool,
         typer.Option("--live", help="Send the message and check the agent's answer."),
     ] = False,
-    output_format: Annotated[
-        DispatchFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = DispatchFormat.text,
+    output_format: TextOrJsonOption = TextOrJson.text,
     header: HeaderOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
@@ -109,7 +100,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
                 )
             except ThExtError as exc:
                 fail(str(exc))
-        if output_format is DispatchFormat.json:
+        if output_format is TextOrJson.json:
             document: dict[str, Any] = {"source": loaded.location, **plan.to_dict()}
             if report is not None:
                 document["live"] = report.to_dict()

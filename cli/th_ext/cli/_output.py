@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
-from enum import IntEnum
-from typing import NoReturn, TextIO
+from enum import IntEnum, StrEnum
+from typing import Annotated, NoReturn, TextIO
 
 import typer
 
-__all__ = ["ExitCode", "fail", "use_color", "write"]
+__all__ = ["ExitCode", "TextOrJson", "TextOrJsonOption", "fail", "use_color", "write"]
 
 
 class ExitCode(IntEnum):
@@ -18,6 +18,16 @@ class ExitCode(IntEnum):
     OK = 0
     PROBLEMS = 1  # the input was read and something in it is wrong
     UNUSABLE = 2  # usage error, or the input could not be read at all
+
+
+class TextOrJson(StrEnum):
+    """The ``--format`` choices of every subcommand that prints text or one JSON document."""
+
+    text = "text"
+    json = "json"
+
+
+TextOrJsonOption = Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")]
 
 
 def use_color(stream: TextIO) -> bool:

@@ -20,8 +20,19 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "HeaderOption",
     "MaxBytesOption",
+    "SourceArgument",
     "TimeoutOption",
     "source_limits",
+]
+
+SourceArgument = Annotated[
+    str,
+    typer.Argument(
+        help="The agent card: a file, - for standard input, or an http(s) URL. A URL not ending "
+        "in .json is the agent's base URL (the card is read at /.well-known/agent-card.json).",
+        metavar="SOURCE",
+        show_default=False,
+    ),
 ]
 
 HeaderOption = Annotated[

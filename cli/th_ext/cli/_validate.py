@@ -17,8 +17,15 @@ import typer
 
 from th_ext._exceptions import SchemaError, SourceError, ThExtError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
+from th_ext.cli._internal_errors import DebugOption, internal_errors
 from th_ext.cli._output import ExitCode, fail, use_color
-from th_ext.cli._source_options import HeaderOption, MaxBytesOption, TimeoutOption, source_limits
+from th_ext.cli._source_options import (
+    HeaderOption,
+    MaxBytesOption,
+    SourceArgument,
+    TimeoutOption,
+    source_limits,
+)
 
 if TYPE_CHECKING:
     from th_ext.validate import Report, SchemaOverride
@@ -33,15 +40,7 @@ class ReportFormat(StrEnum):
 
 
 def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
-    source: Annotated[
-        str,
-        typer.Argument(
-            help="The card: a file, - for standard input, or an http(s) URL. A URL not ending "
-            "in .json is the agent's base URL (the card is read at /.well-known/agent-card.json).",
-            metavar="SOURCE",
-            show_default=False,
-        ),
-    ],
+    source: SourceArgument,
     output_format: Annotated[
         ReportFormat, typer.Option("--format", "-f", help="Output format.")
     ] = ReportFormat.text,
@@ -70,26 +69,16 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     header: HeaderOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
-    debug: Annotated[
-        bool, typer.Option("--debug", help="Show a traceback if th-ext itself fails.")
-    ] = False,
+    debug: DebugOption = False,
 ) -> None:
     """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes)
     options = _Options(output_format, strict, tuple(extension or ()), schema, limits)
-    try:
-        code = _run(source, options)
-    except ThExtError as exc:
-        fail(str(exc), ExitCode.UNUSABLE)
-    except (typer.Exit, KeyboardInterrupt):
-        raise
-    except Exception as exc:
-        if debug:
-            raise
-        fail(
-            f"internal error ({type(exc).__name__}: {exc}); rerun with --debug for the traceback",
-            ExitCode.UNUSABLE,
-        )
+    with internal_errors(debug):
+        try:
+            code = _run(source, options)
+        except ThExtError as exc:
+            fail(str(exc), ExitCode.UNUSABLE)
     raise typer.Exit(code)
 
 
