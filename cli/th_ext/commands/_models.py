@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from th_ext._catalog import canonical_schema_text as render_schema
+from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
 
 __all__ = [
     "COMMANDS_V1_URI",
@@ -21,7 +22,6 @@ __all__ = [
     "render_schema",
 ]
 
-COMMANDS_V1_URI = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 

@@ -11,7 +11,7 @@ import re
 __all__ = ["COMMAND_NAME_PATTERN", "EXTENSION_URI"]
 
 EXTENSION_URI = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"
-"""The extension's URI; the same string as ``th_ext.commands.COMMANDS_V1_URI``."""
+"""The extension's URI, exported as ``th_ext.commands.COMMANDS_V1_URI``."""
 
 COMMAND_NAME_PATTERN = re.compile(r"[a-z][a-z0-9-]*")
 """What a registered command name looks like (matched against the whole name)."""

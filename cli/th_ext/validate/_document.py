@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from th_ext.validate._fields import json_type
 from th_ext.validate._pointer import find_path, pointer
 from th_ext.validate._problem import Problem
 from th_ext.validate._shape import MAX_DEPTH, deep_path_in_text, measure
@@ -135,7 +136,7 @@ def parse_text(text: str) -> ParsedDocument:
                 )
             )
     if not isinstance(value, dict):
-        kind = "an array" if isinstance(value, list) else f"a {_json_type(value)}"
+        kind = "an array" if isinstance(value, list) else f"a {json_type(value)}"
         problems.append(
             _fatal(
                 "not-an-object",
@@ -188,15 +189,6 @@ def _duplicate_keys(text: str) -> list[Problem]:
             )
     return problems
 
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    return "string"
 
 
 def _too_deep(path: str) -> Problem:
