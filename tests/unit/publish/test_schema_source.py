@@ -7,22 +7,14 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
-from tests.conftest import REPO_ROOT, in_ci
+from tests.support.seed import seed_text
 from th_ext import find
 from th_ext.commands import COMMANDS_V1_URI, commands_v1_schema, render_schema
 from th_ext.publish._rules import check_schema_source
 
-SEED = REPO_ROOT.parent / "shared" / "seeds" / "000_bb32927f4b65f7f4.txt"
-
 
 def seed_schema() -> dict[str, object]:
-    if not SEED.is_file():
-        if in_ci():
-            pytest.fail(f"the extension's source text is missing: {SEED}")
-        pytest.skip("the extension's source text is not beside this checkout")
-    text = SEED.read_text(encoding="utf-8")
+    text = seed_text()
     start = re.search(r"^Schema\s*$", text, re.MULTILINE)
     assert start is not None
     value = json.loads(text[start.end() :])

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from tests.conftest import in_ci
-from tests.unit.publish.test_schema_source import SEED
+from tests.support.seed import seed_text
 from th_ext import find
 
 
 def normative_sentences() -> list[str]:
-    if not SEED.is_file():
-        if in_ci():
-            pytest.fail(f"the extension's source text is missing: {SEED}")
-        pytest.skip("the extension's source text is not beside this checkout")
-    text = SEED.read_text(encoding="utf-8")
+    text = seed_text()
     prose = text.split("URI:", 1)[1].split("\n", 1)[1].split("\n{\n", 1)[0]
     sentences = re.split(r"(?<=[.:])\s+(?=[A-Z])", " ".join(prose.split()))
     return [sentence for sentence in sentences if sentence]
