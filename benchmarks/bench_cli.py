@@ -103,6 +103,13 @@ CASES: list[Case] = [
         limit=4.0,
     ),
     Case(
+        name="validate 10,000 commands, each with a problem placed on its line",
+        ours=lambda ws: th_ext("validate", ws.file("10k-broken")),
+        baseline=lambda ws: th_ext("validate", ws.file("small")),
+        baseline_name="th-ext validate on the small card",
+        limit=4.0,
+    ),
+    Case(
         name="validate a 50 MB card from loopback",
         ours=lambda ws: th_ext("validate", ws.server_url, "--max-bytes", str(2 * BIG_CARD_BYTES)),
         baseline=lambda ws: [str(BIN / "a2a-lint"), ws.server_url],
@@ -162,6 +169,11 @@ def prepare(root: Path) -> Workspace:
     ws.files["small-params"].write_text(json.dumps(params), encoding="utf-8")
     ws.files["10k"] = root / "10k.json"
     ws.files["10k"].write_text(json.dumps(card_with_commands(10_000)), encoding="utf-8")
+    broken = card_with_commands(10_000)
+    for entry in broken["capabilities"]["extensions"][0]["params"]["commands"]:
+        entry["name"] = entry["name"].capitalize()
+    ws.files["10k-broken"] = root / "10k-broken.json"
+    ws.files["10k-broken"].write_text(json.dumps(broken, indent=2), encoding="utf-8")
     served = root / "site" / ".well-known"
     served.mkdir(parents=True)
     ws.files["50mb"] = served / "agent-card.json"

@@ -37,6 +37,7 @@ class ReportFormat(StrEnum):
     text = "text"
     json = "json"
     junit = "junit"
+    github = "github"
 
 
 def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
@@ -123,7 +124,7 @@ def _run(source: str, options: _Options) -> int:
             notices=notices,
             options=validate_options,
         )
-    _emit(report, options.output_format)
+    _emit(report, options.output_format, source)
     return report.exit_code
 
 
@@ -153,8 +154,12 @@ def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverr
     return SchemaOverride(document.value, raw.location)
 
 
-def _emit(report: Report, output_format: ReportFormat) -> None:
-    if output_format is ReportFormat.json:
+def _emit(report: Report, output_format: ReportFormat, source: str) -> None:
+    if output_format is ReportFormat.github:
+        from th_ext.cli._github import render_github
+
+        text = render_github(report, file=None if source == "-" or is_url(source) else source)
+    elif output_format is ReportFormat.json:
         text = json.dumps(report.to_dict(), indent=2) + "\n"
     elif output_format is ReportFormat.junit:
         from th_ext.validate import to_junit

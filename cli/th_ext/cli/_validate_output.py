@@ -66,7 +66,7 @@ def render_text(report: Report, *, color: bool) -> str:
             continue
         lines.append(f"{title}: {_counts(problems)}")
         for problem in problems:
-            lines.extend(_problem_lines(problem, report.fails(problem), style))
+            lines.extend(_problem_lines(problem, report, style))
     lines.append("")
     errors, warnings = len(report.errors), len(report.warnings)
     counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
@@ -118,13 +118,15 @@ def _counts(problems: list[Problem]) -> str:
     return ", ".join(parts)
 
 
-def _problem_lines(problem: Problem, fails: bool, style: _Style) -> list[str]:
+def _problem_lines(problem: Problem, report: Report, style: _Style) -> list[str]:
     label = problem.severity
-    marked = style.red(label) if fails else style.yellow(label)
+    marked = style.red(label) if report.fails(problem) else style.yellow(label)
     if problem.path:
         where = f" at {clean(problem.path)}"
     else:
         where = "" if problem.layer == "source" else " at (the whole document)"
+    if problem.line is not None:
+        where += f" ({clean(report.location)}:{problem.line}:{problem.column})"
     lines = [f"  {marked} {style.bold(problem.code)}{where}", f"    {clean(problem.message)}"]
     if problem.hint:
         lines.append(f"    {style.dim('hint: ' + clean(problem.hint))}")

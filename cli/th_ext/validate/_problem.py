@@ -23,7 +23,8 @@ class Problem:
     """A finding. ``path`` is an RFC 6901 JSON pointer into the card ("" is the whole document).
 
     ``code`` is stable and kebab-case, for programs; ``message`` is one line, for people; ``hint``
-    says what to do about it. ``fatal`` marks a problem that left no card to check.
+    says what to do about it. ``fatal`` marks a problem that left no card to check. ``line``
+    and ``column`` (1-based) place ``path`` in the source text, when the card was read as text.
     """
 
     severity: Severity
@@ -33,14 +34,16 @@ class Problem:
     hint: str = ""
     layer: Layer = "card"
     fatal: bool = False
+    line: int | None = None
+    column: int | None = None
 
     @property
     def is_error(self) -> bool:
         return self.severity == "error"
 
-    def to_dict(self) -> dict[str, str]:
-        """The problem as it appears in the JSON report."""
-        return {
+    def to_dict(self) -> dict[str, str | int]:
+        """The problem as it appears in the JSON report (``line`` and ``column`` when known)."""
+        data: dict[str, str | int] = {
             "severity": self.severity,
             "code": self.code,
             "layer": self.layer,
@@ -48,3 +51,7 @@ class Problem:
             "message": self.message,
             "hint": self.hint,
         }
+        if self.line is not None and self.column is not None:
+            data["line"] = self.line
+            data["column"] = self.column
+        return data

@@ -9,7 +9,7 @@ is no card to look at.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -18,6 +18,7 @@ from th_ext._exceptions import SchemaError, SourceError
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
+from th_ext.validate._positions import locate
 from th_ext.validate._problem import Problem
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
@@ -60,7 +61,8 @@ def validate_bytes(
     """Validate a card document. Raises only ``SchemaError`` (an unusable ``--schema``).
 
     Pass the bytes without keeping another reference to them if the document is large: they
-    are released as soon as they are decoded.
+    are released as soon as they are decoded. Every problem with a path gets the line and
+    column where that path's value starts in the text.
     """
     options = options or ValidateOptions()
     text, problems = decode_document(data)
@@ -70,11 +72,13 @@ def validate_bytes(
     if text is None:
         return _unread(report)
     parsed = parse_text(text)
-    del text
     problems.extend(parsed.problems)
     if parsed.fatal:
         return _unread(report)
-    return _check_value(report, parsed.value, options)
+    _check_value(report, parsed.value, options)
+    del parsed
+    report.problems = place_problems(text, report.problems)
+    return report
 
 
 def validate_value(
@@ -120,6 +124,22 @@ _SOURCE_HINTS = {
     "unreadable": "check the path",
     "bad-argument": "use a file path, - for standard input, or an http(s) URL",
 }
+
+
+def place_problems(text: str, problems: list[Problem]) -> list[Problem]:
+    """``problems`` with ``line`` and ``column`` set from their paths in ``text``."""
+    unplaced = [p.path for p in problems if p.line is None and p.layer != "source"]
+    if not unplaced:
+        return problems
+    positions = locate(text, unplaced)
+    placed = []
+    for problem in problems:
+        position = positions.get(problem.path) if problem.line is None else None
+        if position is None or problem.layer == "source":
+            placed.append(problem)
+        else:
+            placed.append(replace(problem, line=position.line, column=position.column))
+    return placed
 
 
 def _unread(report: Report) -> Report:

@@ -1,0 +1,91 @@
+"""``--format github``: problems as GitHub Actions workflow commands, so they annotate the file.
+
+A workflow command is one line, ``::error file=F,line=L,col=C,title=T::message``; GitHub turns
+it into an annotation on that line of the pull request. Its properties and its message have
+their own escapes (``%``, CR and LF everywhere, ``:`` and ``,`` in properties), applied here
+to every value, so a card's strings cannot end a command early or forge another one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from th_ext.validate import Problem, Report, clean
+
+__all__ = ["annotation", "render_github"]
+
+_LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(
+    level: str,
+    message: str,
+    *,
+    file: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    title: str | None = None,
+) -> str:
+    """One workflow command (``level`` is ``error``, ``warning`` or ``notice``), no newline."""
+    properties = []
+    if file:
+        properties.append(f"file={_escape_property(file)}")
+        if line is not None:
+            properties.append(f"line={line}")
+            if column is not None:
+                properties.append(f"col={column}")
+    if title:
+        properties.append(f"title={_escape_property(title)}")
+    head = f"::{level} {','.join(properties)}" if properties else f"::{level}"
+    return f"{head}::{_escape_data(message)}"
+
+
+def render_github(report: Report, *, file: str | None) -> str:
+    """The report as workflow commands, one per problem, then a plain summary line.
+
+    ``file`` is the card's path as the user gave it (``None`` for a URL or standard input: an
+    annotation then names no file). A warning that fails the run (``--strict``) is an error.
+    """
+    lines = [_problem_line(p, report, file) for p in report.problems]
+    lines.append(f"th-ext validate {clean(report.location)}: {_verdict(report)}")
+    return "\n".join(lines) + "\n"
+
+
+def _problem_line(problem: Problem, report: Report, file: str | None) -> str:
+    level = _LEVELS.get(problem.severity, "error")
+    if level == "warning" and report.fails(problem):
+        level = "error"
+    where = f" at {problem.path}" if problem.path else ""
+    message = clean(problem.message) + where
+    if problem.hint:
+        message += "\nhint: " + clean(problem.hint)
+    return annotation(
+        level,
+        message,
+        file=file if problem.layer != "source" else None,
+        line=problem.line,
+        column=problem.column,
+        title=problem.code,
+    )
+
+
+def _verdict(report: Report) -> str:
+    counts = _counts(report.problems)
+    if not report.card_read:
+        return f"no card could be read ({counts})"
+    return f"{'valid' if report.valid else 'invalid'} ({counts})"
+
+
+def _counts(problems: Iterable[Problem]) -> str:
+    listed = list(problems)
+    errors = sum(1 for p in listed if p.severity == "error")
+    warnings = sum(1 for p in listed if p.severity == "warning")
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"

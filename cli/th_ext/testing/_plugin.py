@@ -1,0 +1,28 @@
+"""The pytest plugin: a fixture for the card check and th-ext's version in the header.
+
+pytest loads this module in every run where th-ext is installed, so it imports nothing heavy
+at import time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from th_ext._version import __version__
+
+__all__ = ["pytest_report_header", "th_ext_check_card"]
+
+
+def pytest_report_header() -> str:
+    return f"th-ext {__version__}"
+
+
+@pytest.fixture
+def th_ext_check_card() -> Callable[..., Any]:
+    """``th_ext.testing.check_card``, for tests that prefer a fixture to an import."""
+    from th_ext.testing import check_card
+
+    return check_card

@@ -1,0 +1,194 @@
+"""Where a JSON pointer's value starts in the card's text: its line and column.
+
+Problems name their place with an RFC 6901 pointer, which a program resolves; an editor, a
+pre-commit hook or a CI annotation wants a line and a column instead. ``locate`` finds them
+with one pass of a regular-expression tokenizer over the text, after the card was parsed, and
+only when there are problems to place: it descends only into the members and items that lead
+to a wanted pointer, skips every other value by counting brackets, and stops as soon as every
+pointer is placed. A pointer that names nothing (a missing member) is placed at the deepest
+value that does exist on its way, which is where the member belongs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["Position", "locate"]
+
+# After optional white space: a string (with its escapes), one structural character, or a run of
+# anything else (a number, true, false, null).
+_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+)', re.DOTALL)
+# Everything up to the next bracket that is not inside a string: one C-level match skips the
+# flat part of a value, so skipping costs a match per nested container, not per token.
+# A member's key and its colon, in one match.
+_KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*")\s*:', re.DOTALL)
+_FLAT = re.compile(r'(?:"(?:[^"\\]|\\.)*"|[^"{}\[\]])*', re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A 1-based line and column (counted in characters) in the source text."""
+
+    line: int
+    column: int
+
+
+class _Trie(dict[str, "_Trie"]):
+    """The wanted pointers as a tree of their reference tokens."""
+
+
+def locate(text: str, pointers: Iterable[str]) -> dict[str, Position]:
+    """The position of each pointer's value in ``text``, a JSON document that parsed.
+
+    Pointers that are not well formed are left out of the answer.
+    """
+    root = _Trie()
+    wanted: dict[str, tuple[str, ...]] = {}
+    for pointer in pointers:
+        if pointer in wanted:
+            continue
+        tokens = _reference_tokens(pointer)
+        if tokens is None:
+            continue
+        node = root
+        for token in tokens:
+            node = node.setdefault(token, _Trie())
+        wanted[pointer] = tokens
+    if not wanted:
+        return {}
+    scanner = _Scanner(text)
+    offsets: dict[tuple[str, ...], int] = {}
+    start = scanner.token()
+    if start is not None:
+        scanner.value(start, root, (), offsets)
+    lines = _LineIndex(text)
+    found: dict[str, Position] = {}
+    for pointer, tokens in wanted.items():
+        placed = tokens
+        while placed not in offsets and placed:
+            placed = placed[:-1]
+        if placed in offsets:
+            found[pointer] = lines.position(offsets[placed])
+    return found
+
+
+def _reference_tokens(pointer: str) -> tuple[str, ...] | None:
+    if pointer == "":
+        return ()
+    if not pointer.startswith("/"):
+        return None
+    if "~" not in pointer:
+        return tuple(pointer[1:].split("/"))
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
+
+
+class _Scanner:
+    """A cursor over the text that reads one token at a time, or skips a whole value."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def token(self) -> tuple[str, int] | None:
+        """The next token and its offset, or ``None`` at the end of the text."""
+        match = _TOKEN.match(self.text, self.pos)
+        if match is None:
+            return None
+        self.pos = match.end()
+        return match.group(1), match.start(1)
+
+    def skip_container(self) -> None:
+        """Move past the bracket that closes the container just opened."""
+        depth = 1
+        while depth:
+            end = _FLAT.match(self.text, self.pos).end()  # type: ignore[union-attr]
+            if end >= len(self.text):
+                self.pos = end
+                return
+            depth += 1 if self.text[end] in "{[" else -1
+            self.pos = end + 1
+
+    def value(
+        self,
+        start: tuple[str, int],
+        want: _Trie,
+        path: tuple[str, ...],
+        offsets: dict[tuple[str, ...], int],
+    ) -> None:
+        """Record the value that begins with ``start``; descend where ``want`` has children."""
+        lexeme, offset = start
+        offsets[path] = offset
+        if lexeme not in ("{", "["):
+            return
+        if not want:
+            self.skip_container()
+        elif lexeme == "{":
+            self._members(want, path, offsets)
+        else:
+            self._items(want, path, offsets)
+
+    def _members(
+        self, want: _Trie, path: tuple[str, ...], offsets: dict[tuple[str, ...], int]
+    ) -> None:
+        remaining = len(want)
+        while True:
+            member = _KEY.match(self.text, self.pos)
+            if member is None:  # the closing brace, or a comma before the next member
+                token = self.token()
+                if token is None or token[0] == "}":
+                    return
+                continue
+            self.pos = member.end()
+            lexeme = member.group(1)
+            key = json.loads(lexeme) if "\\" in lexeme else lexeme[1:-1]
+            start = self.token()
+            if start is None:
+                return
+            child = want.get(key)
+            if child is None:
+                if start[0] in ("{", "["):
+                    self.skip_container()
+                continue
+            self.value(start, child, (*path, key), offsets)
+            remaining -= 1
+            if not remaining:
+                self.skip_container()
+                return
+
+    def _items(
+        self, want: _Trie, path: tuple[str, ...], offsets: dict[tuple[str, ...], int]
+    ) -> None:
+        index, remaining = 0, len(want)
+        while (start := self.token()) is not None:
+            lexeme = start[0]
+            if lexeme == "]":
+                return
+            if lexeme == ",":
+                index += 1
+                continue
+            child = want.get(str(index))
+            if child is None:
+                if lexeme in ("{", "["):
+                    self.skip_container()
+                continue
+            self.value(start, child, (*path, str(index)), offsets)
+            remaining -= 1
+            if not remaining:
+                self.skip_container()
+                return
+
+
+class _LineIndex:
+    """Offsets to lines and columns, with the line starts found once."""
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0]
+        self._starts.extend(m.end() for m in re.finditer("\n", text))
+
+    def position(self, offset: int) -> Position:
+        line = bisect_right(self._starts, offset)
+        return Position(line, offset - self._starts[line - 1] + 1)
