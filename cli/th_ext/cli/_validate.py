@@ -11,6 +11,7 @@ import json
 import sys
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -67,6 +68,16 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
             show_default=False,
         ),
     ] = None,
+    junit_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--junit-file",
+            metavar="FILE",
+            help="Also write the report as JUnit XML to FILE (for CI systems), whatever --format.",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
@@ -74,7 +85,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
 ) -> None:
     """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes)
-    options = _Options(output_format, strict, tuple(extension or ()), schema, limits)
+    options = _Options(output_format, strict, tuple(extension or ()), schema, limits, junit_file)
     with internal_errors(debug):
         try:
             code = _run(source, options)
@@ -90,6 +101,7 @@ class _Options:
     extensions: tuple[str, ...]
     schema_source: str | None
     limits: SourceLimits
+    junit_file: Path | None = None
 
 
 def _run(source: str, options: _Options) -> int:
@@ -124,8 +136,19 @@ def _run(source: str, options: _Options) -> int:
             notices=notices,
             options=validate_options,
         )
+    if options.junit_file is not None:
+        _write_junit(report, options.junit_file)
     _emit(report, options.output_format, source)
     return report.exit_code
+
+
+def _write_junit(report: Report, path: Path) -> None:
+    from th_ext.validate import to_junit
+
+    try:
+        path.write_text(to_junit(report), encoding="utf-8")
+    except OSError as exc:
+        raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
 
 
 def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverride | None:

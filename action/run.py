@@ -1,0 +1,136 @@
+"""The th-ext GitHub Action's one step: run the checks, keep their JUnit files, write a summary.
+
+``action.yml`` installs th-ext and runs this script with its inputs in ``TH_EXT_*`` variables.
+For a card it runs ``th-ext validate --format github`` (GitHub turns each line into an
+annotation on the card's file), for an agent ``th-ext conform --format github``; each also
+writes its JUnit file, from which the Markdown job summary is made. The step's exit code is
+the worst of the checks' (0 passed, 1 problems, 2 nothing could be checked), and the
+``exit-code`` output says it.
+
+It runs with the standard library only, so it can be tried outside GitHub with the variables
+GitHub would set (``GITHUB_STEP_SUMMARY``, ``GITHUB_OUTPUT``).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_LISTED_FAILURES = 30
+VERDICTS = {0: "passed", 1: "problems found", 2: "could not check"}
+
+
+@dataclass
+class Check:
+    """One th-ext run: what it checked, its exit code and its JUnit file."""
+
+    command: str
+    target: str
+    junit: Path
+    exit_code: int = 2
+
+
+def main() -> int:
+    card = os.environ.get("TH_EXT_CARD", "").strip()
+    agent = os.environ.get("TH_EXT_AGENT_URL", "").strip()
+    binary = os.environ.get("TH_EXT_BIN", "th-ext")
+    try:
+        extra = shlex.split(os.environ.get("TH_EXT_ARGS", ""))
+    except ValueError as exc:
+        print(f"::error title=th-ext::the args input cannot be split into arguments: {exc}")
+        return _finish([], 2)
+    if not card and not agent:
+        print("::error title=th-ext::give the action a card, an agent-url, or both")
+        return _finish([], 2)
+    folder = Path(os.environ.get("TH_EXT_JUNIT_DIR") or "th-ext-reports")
+    folder.mkdir(parents=True, exist_ok=True)
+    checks = []
+    if card:
+        checks.append(Check("validate", card, folder / "th-ext-validate.xml"))
+    if agent:
+        checks.append(Check("conform", agent, folder / "th-ext-conform.xml"))
+    for check in checks:
+        command = [binary, check.command, check.target, "--format", "github"]
+        command += ["--junit-file", str(check.junit), *extra]
+        print(f"::group::th-ext {check.command} {check.target}", flush=True)
+        check.exit_code = subprocess.run(command, check=False).returncode
+        print("::endgroup::", flush=True)
+    return _finish(checks, max(c.exit_code for c in checks))
+
+
+def _finish(checks: list[Check], exit_code: int) -> int:
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with Path(summary).open("a", encoding="utf-8") as out:
+            out.write(markdown_summary(checks))
+    output = os.environ.get("GITHUB_OUTPUT")
+    if output:
+        with Path(output).open("a", encoding="utf-8") as out:
+            out.write(f"exit-code={exit_code}\n")
+    return exit_code
+
+
+def markdown_summary(checks: list[Check]) -> str:
+    """A table of the checks, then the failures each JUnit file lists."""
+    lines = ["## th-ext", ""]
+    if not checks:
+        return "\n".join(
+            [*lines, "Nothing was checked: the action needs a card or an agent-url.", ""]
+        )
+    lines += [
+        "| Check | Target | Verdict | Tests | Failures | Skipped |",
+        "|---|---|---|---|---|---|",
+    ]
+    failures: list[tuple[str, str, str]] = []
+    for check in checks:
+        tests, failed, skipped, listed = _read_junit(check.junit)
+        verdict = VERDICTS.get(check.exit_code, f"exit {check.exit_code}")
+        mark = "✅" if check.exit_code == 0 else "❌"
+        lines.append(
+            f"| `th-ext {check.command}` | {_cell(check.target)} | {mark} {verdict} "
+            f"| {tests} | {failed} | {skipped} |"
+        )
+        failures += [(check.command, name, message) for name, message in listed]
+    if failures:
+        lines += ["", "### Failures", "", "| Check | Where | Message |", "|---|---|---|"]
+        for command, name, message in failures[:MAX_LISTED_FAILURES]:
+            lines.append(f"| {command} | {_cell(name)} | {_cell(message)} |")
+        if len(failures) > MAX_LISTED_FAILURES:
+            lines.append(f"\n… and {len(failures) - MAX_LISTED_FAILURES} more in the JUnit files.")
+    return "\n".join([*lines, ""])
+
+
+def _read_junit(path: Path) -> tuple[int, int, int, list[tuple[str, str]]]:
+    """Tests, failures (errors included), skipped, and each failure's test name and message."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        return 0, 0, 0, []
+    tests = failed = skipped = 0
+    listed = []
+    for case in root.iter("testcase"):
+        tests += 1
+        problem = case.find("failure")
+        if problem is None:
+            problem = case.find("error")
+        if problem is not None:
+            failed += 1
+            listed.append((case.get("name", ""), problem.get("message", "")))
+        elif case.find("skipped") is not None:
+            skipped += 1
+    return tests, failed, skipped, listed
+
+
+def _cell(text: str) -> str:
+    """Text fit for a Markdown table cell: one line, pipes and backticks escaped."""
+    flat = " ".join(text.split())
+    return flat.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`").replace("<", "&lt;")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
