@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
 from th_ext._exceptions import (
@@ -28,25 +28,36 @@ from th_ext._exceptions import (
 from th_ext._version import __version__
 
 if TYPE_CHECKING:
+    from th_ext.net import HeaderScope
     from th_ext.validate._problem import Problem
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_TIMEOUT",
+    "MAX_BYTES_LIMIT",
     "MAX_REDIRECTS",
+    "MAX_TIMEOUT",
     "LoadedCard",
     "SourceBytes",
     "SourceLimits",
+    "check_limits",
+    "header_scope",
     "is_url",
     "load_card",
     "parse_header",
+    "read_bounded",
     "read_source",
     "well_known_urls",
 ]
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+MAX_TIMEOUT = 3600.0
+"""The longest ``timeout`` accepted (seconds): an hour is far beyond any card or agent."""
+MAX_BYTES_LIMIT = 1024 * 1024 * 1024
+"""The largest ``max_bytes`` accepted: 1 GiB, two hundred times the default."""
 MAX_REDIRECTS = 5
+_CHUNK = 64 * 1024
 WELL_KNOWN_CARD = "/.well-known/agent-card.json"
 DEPRECATED_WELL_KNOWN_CARD = "/.well-known/agent.json"
 
@@ -58,13 +69,16 @@ _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 class SourceLimits:
     """How a source is read: extra request headers, the whole-fetch timeout, the byte cap.
 
-    ``timeout`` (seconds) applies to URLs only; ``max_bytes`` to every source, counted after
-    decompression.
+    ``timeout`` (seconds, at most ``MAX_TIMEOUT``) applies to URLs only; ``max_bytes`` (at most
+    ``MAX_BYTES_LIMIT``) to every source, counted after decompression. ``headers`` go only to
+    the origin of the source URL and to the origins of ``header_origins`` (see
+    ``th_ext.net.HeaderScope``).
     """
 
     headers: tuple[tuple[str, str], ...] = ()
     timeout: float = DEFAULT_TIMEOUT
     max_bytes: int = DEFAULT_MAX_BYTES
+    header_origins: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +118,21 @@ def is_url(source: str) -> bool:
 
 
 def parse_header(text: str) -> tuple[str, str]:
-    """``"Name: value"`` as ``(name, value)``; ``SourceArgumentError`` if it is malformed."""
+    """``"Name: value"`` as ``(name, value)``; ``SourceArgumentError`` if it is malformed.
+
+    No message ever holds the value (or, without a colon, any of the text): it is a secret.
+    """
     name, colon, value = text.partition(":")
     name = name.strip()
-    if not colon or not _TOKEN.match(name):
-        raise SourceArgumentError(f"header {text!r} is not of the form 'Name: value'")
+    if not colon:
+        raise SourceArgumentError(
+            "a header is not of the form 'Name: value' (it has no colon; its text is not shown)"
+        )
+    if not _TOKEN.match(name):
+        raise SourceArgumentError(
+            "a header is not of the form 'Name: value' (the name before the colon is not an "
+            "HTTP token; the text is not shown)"
+        )
     value = value.strip()
     if any(ch in value for ch in "\r\n\0"):
         raise SourceArgumentError(f"header {name!r} has a line break or NUL in its value")
@@ -135,12 +159,20 @@ def well_known_urls(url: str) -> tuple[str, str | None]:
 
 
 def read_source(
-    source: str, limits: SourceLimits | None = None, *, well_known: bool = True
+    source: str,
+    limits: SourceLimits | None = None,
+    *,
+    well_known: bool = True,
+    scope: HeaderScope | None = None,
 ) -> SourceBytes:
     """The bytes of the document at ``source``: a file path, ``-`` for stdin, or an http(s) URL.
 
     With ``well_known`` (the default, for cards) a URL not ending in ``.json`` is an agent's
     base URL; without it (for other documents, such as a schema) every URL is read as it is.
+    ``scope`` decides which requests carry ``limits.headers`` (by default: the origin of
+    ``source`` and of ``limits.header_origins``); pass one to share it with later requests.
+    Credentials in a URL (``user:password@``) are redacted in ``source``, ``location`` and
+    every message.
 
     Raises a ``SourceError`` subclass when nothing could be read: ``SourceArgumentError`` (bad
     source or limits), ``SourceUnreadableError`` (file or stdin), ``SourceTooLargeError`` (over
@@ -148,11 +180,13 @@ def read_source(
     ``HTTPStatusError`` and ``RedirectError``.
     """
     limits = limits or SourceLimits()
-    _check_limits(limits)
+    check_limits(limits)
     if source == "-":
         return SourceBytes(source, "<stdin>", _read_stream(limits.max_bytes))
     if is_url(source):
-        return _read_url(source, limits, well_known=well_known)
+        if scope is None:
+            scope = header_scope(source, limits)
+        return _read_url(source, limits, scope, well_known=well_known)
     scheme = _SCHEME.match(source)
     if scheme:
         raise SourceArgumentError(
@@ -161,7 +195,39 @@ def read_source(
     return SourceBytes(source, source, _read_file(source, limits.max_bytes))
 
 
-def load_card(source: str, limits: SourceLimits | None = None) -> LoadedCard:
+def header_scope(source: str | None, limits: SourceLimits) -> HeaderScope:
+    """The scope of ``limits.headers`` for a run that starts at ``source`` (see ``HeaderScope``)."""
+    from th_ext.net import HeaderScope
+
+    try:
+        return HeaderScope.for_source(limits.headers, source, limits.header_origins)
+    except ValueError as exc:
+        raise SourceArgumentError(f"header origin {exc}", code="bad-header-origin") from None
+
+
+def check_limits(limits: SourceLimits) -> None:
+    """``SourceArgumentError`` (one line) unless every limit is in its range."""
+    timeout = limits.timeout
+    if not (isinstance(timeout, int | float) and 0 < timeout <= MAX_TIMEOUT):
+        raise SourceArgumentError(
+            f"the timeout must be a positive number of seconds, at most {MAX_TIMEOUT:g}, "
+            f"not {timeout:.6g}",
+            code="bad-timeout",
+        )
+    if not (isinstance(limits.max_bytes, int) and 1 <= limits.max_bytes <= MAX_BYTES_LIMIT):
+        shown = str(limits.max_bytes) if len(str(limits.max_bytes)) < 30 else "a larger number"
+        raise SourceArgumentError(
+            f"the byte cap must be at least 1, at most {MAX_BYTES_LIMIT}, not {shown}",
+            code="bad-max-bytes",
+        )
+    for name, value in limits.headers:
+        parse_header(f"{name}: {value}")
+    header_scope(None, limits)
+
+
+def load_card(
+    source: str, limits: SourceLimits | None = None, *, scope: HeaderScope | None = None
+) -> LoadedCard:
     """Read ``source`` and parse it as a card: a JSON object.
 
     Raises what ``read_source`` raises, and ``CardDocumentError`` when the bytes are not a JSON
@@ -171,7 +237,7 @@ def load_card(source: str, limits: SourceLimits | None = None) -> LoadedCard:
     """
     from th_ext.validate._document import parse_document
 
-    raw = read_source(source, limits)
+    raw = read_source(source, limits, scope=scope)
     document = parse_document(raw.data)
     fatal = next((p for p in document.problems if p.fatal), None)
     if fatal is not None or not isinstance(document.value, dict):
@@ -187,21 +253,30 @@ def load_card(source: str, limits: SourceLimits | None = None) -> LoadedCard:
     )
 
 
-def _check_limits(limits: SourceLimits) -> None:
-    if not limits.timeout > 0 or limits.timeout == float("inf"):
-        raise SourceArgumentError(f"the timeout must be a positive number, not {limits.timeout}")
-    if limits.max_bytes < 1:
-        raise SourceArgumentError(f"the byte cap must be at least 1, not {limits.max_bytes}")
-    for name, value in limits.headers:
-        parse_header(f"{name}: {value}")
+def read_bounded(stream: BinaryIO, max_bytes: int) -> bytes | None:
+    """At most ``max_bytes`` from ``stream``, read in chunks; ``None`` if there is more.
+
+    Memory grows with what arrives, never with the cap: a cap of 1 GiB on a 1 KiB file
+    allocates about 1 KiB.
+    """
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = stream.read(min(_CHUNK, max_bytes + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > max_bytes:
+            return None
+        chunks.append(chunk)
 
 
 def _read_stream(max_bytes: int) -> bytes:
     try:
-        data = sys.stdin.buffer.read(max_bytes + 1)
+        data = read_bounded(sys.stdin.buffer, max_bytes)
     except (OSError, AttributeError, ValueError) as exc:
         raise SourceUnreadableError(f"standard input cannot be read ({exc})") from None
-    if len(data) > max_bytes:
+    if data is None:
         raise SourceTooLargeError(f"<stdin>: more than the cap of {max_bytes} bytes")
     return data
 
@@ -209,7 +284,7 @@ def _read_stream(max_bytes: int) -> bytes:
 def _read_file(path: str, max_bytes: int) -> bytes:
     try:
         with open(path, "rb") as handle:  # noqa: PTH123 (a str path keeps pathlib off the path)
-            data = handle.read(max_bytes + 1)
+            data = read_bounded(handle, max_bytes)
     except FileNotFoundError:
         raise SourceUnreadableError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -217,26 +292,36 @@ def _read_file(path: str, max_bytes: int) -> bytes:
     except OSError as exc:
         reason = (exc.strerror or str(exc)).lower()
         raise SourceUnreadableError(f"{path}: cannot be read ({reason})") from None
-    if len(data) > max_bytes:
+    if data is None:
         raise SourceTooLargeError(f"{path}: larger than the cap of {max_bytes} bytes")
     return data
 
 
-def _read_url(source: str, limits: SourceLimits, *, well_known: bool) -> SourceBytes:
+def _read_url(
+    source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
+) -> SourceBytes:
     from th_ext._fetch import fetch
+    from th_ext.net import redact_url
 
     url, fallback = well_known_urls(source) if well_known else (source, None)
+    shown = redact_url(source)
+    withheld_before = len(scope.withheld)
 
     def get(target: str, timeout: float) -> SourceBytes:
         result = fetch(
             target,
-            headers=limits.headers,
+            scope=scope,
             timeout=timeout,
             max_bytes=limits.max_bytes,
             max_redirects=MAX_REDIRECTS,
             user_agent=f"th-ext/{__version__}",
         )
-        return SourceBytes(source, result.url, result.body, result.content_type)
+        notices = tuple(
+            _withheld_notice(text) for text in scope.notices()[withheld_before:]
+        )
+        return SourceBytes(
+            shown, redact_url(result.url), result.body, result.content_type, notices
+        )
 
     import time
 
@@ -262,8 +347,24 @@ def _read_url(source: str, limits: SourceLimits, *, well_known: bool) -> SourceB
         "warning",
         "deprecated-well-known-path",
         "",
-        f"{url} answered 404; the card was read from the pre-0.3 path {found.location}",
+        f"{redact_url(url)} answered 404; the card was read from the pre-0.3 path "
+        f"{found.location}",
         f"serve the card at {WELL_KNOWN_CARD} (A2A 0.3 and later)",
         "source",
     )
-    return SourceBytes(source, found.location, found.data, found.content_type, (notice,))
+    return SourceBytes(
+        shown, found.location, found.data, found.content_type, (notice, *found.notices)
+    )
+
+
+def _withheld_notice(text: str) -> Problem:
+    from th_ext.validate._problem import Problem
+
+    return Problem(
+        "warning",
+        "header-withheld",
+        "",
+        text,
+        "the card is served from another origin than the URL given; check where it redirects",
+        "source",
+    )

@@ -21,6 +21,7 @@ from th_ext.cli._internal_errors import DebugOption, internal_errors
 from th_ext.cli._output import ExitCode, fail, use_color
 from th_ext.cli._source_options import (
     HeaderOption,
+    HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
     TimeoutOption,
@@ -67,12 +68,13 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         ),
     ] = None,
     header: HeaderOption = None,
+    header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     debug: DebugOption = False,
 ) -> None:
     """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
-    limits = source_limits(header, timeout, max_bytes)
+    limits = source_limits(header, timeout, max_bytes, header_origin)
     options = _Options(output_format, strict, tuple(extension or ()), schema, limits)
     with internal_errors(debug):
         try:

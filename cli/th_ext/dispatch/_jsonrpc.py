@@ -3,7 +3,8 @@
 It exists for the live check, which must report what the agent did rather than fail on it: a
 transport failure, an HTTP error, a JSON-RPC error and a malformed event are all returned as
 data. Every call has a deadline over the whole exchange (the stream included) and a cap on the
-bytes read, as the card reader has.
+bytes read, as the card reader has, and obeys the same policy (``th_ext.net``): the caller's
+headers only where their ``HeaderScope`` allows, the system CA store, no proxy.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import httpx
+
+    from th_ext.net import HeaderScope
 
 __all__ = ["FINAL_STATES", "JsonRpcClient", "RpcExchange"]
 
@@ -55,7 +58,11 @@ class RpcExchange:
 
 
 class JsonRpcClient:
-    """Calls to one JSON-RPC endpoint with fixed headers, a deadline and a byte cap."""
+    """Calls to one JSON-RPC endpoint with fixed headers, a deadline and a byte cap.
+
+    ``headers`` go with every call; the caller's own headers (credentials) only through
+    ``scope``, which is asked before each call.
+    """
 
     def __init__(
         self,
@@ -65,9 +72,11 @@ class JsonRpcClient:
         *,
         timeout: float,
         max_bytes: int,
+        scope: HeaderScope | None = None,
     ) -> None:
         self._client = client
         self._url = url
+        self._scope = scope
         self._headers = {**headers, "Accept-Encoding": "identity"}
         self._timeout = timeout
         self._max_bytes = max_bytes
@@ -86,6 +95,9 @@ class JsonRpcClient:
         """POST ``body``; with ``stream`` the answer may be an SSE stream of responses."""
         exchange = RpcExchange(method=str(body.get("method")), request=body)
         headers = dict(self._headers)
+        if self._scope is not None:
+            headers.update(self._scope.headers_for(self._url))
+            headers["Accept-Encoding"] = "identity"
         headers["Accept"] = "text/event-stream" if stream else "application/json"
         import asyncio
 
@@ -121,28 +133,21 @@ class JsonRpcClient:
             _take(exchange, bytes(body))
 
     async def _read_events(self, response: httpx.Response, exchange: RpcExchange) -> None:
+        from th_ext.dispatch._sse import EventParser
+
         total = 0
-        buffer = b""
-        data: list[bytes] = []
+        parser = EventParser()
         async for chunk in response.aiter_bytes():
             total += len(chunk)
             if total > self._max_bytes:
                 raise _TooLarge
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for raw_line in lines:
-                line = raw_line.rstrip(b"\r")
-                if not line:
-                    if data:
-                        _take(exchange, b"\n".join(data))
-                        data = []
-                    if exchange.failure or exchange.error:
-                        return
-                elif line.startswith(b"data:"):
-                    value = line[5:]
-                    data.append(value[1:] if value.startswith(b" ") else value)
-        if data:
-            _take(exchange, b"\n".join(data))
+            for data in parser.feed(chunk):
+                _take(exchange, data)
+                if exchange.failure or exchange.error:
+                    return
+        last = parser.close()
+        if last is not None:
+            _take(exchange, last)
 
 
 class _TooLarge(Exception):
@@ -193,6 +198,8 @@ def _describe(exc: Exception) -> str:
 
     if isinstance(exc, httpx.ConnectError):
         return f"cannot connect ({' '.join(str(exc).split()) or 'connection refused'})"
+    if isinstance(exc, httpx.RemoteProtocolError) and "incomplete" in str(exc).lower():
+        return "the server closed the connection before the body was complete"
     if isinstance(exc, httpx.HTTPError):
         return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
     return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
