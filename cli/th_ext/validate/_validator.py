@@ -19,6 +19,7 @@ from th_ext.net import redact_url
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
+from th_ext.validate._limits import bounded
 from th_ext.validate._problem import Problem
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
@@ -137,10 +138,12 @@ def bundled_extensions() -> tuple[ExtensionVersion, ...]:
 
 
 def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions) -> Report:
-    report.problems.extend(check_card(card))
+    checked, stopped = bounded(check_card, card)
+    report.problems.extend(checked if checked is not None else stopped or ())
     known = known_extensions(card, options)
     required = tuple(_resolve_uri(name) for name in options.extensions)
-    found, summaries = check_extensions(card, known, required)
+    result, stopped = bounded(check_extensions, card, known, required)
+    found, summaries = result if result is not None else (stopped or [], [])
     report.problems.extend(found)
     report.card = summarize_card(card)
     report.extensions = summaries
