@@ -74,7 +74,8 @@ TimeoutOption = Annotated[
     typer.Option(
         "--timeout",
         metavar="SECONDS",
-        help=f"Give up on a URL after this long: the whole fetch, redirects included "
+        help=f"Give up after this long: the whole fetch of a URL, redirects included, and "
+        f"validate's own checking "
         f"(more than 0, at most {MAX_TIMEOUT:g}).",
     ),
 ]

@@ -94,9 +94,12 @@ class _Options:
 
 
 def _run(source: str, options: _Options) -> int:
+    import time
+
     from th_ext.cli._validate_output import Spinner, stderr_is_terminal
     from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
 
+    started = time.monotonic()
     override = _read_schema(options.schema_source, options.limits)
     validate_options = ValidateOptions(
         strict=options.strict, extensions=options.extensions, schema=override
@@ -118,13 +121,21 @@ def _run(source: str, options: _Options) -> int:
         del raw
         # The bytes are handed over without another reference, so that a large card's body
         # is freed as soon as it is decoded, before the parse builds the value.
-        report = validate_bytes(
-            body.pop(),
-            source=source,
-            location=location,
-            notices=notices,
-            options=validate_options,
-        )
+        from th_ext._deadline import deadline
+
+        # The run's deadline covers the validation too: a --schema pattern can backtrack
+        # for ever on a hostile name.
+        remaining = options.limits.timeout - (time.monotonic() - started)
+        timeout = options.limits.timeout
+        message = f"the validation did not finish within --timeout ({timeout:g} s)"
+        with deadline(max(remaining, 0.1), message):
+            report = validate_bytes(
+                body.pop(),
+                source=source,
+                location=location,
+                notices=notices,
+                options=validate_options,
+            )
     _emit(report, options.output_format)
     return report.exit_code
 

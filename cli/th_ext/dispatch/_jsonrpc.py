@@ -198,7 +198,7 @@ def _describe(exc: Exception) -> str:
 
     if isinstance(exc, httpx.ConnectError):
         return f"cannot connect ({' '.join(str(exc).split()) or 'connection refused'})"
-    if isinstance(exc, httpx.RemoteProtocolError) and "incomplete" in str(exc).lower():
+    if isinstance(exc, httpx.RemoteProtocolError) and "without sending complete" in str(exc):
         return "the server closed the connection before the body was complete"
     if isinstance(exc, httpx.HTTPError):
         return f"{type(exc).__name__}: {' '.join(str(exc).split())}"

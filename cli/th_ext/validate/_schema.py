@@ -37,7 +37,12 @@ class ParamsSchema:
         if not self._fast_compiled:
             self._fast = compile_check(self.schema, self.resources)
             self._fast_compiled = True
-        return None if self._fast is None else self._fast(instance)
+        if self._fast is None:
+            return None
+        try:
+            return self._fast(instance)
+        except RecursionError:  # a $ref cycle with no end: jsonschema says what is wrong
+            return None
 
     def problems(self, instance: Any, base: tuple[str | int, ...]) -> list[Problem]:
         """A ``schema-violation`` problem for every error, in document order.
