@@ -189,8 +189,11 @@ def read_source(
         return _read_url(source, limits, scope, well_known=well_known)
     scheme = _SCHEME.match(source)
     if scheme:
+        from th_ext.net import redact_url
+
         raise SourceArgumentError(
-            f"{source}: unsupported URL scheme {scheme.group(1)!r} (use http, https or a path)"
+            f"{redact_url(source)}: unsupported URL scheme {scheme.group(1)!r} "
+            "(use http, https or a path)"
         )
     return SourceBytes(source, source, _read_file(source, limits.max_bytes))
 

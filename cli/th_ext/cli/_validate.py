@@ -111,7 +111,9 @@ def _run(source: str, options: _Options) -> int:
         and use_color(sys.stderr)
     )
     try:
-        with Spinner(sys.stderr, f"fetching {source}", enabled=spinning):
+        from th_ext.net import redact_url
+
+        with Spinner(sys.stderr, f"fetching {redact_url(source)}", enabled=spinning):
             raw = read_source(source, options.limits)
     except SourceError as exc:
         report = report_for_source_error(source, exc, strict=options.strict)
