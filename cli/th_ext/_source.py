@@ -225,7 +225,8 @@ def check_limits(limits: SourceLimits) -> None:
         )
     for name, value in limits.headers:
         parse_header(f"{name}: {value}")
-    header_scope(None, limits)
+    if limits.header_origins:
+        header_scope(None, limits)
 
 
 def load_card(

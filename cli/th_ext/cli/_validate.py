@@ -111,9 +111,7 @@ def _run(source: str, options: _Options) -> int:
         and use_color(sys.stderr)
     )
     try:
-        from th_ext.net import redact_url
-
-        with Spinner(sys.stderr, f"fetching {redact_url(source)}", enabled=spinning):
+        with Spinner(sys.stderr, f"fetching {_shown(source)}", enabled=spinning):
             raw = read_source(source, options.limits)
     except SourceError as exc:
         report = report_for_source_error(source, exc, strict=options.strict)
@@ -140,6 +138,15 @@ def _run(source: str, options: _Options) -> int:
             )
     _emit(report, options.output_format)
     return report.exit_code
+
+
+def _shown(source: str) -> str:
+    """``source`` as it may be printed: without URL credentials."""
+    if "@" not in source:
+        return source
+    from th_ext.net import redact_url
+
+    return redact_url(source)
 
 
 def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverride | None:

@@ -15,7 +15,6 @@ from th_ext._exceptions import DispatchError
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
 from th_ext.commands._rule import decide
-from th_ext.net import redact_url
 
 __all__ = [
     "DispatchPlan",
@@ -68,7 +67,7 @@ class DispatchPlan:
         if self.request is not None:
             request = document["request"]
             document["request"] = {
-                "url": redact_url(request["url"]),
+                "url": _redact_url(request["url"]),
                 "method": request["method"],
                 "headers": request["headers"],
                 "body": request["body"],
@@ -227,3 +226,11 @@ def _expected_reply(
             }
         },
     }
+
+
+def _redact_url(url: str) -> str:
+    if "@" not in url:
+        return url
+    from th_ext.net import redact_url
+
+    return redact_url(url)

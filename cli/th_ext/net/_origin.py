@@ -7,15 +7,24 @@ into a URL (``https://user:secret@host``) are never reported: ``redact_url`` rep
 
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
+from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["Origin", "origin_of", "redact", "redact_url"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-# scheme://userinfo@ anywhere in a text; the userinfo holds no '/', '?', '#', '@' or space.
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#@\s]*@")
+
+
+@cache
+def _userinfo() -> re.Pattern[str]:
+    """scheme://userinfo@ anywhere in a text (compiled on first use: start-up counts)."""
+    import re
+
+    return re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#@\s]*@")
 
 
 class Origin(NamedTuple):
@@ -55,4 +64,4 @@ def redact(text: str) -> str:
     """``text`` with the credentials of every URL in it replaced by ``***``."""
     if "@" not in text:
         return text
-    return _USERINFO.sub(r"\1***@", text)
+    return _userinfo().sub(r"\1***@", text)

@@ -13,16 +13,13 @@ on th-ext's behalf should do the same.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from th_ext.net._origin import Origin, origin_of
 
 __all__ = ["HeaderScope"]
 
 
-@dataclass(frozen=True)
 class HeaderScope:
     """Headers and the origins allowed to receive them.
 
@@ -30,10 +27,18 @@ class HeaderScope:
     ``withheld`` lists, in order and once each, the origins that were asked for and refused.
     """
 
-    headers: tuple[tuple[str, str], ...] = ()
-    origins: frozenset[Origin] = frozenset()
-    _withheld: list[Origin] = field(default_factory=list, compare=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    __slots__ = ("_withheld", "headers", "origins")
+
+    def __init__(
+        self, headers: Iterable[tuple[str, str]] = (), origins: Iterable[Origin] = ()
+    ) -> None:
+        self.headers: tuple[tuple[str, str], ...] = tuple(headers)
+        self.origins: frozenset[Origin] = frozenset(origins)
+        self._withheld: list[Origin] = []
+
+    def __repr__(self) -> str:
+        names = [name for name, _ in self.headers]  # never the values
+        return f"HeaderScope(headers={names}, origins={sorted(map(str, self.origins))})"
 
     @classmethod
     def for_source(
@@ -58,7 +63,7 @@ class HeaderScope:
             if origin is None:
                 raise ValueError(f"{text!r} is not an http(s) URL with a host")
             allowed.add(origin)
-        return cls(tuple(headers), frozenset(allowed))
+        return cls(headers, allowed)
 
     def allows(self, url: str) -> bool:
         """Whether a request to ``url`` may carry the headers."""
@@ -72,16 +77,13 @@ class HeaderScope:
         if self.allows(url):
             return self.headers
         origin = origin_of(url)
-        if origin is not None:
-            with self._lock:
-                if origin not in self._withheld:
-                    self._withheld.append(origin)
+        if origin is not None and origin not in self._withheld:
+            self._withheld.append(origin)
         return ()
 
     @property
     def withheld(self) -> tuple[Origin, ...]:
-        with self._lock:
-            return tuple(self._withheld)
+        return tuple(self._withheld)
 
     def notices(self) -> tuple[str, ...]:
         """One sentence per refused origin, fit to show a user (no header value in it)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from th_ext.net import redact_url
 from th_ext.validate._problem import LAYERS, Layer, Problem
 from th_ext.validate._text import clean
 
@@ -41,8 +40,11 @@ class Report:
 
     def __post_init__(self) -> None:
         # Where the card came from is reported in every format: never with URL credentials.
-        self.source = redact_url(self.source)
-        self.location = redact_url(self.location)
+        if "@" in self.source or "@" in self.location:
+            from th_ext.net import redact_url
+
+            self.source = redact_url(self.source)
+            self.location = redact_url(self.location)
 
     @property
     def errors(self) -> list[Problem]:

@@ -15,7 +15,6 @@ from typing import Any
 
 from th_ext._catalog import ExtensionVersion, discover
 from th_ext._exceptions import SchemaError, SourceError
-from th_ext.net import redact_url
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
@@ -150,8 +149,18 @@ def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions)
     return _redacted(report)
 
 
+def _redact(url: str) -> str:
+    if "@" not in url:
+        return url
+    from th_ext.net import redact_url
+
+    return redact_url(url)
+
+
 def _redacted(report: Report) -> Report:
     """The report with no URL credentials (``user:password@``) in a message or hint."""
+    if not any("@" in p.message or "@" in p.hint for p in report.problems):
+        return report
     from dataclasses import replace
 
     from th_ext.net import redact
@@ -243,7 +252,7 @@ def summarize_card(card: dict[str, Any]) -> dict[str, Any]:
         "name": text("name"),
         "version": text("version"),
         "interfaces": [
-            {k: redact_url(i[k]) for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
+            {k: _redact(i[k]) for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
             for i in (interfaces if isinstance(interfaces, list) else [])
             if isinstance(i, dict)
         ],

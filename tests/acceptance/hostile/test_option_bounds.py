@@ -82,3 +82,14 @@ def test_stdin_over_the_cap(th_ext: Callable[..., Result]) -> None:
     result = th_ext("validate", "-", "--max-bytes", "10", input=b"{" + b" " * 100 + b"}")
     assert result.exit_code == 2
     assert "more than the cap of 10 bytes" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--timeout", "1e10"), ("--timeout", "nan"), ("--timeout", "0"), ("--port", str(10**20))],
+)
+def test_demo_options_out_of_range(th_ext: Callable[..., Result], option: str, value: str) -> None:
+    result = th_ext("demo", option, value)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"th-ext: error: {option} must be")
+    assert result.stderr.count("\n") == 1
