@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import ssl
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -91,12 +92,17 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def _origin_server() -> Iterator[Origin]:
+def origin_server(tls: ssl.SSLContext | None = None) -> Iterator[Origin]:
+    """A recording server on a port of its own (an origin), over TLS when ``tls`` is given."""
     state = Origin()
     handler = type("Handler", (_Handler,), {"origin": state})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    state.base = f"http://127.0.0.1:{server.server_address[1]}"
+    scheme = "http"
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
+    state.base = f"{scheme}://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True
     thread.start()
@@ -109,13 +115,13 @@ def _origin_server() -> Iterator[Origin]:
 
 @pytest.fixture
 def origin_a() -> Iterator[Origin]:
-    with _origin_server() as state:
+    with origin_server() as state:
         yield state
 
 
 @pytest.fixture
 def origin_b() -> Iterator[Origin]:
-    with _origin_server() as state:
+    with origin_server() as state:
         yield state
 
 
