@@ -40,6 +40,44 @@ def test_a_body_shorter_than_its_length_is_not_a_card(
     assert "closed the connection before the body was complete" in result.stdout + result.stderr
 
 
+def _chunked(body: bytes) -> RawScript:
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
+    chunk = f"{len(body) + 100:x}\r\n".encode() + body  # announces more than it sends
+    return lambda request: head + chunk
+
+
+def _gzip(body: bytes) -> RawScript:
+    import gzip
+
+    packed = gzip.compress(body)[:-20]
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+        + f"Content-Length: {len(packed)}\r\nConnection: close\r\n\r\n".encode()
+    )
+    return lambda request: head + packed
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        (_chunked(CARD), "closed the connection before the body was complete"),
+        (_gzip(CARD), "the gzip body is truncated"),
+        (_response(b"", length=10), "closed the connection before the body was complete"),
+    ],
+)
+def test_other_truncated_bodies(
+    th_ext: Callable[..., Result],
+    raw_server: Callable[[RawScript], str],
+    script: RawScript,
+    said: str,
+) -> None:
+    result = th_ext("validate", raw_server(script) + "/card.json", "-f", "json")
+    assert result.exit_code == 2
+    assert said in result.stdout
+
+
 @pytest.mark.parametrize(
     "interim", [EARLY_HINTS, EARLY_HINTS * 3, b"HTTP/1.1 100 Continue\r\n\r\n"]
 )
