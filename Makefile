@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench browser js-agent clean
+.PHONY: demo test lint typecheck pytest site serve bench browser js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,10 @@ serve: $(VENV)/.installed-test
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
+
+## Build the sdist and wheel into dist/ and check them as the release workflow does.
+dist-check: $(VENV)/.installed-test
+	$(BIN)/python .ci/check-dist
 
 clean:
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache
