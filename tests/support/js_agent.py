@@ -135,8 +135,9 @@ def _wait_for_card(agent: JsAgent) -> None:
 
 
 @pytest.fixture(scope="session")
-def js_agent() -> Iterator[JsAgent]:
-    """The JS agent, started once per session; skipped without node/npm (failed under CI)."""
+def js_agent() -> Iterator[str]:
+    """The JS agent's base URL (``http://127.0.0.1:<port>``), started once per session and
+    stopped at its end; skipped without node/npm (failed under CI)."""
     missing = _missing_tools()
     if missing:
         reason = f"{' and '.join(missing)} not found: the JS SDK agent cannot run"
@@ -145,4 +146,4 @@ def js_agent() -> Iterator[JsAgent]:
         pytest.skip(reason)
     ensure_packages()
     with start_js_agent() as agent:
-        yield agent
+        yield agent.base_url

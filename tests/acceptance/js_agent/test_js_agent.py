@@ -19,7 +19,6 @@ from a2a.types import AgentCard, SendMessageResponse, StreamResponse, Task
 from google.protobuf.json_format import ParseDict
 from typer.testing import CliRunner
 
-from tests.support.js_agent import JsAgent
 from th_ext.cli import app
 from th_ext.commands import COMMANDS_V1_URI
 
@@ -29,13 +28,17 @@ HEADERS = {"A2A-Version": "1.0", "A2A-Extensions": COMMANDS_V1_URI}
 ORDINARY = ["/models", "/Model", " /model", "/model:x", "//model", "/", "what is A2A?"]
 
 
+def card_url(base_url: str) -> str:
+    return base_url + "/.well-known/agent-card.json"
+
+
 def th_ext(*args: str) -> tuple[int, str]:
     outcome = CliRunner().invoke(app, list(args), catch_exceptions=False)
     return outcome.exit_code, outcome.stdout
 
 
-def interface_url(agent: JsAgent, binding: str) -> str:
-    card = httpx.get(agent.card_url).json()
+def interface_url(agent: str, binding: str) -> str:
+    card = httpx.get(card_url(agent)).json()
     urls = [i["url"] for i in card["supportedInterfaces"] if i["protocolBinding"] == binding]
     assert len(urls) == 1, card["supportedInterfaces"]
     url: str = urls[0]
@@ -59,7 +62,7 @@ def sse_data(response: httpx.Response) -> Iterator[dict[str, Any]]:
             yield json.loads(line.removeprefix("data:"))
 
 
-def stream(agent: JsAgent, binding: str, msg: dict[str, Any]) -> list[dict[str, Any]]:
+def stream(agent: str, binding: str, msg: dict[str, Any]) -> list[dict[str, Any]]:
     """``msg`` sent with SendStreamingMessage on ``binding``: each event, parsed strictly."""
     url = interface_url(agent, binding)
     if binding == "JSONRPC":
@@ -84,7 +87,7 @@ def stream(agent: JsAgent, binding: str, msg: dict[str, Any]) -> list[dict[str, 
     return events
 
 
-def send(agent: JsAgent, msg: dict[str, Any]) -> dict[str, Any]:
+def send(agent: str, msg: dict[str, Any]) -> dict[str, Any]:
     """Send ``msg`` with the blocking JSON-RPC SendMessage; the task it answers with."""
     body = {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": msg}}
     reply = httpx.post(interface_url(agent, "JSONRPC"), json=body, headers=HEADERS, timeout=30)
@@ -94,7 +97,7 @@ def send(agent: JsAgent, msg: dict[str, Any]) -> dict[str, Any]:
     return task
 
 
-def get_task(agent: JsAgent, task_id: str) -> dict[str, Any]:
+def get_task(agent: str, task_id: str) -> dict[str, Any]:
     url = interface_url(agent, "HTTP+JSON") + f"/tasks/{task_id}"
     response = httpx.get(url, headers=HEADERS, timeout=30)
     assert response.status_code == 200, response.text
@@ -108,13 +111,13 @@ def reply_text(status: dict[str, Any]) -> str:
     return text
 
 
-def test_its_card_is_valid_with_strict_and_parses_strictly_with_the_sdk(js_agent: JsAgent) -> None:
-    code, out = th_ext("validate", js_agent.base_url, "--strict")
+def test_its_card_is_valid_with_strict_and_parses_strictly_with_the_sdk(js_agent: str) -> None:
+    code, out = th_ext("validate", js_agent, "--strict")
     assert code == 0, out
     assert "valid (0 errors, 0 warnings)" in out
-    card = ParseDict(httpx.get(js_agent.card_url).json(), AgentCard())
+    card = ParseDict(httpx.get(card_url(js_agent)).json(), AgentCard())
     assert {i.protocol_binding for i in card.supported_interfaces} == {"JSONRPC", "HTTP+JSON"}
-    assert all(i.url.startswith(js_agent.base_url + "/") for i in card.supported_interfaces)
+    assert all(i.url.startswith(js_agent + "/") for i in card.supported_interfaces)
     assert card.capabilities.streaming
     [extension] = card.capabilities.extensions
     assert extension.uri == COMMANDS_V1_URI
@@ -123,8 +126,8 @@ def test_its_card_is_valid_with_strict_and_parses_strictly_with_the_sdk(js_agent
 
 
 @pytest.mark.parametrize("text", ["/model fast", "/review x", "/help", "/models", "hello"])
-def test_dispatch_live_passes_every_check(js_agent: JsAgent, text: str) -> None:
-    code, out = th_ext("dispatch", js_agent.base_url, text, "--live", "-f", "json")
+def test_dispatch_live_passes_every_check(js_agent: str, text: str) -> None:
+    code, out = th_ext("dispatch", js_agent, text, "--live", "-f", "json")
     report = json.loads(out)
     assert code == 0, out
     commands = ("/model fast", "/review x", "/help")
@@ -138,7 +141,7 @@ def test_dispatch_live_passes_every_check(js_agent: JsAgent, text: str) -> None:
 
 @pytest.mark.parametrize("binding", ["JSONRPC", "HTTP+JSON"])
 def test_a_command_on_an_existing_task_is_one_status_update_in_its_state(
-    js_agent: JsAgent, binding: str
+    js_agent: str, binding: str
 ) -> None:
     first = stream(js_agent, binding, message("hello"))
     task_id = first[0]["task"]["id"]
@@ -159,7 +162,7 @@ def test_a_command_on_an_existing_task_is_one_status_update_in_its_state(
     assert reply_text(after[-1]["statusUpdate"]["status"]).startswith("[fast] Quick answer")
 
 
-def test_review_creates_a_completed_sub_task_that_get_task_reads(js_agent: JsAgent) -> None:
+def test_review_creates_a_completed_sub_task_that_get_task_reads(js_agent: str) -> None:
     events = stream(js_agent, "JSONRPC", message("/review the tests"))
     assert [next(iter(event)) for event in events] == ["task", "statusUpdate"]
     task, update = events[0]["task"], events[1]["statusUpdate"]
@@ -173,7 +176,7 @@ def test_review_creates_a_completed_sub_task_that_get_task_reads(js_agent: JsAge
     assert get_task(js_agent, task["id"])["status"]["state"] == "TASK_STATE_SUBMITTED"
 
 
-def test_a_send_message_client_finds_the_reply_on_the_status_message(js_agent: JsAgent) -> None:
+def test_a_send_message_client_finds_the_reply_on_the_status_message(js_agent: str) -> None:
     task = send(js_agent, message("hello"))
     task = send(js_agent, message("/review style", task["id"]))
     ref = task["status"]["message"]["metadata"]["task_ref"]
@@ -191,7 +194,7 @@ def test_a_send_message_client_finds_the_reply_on_the_status_message(js_agent: J
 
 
 @pytest.mark.parametrize("text", ORDINARY)
-def test_anything_else_reaches_the_model(js_agent: JsAgent, text: str) -> None:
+def test_anything_else_reaches_the_model(js_agent: str, text: str) -> None:
     events = stream(js_agent, "HTTP+JSON", message(text))
     updates = [event["statusUpdate"] for event in events[1:]]
     assert "task" in events[0]
@@ -201,7 +204,7 @@ def test_anything_else_reaches_the_model(js_agent: JsAgent, text: str) -> None:
     assert reply_text(updates[-1]["status"]) == answer
 
 
-def test_a_command_beside_a_second_part_is_ordinary(js_agent: JsAgent) -> None:
+def test_a_command_beside_a_second_part_is_ordinary(js_agent: str) -> None:
     events = stream(js_agent, "JSONRPC", message("/model fast", parts=2))
     last = events[-1]["statusUpdate"]
     assert "metadata" not in last
