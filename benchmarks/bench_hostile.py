@@ -94,6 +94,10 @@ CASES: dict[str, Callable[[], bytes]] = {
     "non-finite-numbers": lambda: _fill("skills", "NaN"),
     "deep-nesting": _deep,
     "many-strings": lambda: _with_commands('"a"'),
+    "empty-object-commands": lambda: _with_commands("{}"),
+    "empty-object-skills": lambda: _fill("skills", "{}"),
+    "empty-array-skills": lambda: _fill("skills", "[]"),
+    "long-names": lambda: _with_commands(json.dumps({"name": "A" * 4000, "description": ""})),
 }
 
 

@@ -158,8 +158,14 @@ def _take(exchange: RpcExchange, data: bytes) -> None:
     """Record one JSON-RPC response (a whole body or one event's data)."""
     try:
         value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except RecursionError:
+        exchange.failure = "the answer is nested too deep to read"
+        return
+    except (UnicodeDecodeError, json.JSONDecodeError):
         exchange.failure = "the answer is not valid JSON"
+        return
+    except ValueError:  # Python's int-string limit
+        exchange.failure = "the answer holds a number too long to read (over 4300 digits)"
         return
     if not isinstance(value, dict) or value.get("jsonrpc") != "2.0":
         exchange.failure = "the answer is not a JSON-RPC 2.0 response"

@@ -154,3 +154,19 @@ def test_sse_parser_one_byte_at_a_time() -> None:
         for event in parser.feed(bytes([byte]))
     ]
     assert events == [b"1", b"2", b"3"]
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b'{"jsonrpc": "2.0", "id": 1, "result": ' + b"9" * 5000 + b"}", "too long to read"),
+        (b'{"jsonrpc": "2.0", "id": 1, "result": ' + b"[" * 100_000 + b"}", "nested too deep"),
+        (b'{"jsonrpc": "2.0", "id": 1, "result": tru', "not valid JSON"),
+    ],
+)
+def test_unreadable_live_answers_are_failures(
+    raw_server: Callable[[RawScript], str], body: bytes, said: str
+) -> None:
+    exchange = _call(raw_server(_response(body)), stream=False)
+    assert exchange.failure is not None
+    assert said in exchange.failure
