@@ -12,9 +12,10 @@ guarantees a card reader owes its user are easier to keep with direct control of
   headers (which may carry credentials) are sent only where their ``HeaderScope`` allows;
 * the exchange is strict: interim (1xx) responses are skipped, and a body shorter than its
   ``Content-Length`` is an error, not a card.
-Measured, it is also a fraction of the import cost of a full client (httpx costs tens of
-milliseconds more at start-up), which matters on the CLI's path; that is why the card fetch
-stays on ``http.client`` while the live client, which needs streaming and async, uses httpx.
+It is also a fraction of the import cost of a full client, which matters on the CLI's path:
+measured with ``python -X importtime``, ``http.client`` costs about 22 ms and httpx about 90 ms.
+That is why the card fetch stays on ``http.client`` while the live client, which needs
+streaming and async, uses httpx.
 Both follow the same policy (``th_ext.net``): one CA store, no proxy, one header scope.
 """
 
