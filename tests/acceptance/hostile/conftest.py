@@ -43,6 +43,7 @@ class Origin:
     base: str = ""
     replies: dict[str, Reply] = field(default_factory=dict)
     received: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    bodies: list[bytes] = field(default_factory=list)
 
     def serve(self, path: str, reply: Reply) -> str:
         self.replies[path] = reply
@@ -72,8 +73,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(length)
+        self.origin.bodies.append(self.rfile.read(length) if length else b"")
         self.origin.received.append((self.command, self.path, dict(self.headers.items())))
         reply = self.origin.replies.get(self.path, Reply(404, b"{}"))
         self.send_response(reply.status)

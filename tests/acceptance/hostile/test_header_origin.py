@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -27,15 +28,22 @@ def test_validate_redirect_to_another_origin_drops_the_header_and_says_so(
     assert "s3cret" not in result.stdout + result.stderr
 
 
+@pytest.mark.parametrize("task", [[], ["--task-id", "t-1"]])
 def test_live_post_to_an_interface_on_another_origin_carries_no_header(
-    th_ext: Callable[..., Result], origin_a: Origin, origin_b: Origin
+    th_ext: Callable[..., Result], origin_a: Origin, origin_b: Origin, task: list[str]
 ) -> None:
+    """The message and, with --task-id, the GetTask read before it."""
     origin_b.serve_json("/a2a", ANSWER)
     url = origin_a.serve_json("/card.json", card_for(origin_b.base + "/a2a"))
-    result = th_ext("dispatch", url, "/model fast", "--live", "-H", f"Authorization: {SECRET}")
+    result = th_ext(
+        "dispatch", url, "/model fast", "--live", "-H", f"Authorization: {SECRET}", *task
+    )
     assert origin_a.header_values("Authorization") == [SECRET]
     posts = [headers for method, _, headers in origin_b.received if method == "POST"]
     assert posts, "the live check sent nothing to B"
+    methods = [json.loads(body)["method"] for body in origin_b.bodies]
+    assert methods[-1] == "SendStreamingMessage"
+    assert methods[0] == ("GetTask" if task else "SendStreamingMessage")
     assert origin_b.header_values("Authorization") == [None] * len(origin_b.received)
     assert f"not sent to {origin_b.base}" in result.stderr
     assert "s3cret" not in result.stdout + result.stderr
