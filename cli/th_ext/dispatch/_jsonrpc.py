@@ -110,7 +110,9 @@ class JsonRpcClient:
         except _TooLarge:
             exchange.failure = f"the answer is larger than the cap of {self._max_bytes} bytes"
         except Exception as exc:  # httpx errors and anything else on the wire
-            exchange.failure = _describe(exc)
+            from th_ext.net import redact
+
+            exchange.failure = redact(_describe(exc))
         return exchange
 
     async def _exchange(self, exchange: RpcExchange, headers: dict[str, str]) -> None:
