@@ -38,6 +38,7 @@ from th_ext._exceptions import (
     SourceArgumentError,
     SourceTooLargeError,
 )
+from th_ext._fetch_wire import InterimSkippingResponse, describe, inflater_for
 from th_ext.net import HeaderScope, redact_url
 
 __all__ = ["FetchResult", "fetch"]
@@ -45,7 +46,6 @@ __all__ = ["FetchResult", "fetch"]
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
 _URL_SAFE = "!#$%&'()*+,/:;=?@[]~"  # what a request target may hold as it is
-_MAX_INTERIM = 16  # 1xx responses skipped before one exchange is refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,21 +114,6 @@ def fetch(
         current = target
 
 
-class _Response(http.client.HTTPResponse):
-    """A response that skips interim (1xx) responses, 103 Early Hints included.
-
-    ``http.client`` skips only ``100 Continue``; any other 1xx would be taken as the answer.
-    """
-
-    def _read_status(self) -> tuple[str, int, str]:
-        for _ in range(_MAX_INTERIM):
-            version, status, reason = super()._read_status()  # type: ignore[misc]
-            if not 100 <= status < 200 or status == 101:
-                return version, status, reason
-            http.client.parse_headers(self.fp)
-        raise http.client.HTTPException(f"more than {_MAX_INTERIM} interim (1xx) responses")
-
-
 class _Exchange:
     """One request and its response, under the shared deadline and a socket watchdog."""
 
@@ -168,7 +153,7 @@ class _Exchange:
         except (OSError, http.client.HTTPException, zlib.error) as exc:
             if self._expired or time.monotonic() >= self.deadline:
                 raise self._timeout_error() from None
-            raise FetchError(f"{self.where}: {_describe(exc)}") from None
+            raise FetchError(f"{self.where}: {describe(exc)}") from None
         finally:
             watchdog.cancel()
             if self._conn is not None:
@@ -194,7 +179,7 @@ class _Exchange:
             )
         else:
             conn = http.client.HTTPConnection(parts.hostname, port, timeout=self._remaining())
-        conn.response_class = _Response
+        conn.response_class = InterimSkippingResponse
         self._conn = conn
         target = quote(parts.path or "/", safe=_URL_SAFE)
         if parts.query:
@@ -225,7 +210,7 @@ class _Exchange:
 
     def _read_body(self, response: http.client.HTTPResponse) -> bytes:
         encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
-        inflater = _inflater(encoding, self.where)
+        inflater = inflater_for(encoding, self.where)
         if inflater is None:
             length = response.getheader("Content-Length")
             if length and length.isdigit() and int(length) > self.max_bytes:
@@ -294,29 +279,3 @@ class _Exchange:
         return SourceTooLargeError(
             f"{self.where}: the body {what}, over the cap of {self.max_bytes} bytes"
         )
-
-
-def _inflater(encoding: str, url: str) -> zlib._Decompress | None:
-    if encoding in ("identity", ""):
-        return None
-    if encoding in ("gzip", "x-gzip"):
-        return zlib.decompressobj(16 + zlib.MAX_WBITS)
-    if encoding == "deflate":
-        return zlib.decompressobj(32 + zlib.MAX_WBITS)
-    raise FetchError(f"{url}: unsupported Content-Encoding {encoding!r}")
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(exc, socket.gaierror):
-        return f"cannot resolve the host ({exc.strerror or exc})"
-    if isinstance(exc, http.client.RemoteDisconnected):
-        return "the server closed the connection without answering"
-    if isinstance(exc, http.client.IncompleteRead):
-        return "the server closed the connection before the body was complete"
-    if isinstance(exc, zlib.error):
-        return f"the compressed body is corrupt ({exc})"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror.lower()
-    return " ".join((str(exc) or type(exc).__name__).split())
