@@ -76,6 +76,23 @@ def _deep() -> bytes:
     return _fill("skills", one)
 
 
+def _valid_commands() -> bytes:
+    """The most commands a valid card can hold under the cap: distinct names, no fault."""
+    card = _card()
+    card["capabilities"]["extensions"] = [{"uri": COMMANDS_URI, "params": {"commands": []}}]
+    head, tail = json.dumps(card).split('"commands": []', 1)
+    room = CAP - len(head) - len(tail) - 64
+    items: list[str] = []
+    size = 0
+    while True:
+        item = f'{{"name":"c{len(items):x}","description":""}}'
+        if size + len(item) + 1 > room:
+            break
+        items.append(item)
+        size += len(item) + 1
+    return (head + '"commands": [' + ",".join(items) + "]" + tail).encode()
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "non-object-commands": lambda: _with_commands("0"),
     "null-commands": lambda: _with_commands("null"),
@@ -98,6 +115,7 @@ CASES: dict[str, Callable[[], bytes]] = {
     "empty-object-skills": lambda: _fill("skills", "{}"),
     "empty-array-skills": lambda: _fill("skills", "[]"),
     "long-names": lambda: _with_commands(json.dumps({"name": "A" * 4000, "description": ""})),
+    "valid-distinct-commands": _valid_commands,
 }
 
 
