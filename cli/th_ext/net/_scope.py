@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from th_ext.net._origin import Origin, origin_of
+from th_ext.net._origin import Origin, origin_of, redact
 
 __all__ = ["HeaderScope"]
 
@@ -61,7 +61,7 @@ class HeaderScope:
         for text in extra_origins:
             origin = origin_of(text)
             if origin is None:
-                raise ValueError(f"{text!r} is not an http(s) URL with a host")
+                raise ValueError(f"{redact(text)!r} is not an http(s) URL with a host")
             allowed.add(origin)
         return cls(headers, allowed)
 

@@ -105,3 +105,10 @@ def test_a_malformed_header_is_never_echoed(
 def test_redaction(text: str, shown: str) -> None:
     assert redact(text) == shown
     assert redact_url(text) == shown
+
+
+def test_a_bad_header_origin_is_shown_without_credentials(th_ext: Callable[..., Result]) -> None:
+    result = th_ext("commands", str(EXAMPLE_CARD), "--header-origin", f"ftp://u:{PASSWORD}@host/")
+    assert result.exit_code == 2
+    assert PASSWORD not in result.stderr
+    assert "ftp://***@host/" in result.stderr
