@@ -38,7 +38,7 @@ from th_ext._exceptions import (
     SourceArgumentError,
     SourceTooLargeError,
 )
-from th_ext._fetch_wire import InterimSkippingResponse, describe, inflater_for
+from th_ext._fetch_wire import InterimSkippingResponse, describe, inflater_for, shorten
 from th_ext.net import HeaderScope, redact_url
 
 __all__ = ["FetchResult", "fetch"]
@@ -200,7 +200,7 @@ class _Exchange:
             return location
         if not 200 <= response.status < 300:
             raise HTTPStatusError(
-                f"{self.where}: HTTP {response.status} {response.reason}".rstrip(),
+                f"{self.where}: HTTP {response.status} {shorten(response.reason)}".rstrip(),
                 status=response.status,
                 url=self.where,
             )

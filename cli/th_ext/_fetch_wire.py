@@ -13,7 +13,7 @@ import zlib
 
 from th_ext._exceptions import FetchError
 
-__all__ = ["InterimSkippingResponse", "describe", "inflater_for"]
+__all__ = ["InterimSkippingResponse", "describe", "inflater_for", "shorten"]
 
 _MAX_INTERIM = 16  # 1xx responses skipped before one exchange is refused
 
@@ -40,7 +40,7 @@ def inflater_for(encoding: str, url: str) -> zlib._Decompress | None:
         return zlib.decompressobj(16 + zlib.MAX_WBITS)
     if encoding == "deflate":
         return zlib.decompressobj(32 + zlib.MAX_WBITS)
-    raise FetchError(f"{url}: unsupported Content-Encoding {encoding!r}")
+    raise FetchError(f"{url}: unsupported Content-Encoding {shorten(encoding, 60)!r}")
 
 
 def describe(exc: BaseException) -> str:
@@ -56,4 +56,11 @@ def describe(exc: BaseException) -> str:
         return f"the compressed body is corrupt ({exc})"
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror.lower()
-    return " ".join((str(exc) or type(exc).__name__).split())
+    return shorten(str(exc) or type(exc).__name__)
+
+
+def shorten(text: str, limit: int = 200) -> str:
+    """Server-sent words (a reason phrase, a bad status line) on one line, at most ``limit``
+    characters: a hostile server can send 64 KiB of them."""
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"

@@ -121,7 +121,8 @@ class JsonRpcClient:
             "POST", self._url, content=payload, headers=headers
         ) as response:
             if response.status_code >= 400:
-                exchange.failure = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+                reason = " ".join(response.reason_phrase.split())[:200]
+                exchange.failure = f"HTTP {response.status_code} {reason}".rstrip()
                 return
             content_type = response.headers.get("content-type", "")
             if content_type.startswith("text/event-stream"):

@@ -170,3 +170,34 @@ def test_unreadable_live_answers_are_failures(
     exchange = _call(raw_server(_response(body)), stream=False)
     assert exchange.failure is not None
     assert said in exchange.failure
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 500 " + b"x" * 60_000 + b"\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Encoding: " + b"y" * 60_000 + b"\r\n\r\n{}",
+        b"HTTZ/1.1 200 " + b"z" * 60_000 + b"\r\n\r\n",
+        b"<html>" + b"w" * 60_000,
+    ],
+)
+@pytest.mark.parametrize("command", ["validate", "commands"])
+def test_server_words_in_errors_are_bounded(
+    th_ext: Callable[..., Result],
+    raw_server: Callable[[RawScript], str],
+    answer: bytes,
+    command: str,
+) -> None:
+    result = th_ext(command, raw_server(lambda request: answer) + "/card.json")
+    assert result.exit_code == 2
+    assert 0 < len(result.stdout + result.stderr) < 2000
+
+
+@pytest.mark.parametrize("status", [b"500 " + b"x" * 60_000, b"200 OK\r\nX: " + b"y" * 70_000])
+def test_live_server_words_are_bounded(
+    raw_server: Callable[[RawScript], str], status: bytes
+) -> None:
+    answer = b"HTTP/1.1 " + status + b"\r\nContent-Length: 0\r\n\r\n"
+    exchange = _call(raw_server(lambda request: answer), stream=False)
+    assert exchange.failure is not None
+    assert len(exchange.failure) < 500
