@@ -13,7 +13,11 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from th_ext._exceptions import FetchError
+
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
     import httpx
 
     from th_ext.net import HeaderScope
@@ -109,6 +113,8 @@ class JsonRpcClient:
                 exchange.failure = f"no complete answer within {self._timeout:g} s"
         except _TooLarge:
             exchange.failure = f"the answer is larger than the cap of {self._max_bytes} bytes"
+        except (_Truncated, FetchError) as exc:
+            exchange.failure = str(exc)
         except Exception as exc:  # httpx errors and anything else on the wire
             from th_ext.net import redact
 
@@ -129,21 +135,15 @@ class JsonRpcClient:
                 await self._read_events(response, exchange)
                 return
             body = bytearray()
-            async for chunk in response.aiter_bytes():
+            async for chunk in self._decoded(response):
                 body += chunk
-                if len(body) > self._max_bytes:
-                    raise _TooLarge
             _take(exchange, bytes(body))
 
     async def _read_events(self, response: httpx.Response, exchange: RpcExchange) -> None:
         from th_ext.dispatch._sse import EventParser
 
-        total = 0
         parser = EventParser()
-        async for chunk in response.aiter_bytes():
-            total += len(chunk)
-            if total > self._max_bytes:
-                raise _TooLarge
+        async for chunk in self._decoded(response):
             for data in parser.feed(chunk):
                 _take(exchange, data)
                 if exchange.failure or exchange.error:
@@ -151,6 +151,41 @@ class JsonRpcClient:
         last = parser.close()
         if last is not None:
             _take(exchange, last)
+
+
+    async def _decoded(self, response: httpx.Response) -> AsyncIterator[bytes]:
+        """The body as it arrives, decoded, raising ``_TooLarge`` past the cap.
+
+        The raw bytes are inflated here, in steps bounded by what is left of the cap, as the
+        card fetch does: httpx would inflate each network chunk whole, and a small gzip chunk
+        can expand a thousandfold. (``Accept-Encoding: identity`` is asked for; a server may
+        compress anyway.)
+        """
+        from th_ext._fetch_wire import inflater_for
+
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        inflater = inflater_for(encoding, "the answer")
+        total = 0
+        async for raw in response.aiter_raw():
+            pending = raw
+            while pending:
+                if inflater is None:
+                    piece, pending = pending, b""
+                else:
+                    piece = inflater.decompress(pending, self._max_bytes - total + 1)
+                    pending = inflater.unconsumed_tail
+                total += len(piece)
+                if total > self._max_bytes:
+                    raise _TooLarge
+                if piece:
+                    yield piece
+        if inflater is not None and not inflater.eof:
+            raise _Truncated(encoding)
+
+
+class _Truncated(Exception):
+    def __str__(self) -> str:
+        return f"the {self.args[0]} answer is truncated"
 
 
 class _TooLarge(Exception):

@@ -201,3 +201,36 @@ def test_live_server_words_are_bounded(
     exchange = _call(raw_server(lambda request: answer), stream=False)
     assert exchange.failure is not None
     assert len(exchange.failure) < 500
+
+
+def _coded(body: bytes, encoding: bytes) -> RawScript:
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: " + encoding
+        + f"\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+    )  # fmt: skip
+    return lambda request: head + body
+
+
+def _call_capped(base: str, max_bytes: int) -> RpcExchange:
+    async def run() -> RpcExchange:
+        async with httpx.AsyncClient(trust_env=False) as client:
+            rpc = JsonRpcClient(client, base + "/a2a", {}, timeout=5, max_bytes=max_bytes)
+            return await rpc.send(rpc.body("SendMessage", {}), stream=False)
+
+    return asyncio.run(run())
+
+
+def test_live_answers_are_inflated_within_the_cap(raw_server: Callable[[RawScript], str]) -> None:
+    import gzip
+
+    body = _event(3)
+    assert _call_capped(raw_server(_coded(gzip.compress(body), b"gzip")), 1000).results == [
+        {"n": 3}
+    ]
+    bomb = gzip.compress(b"[" + b" " * 50_000_000 + b"]")
+    exchange = _call_capped(raw_server(_coded(bomb, b"gzip")), 100_000)
+    assert exchange.failure == "the answer is larger than the cap of 100000 bytes"
+    cut = _call_capped(raw_server(_coded(gzip.compress(body)[:-12], b"gzip")), 1000)
+    assert cut.failure == "the gzip answer is truncated"
+    other = _call_capped(raw_server(_coded(body, b"br")), 1000)
+    assert other.failure == "the answer: unsupported Content-Encoding 'br'"
