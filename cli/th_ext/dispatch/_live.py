@@ -121,17 +121,11 @@ class _Run:
     async def run(self) -> LiveReport:
         import httpx
 
-        from th_ext.net import ssl_context
+        from th_ext.net import client_options
 
         limits = httpx.Limits(max_connections=2)
-        # The policy of every th-ext request: the system CA store, no proxy from the
-        # environment, no redirects followed (a POST is not re-sent elsewhere).
         async with httpx.AsyncClient(
-            timeout=self.timeout,
-            limits=limits,
-            verify=ssl_context(),
-            trust_env=False,
-            follow_redirects=False,
+            timeout=self.timeout, limits=limits, **client_options()
         ) as client:
             rpc = JsonRpcClient(
                 client,
