@@ -25,6 +25,7 @@ from th_ext.cli._source_options import (
     MaxBytesOption,
     SourceArgument,
     TimeoutOption,
+    note_withheld,
     source_limits,
 )
 
@@ -159,6 +160,7 @@ def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverr
         raw = read_source(schema_source, limits, well_known=False)
     except SourceError as exc:
         raise SchemaError(f"--schema: {exc}") from None
+    note_withheld([f"--schema: {n.message}" for n in raw.notices if n.code == "header-withheld"])
     document = parse_document(raw.data)
     if document.fatal or not isinstance(document.value, dict):
         problem = next((p for p in document.problems if p.fatal), None)

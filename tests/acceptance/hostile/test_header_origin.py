@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.acceptance.hostile.conftest import Origin, Result, card_for
+from tests.acceptance.hostile.conftest import EXAMPLE_CARD, Origin, Result, card_for
 from th_ext.net import HeaderScope, origin_of
 
 SECRET = "Bearer s3cret-value"
@@ -129,3 +129,19 @@ def test_a_bad_header_origin_is_a_usage_error(th_ext: Callable[..., Result], com
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
     assert "--header-origin" in result.stderr
+
+
+def test_schema_redirected_to_another_origin_gets_no_header(
+    th_ext: Callable[..., Result], origin_a: Origin, origin_b: Origin
+) -> None:
+    schema = json.loads((EXAMPLE_CARD.parents[1] / "schema.json").read_text(encoding="utf-8"))
+    target = origin_b.serve_json("/schema.json", schema)
+    url = origin_a.redirect("/schema.json", target)
+    result = th_ext("validate", str(EXAMPLE_CARD), "--schema", url, "-H", f"X-Key: {SECRET}")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert origin_a.header_values("X-Key") == [SECRET]
+    assert origin_b.header_values("X-Key") == [None]
+    assert result.stderr == (
+        f"th-ext: note: --schema: the --header value was not sent to {origin_b.base}: it is "
+        "not the origin of the URL given (allow it with --header-origin)\n"
+    )
