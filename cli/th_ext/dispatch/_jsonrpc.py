@@ -152,7 +152,6 @@ class JsonRpcClient:
         if last is not None:
             _take(exchange, last)
 
-
     async def _decoded(self, response: httpx.Response) -> AsyncIterator[bytes]:
         """The body as it arrives, decoded, raising ``_TooLarge`` past the cap.
 
