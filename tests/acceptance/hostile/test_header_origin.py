@@ -145,3 +145,17 @@ def test_schema_redirected_to_another_origin_gets_no_header(
         f"th-ext: note: --schema: the --header value was not sent to {origin_b.base}: it is "
         "not the origin of the URL given (allow it with --header-origin)\n"
     )
+
+
+def test_header_origin_covers_a_redirect_of_the_card_fetch(
+    th_ext: Callable[..., Result], origin_a: Origin, origin_b: Origin
+) -> None:
+    target = origin_b.serve_json("/card.json", card_for(origin_b.base + "/a2a"))
+    url = origin_a.redirect("/card.json", target)
+    result = th_ext(
+        "validate", url, "-f", "json", "-H", f"Authorization: {SECRET}",
+        "--header-origin", origin_b.base,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stdout
+    assert origin_b.header_values("Authorization") == [SECRET]
+    assert "header-withheld" not in result.stdout
