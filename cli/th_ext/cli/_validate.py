@@ -22,9 +22,11 @@ from th_ext.cli._internal_errors import DebugOption, internal_errors
 from th_ext.cli._output import ExitCode, fail, use_color
 from th_ext.cli._source_options import (
     HeaderOption,
+    HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
     TimeoutOption,
+    note_withheld,
     source_limits,
 )
 
@@ -79,12 +81,13 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         ),
     ] = None,
     header: HeaderOption = None,
+    header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     debug: DebugOption = False,
 ) -> None:
     """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
-    limits = source_limits(header, timeout, max_bytes)
+    limits = source_limits(header, timeout, max_bytes, header_origin)
     options = _Options(output_format, strict, tuple(extension or ()), schema, limits, junit_file)
     with internal_errors(debug):
         try:
@@ -105,9 +108,12 @@ class _Options:
 
 
 def _run(source: str, options: _Options) -> int:
+    import time
+
     from th_ext.cli._validate_output import Spinner, stderr_is_terminal
     from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
 
+    started = time.monotonic()
     override = _read_schema(options.schema_source, options.limits)
     validate_options = ValidateOptions(
         strict=options.strict, extensions=options.extensions, schema=override
@@ -119,7 +125,7 @@ def _run(source: str, options: _Options) -> int:
         and use_color(sys.stderr)
     )
     try:
-        with Spinner(sys.stderr, f"fetching {source}", enabled=spinning):
+        with Spinner(sys.stderr, f"fetching {_shown(source)}", enabled=spinning):
             raw = read_source(source, options.limits)
     except SourceError as exc:
         report = report_for_source_error(source, exc, strict=options.strict)
@@ -129,13 +135,21 @@ def _run(source: str, options: _Options) -> int:
         del raw
         # The bytes are handed over without another reference, so that a large card's body
         # is freed as soon as it is decoded, before the parse builds the value.
-        report = validate_bytes(
-            body.pop(),
-            source=source,
-            location=location,
-            notices=notices,
-            options=validate_options,
-        )
+        from th_ext._deadline import deadline
+
+        # The run's deadline covers the validation too: a --schema pattern can backtrack
+        # for ever on a hostile name.
+        remaining = options.limits.timeout - (time.monotonic() - started)
+        timeout = options.limits.timeout
+        message = f"the validation did not finish within --timeout ({timeout:g} s)"
+        with deadline(max(remaining, 0.1), message):
+            report = validate_bytes(
+                body.pop(),
+                source=source,
+                location=location,
+                notices=notices,
+                options=validate_options,
+            )
     if options.junit_file is not None:
         _write_junit(report, options.junit_file)
     _emit(report, options.output_format, source)
@@ -151,6 +165,15 @@ def _write_junit(report: Report, path: Path) -> None:
         raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
 
 
+def _shown(source: str) -> str:
+    """``source`` as it may be printed: without URL credentials."""
+    if "@" not in source:
+        return source
+    from th_ext.net import redact_url
+
+    return redact_url(source)
+
+
 def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverride | None:
     """The ``--schema`` document, read under the same limits as the card; ``None`` if unset."""
     if schema_source is None:
@@ -161,6 +184,7 @@ def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverr
         raw = read_source(schema_source, limits, well_known=False)
     except SourceError as exc:
         raise SchemaError(f"--schema: {exc}") from None
+    note_withheld([f"--schema: {n.message}" for n in raw.notices if n.code == "header-withheld"])
     document = parse_document(raw.data)
     if document.fatal or not isinstance(document.value, dict):
         problem = next((p for p in document.problems if p.fatal), None)
