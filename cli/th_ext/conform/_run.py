@@ -66,7 +66,18 @@ def run_conform(
     Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
     be read, a ``--command`` is not registered, no binding is left to check.
     """
-    return asyncio.run(run_conform_async(source, options, transport=transport))
+    def run() -> ConformReport:
+        return asyncio.run(run_conform_async(source, options, transport=transport))
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return run()
+    # Called from code that runs an event loop in this thread: run ours in another one.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
 
 
 async def run_conform_async(

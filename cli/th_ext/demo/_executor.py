@@ -193,6 +193,8 @@ def _break(reply: dict[str, Any], variant: DemoVariant, name: str) -> dict[str, 
         reply["metadata"]["command"] = message["metadata"]["command"] = f"/{name}"
     elif variant is DemoVariant.NO_MESSAGE_METADATA:
         del message["metadata"]
+    elif variant is DemoVariant.UNNAMED_TASK:
+        del message["taskId"], message["contextId"]
     return reply
 
 

@@ -39,6 +39,8 @@ class DemoVariant(StrEnum):
     """Broken: ``metadata.command`` holds the name with its slash (``/model``)."""
     REACHES_MODEL = "reaches-model"
     """Broken: after the command's reply, the message also reaches the model."""
+    UNNAMED_TASK = "unnamed-task"
+    """Broken on a SHOULD: the reply message leaves out ``taskId`` and ``contextId``."""
     NO_MESSAGE_METADATA = "no-message-metadata"
     """Broken, without streaming: the reply message carries no metadata of its own, so a
     ``SendMessage`` client sees only what earlier commands left on the task."""
@@ -70,4 +72,5 @@ _BREAKS = {
     DemoVariant.SLASHED_COMMAND: "CMD-3",
     DemoVariant.REACHES_MODEL: "CMD-1",
     DemoVariant.NO_MESSAGE_METADATA: "CMD-10",
+    DemoVariant.UNNAMED_TASK: "CMD-11",
 }
