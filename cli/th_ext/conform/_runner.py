@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.conform._command_checks import check, command_checks, find_reply
@@ -20,7 +20,7 @@ from th_ext.conform._observe import Observation, message_of, metadata, state
 from th_ext.conform._ordinary_checks import ordinary_checks, stale_task_metadata
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
-from th_ext.dispatch._jsonrpc import FINAL_STATES
+from th_ext.dispatch._jsonrpc import FINAL_STATES, RpcExchange
 from th_ext.dispatch._verdict import task_id_of
 
 if TYPE_CHECKING:
@@ -30,6 +30,10 @@ __all__ = ["GroupResult", "Interface", "open_wire", "run_group", "run_header_che
 
 _TERMINAL = FINAL_STATES - {"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"}
 _GREETING = ({"text": "Hello! This task is for th-ext conform."},)
+
+
+class _TaskReader(Protocol):
+    async def get_task(self, task_id: str) -> RpcExchange: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +118,11 @@ async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: Group
     result.checks += command_checks(obs, scenario.command)
     reply = find_reply(obs, scenario.command)
     if reply is not None:
-        result.checks.append(await _task_ref(wire, obs, reply))
+        result.checks.append(await task_ref_check(wire, obs, reply))
 
 
-async def _task_ref(wire: Wire, obs: Observation, reply: dict[str, Any]) -> Check:
+async def task_ref_check(wire: _TaskReader, obs: Observation, reply: dict[str, Any]) -> Check:
+    """CMD-4: a ``task_ref`` in the reply names a task ``GetTask`` can read."""
     ref = metadata(reply).get("task_ref") or metadata(message_of(reply)).get("task_ref")
     if ref is None:
         return check(obs, "CMD-4", None, "the command started no sub-task (no task_ref)")
