@@ -8,6 +8,7 @@ spec page, with the checks behind each verdict in a ``<details>`` element.
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -34,8 +35,13 @@ table { border-collapse: collapse; width: 100%; margin-top: 1.5rem; }
 th, td { text-align: left; vertical-align: top; padding: .4rem .6rem;
   border-bottom: 1px solid var(--line); }
 .status { font-weight: 700; text-transform: uppercase; font-size: .8rem; }
-.pass { color: var(--pass); } .fail { color: var(--fail); } .warn { color: var(--warn); }
-.skip { color: var(--skip); }
+.status.pass, .counts .pass { color: var(--pass); }
+.status.fail, .counts .fail { color: var(--fail); }
+.status.warn, .counts .warn { color: var(--warn); }
+.status.skip, .counts .skip { color: var(--skip); }
+td:first-child, td:nth-child(2) { white-space: nowrap; }
+tr.fail td:first-child { border-left: 4px solid var(--fail); }
+tr.warn td:first-child { border-left: 4px solid var(--warn); }
 details ul { margin: .3rem 0; padding-left: 1.2rem; font-size: .9rem; }
 code { font-family: ui-monospace, monospace; font-size: .9em; }
 """
@@ -43,6 +49,11 @@ code { font-family: ui-monospace, monospace; font-size: .9em; }
 
 def _text(value: str) -> str:
     return escape(clean(value))
+
+
+def _prose(value: str) -> str:
+    """Text whose Markdown code spans (`x`) become ``<code>`` elements."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _text(value))
 
 
 def _check_item(check: Check) -> str:
@@ -72,7 +83,7 @@ def _row(requirement: RequirementResult) -> str:
         f'<td><a href="{escape(requirement.anchor_url)}">{escape(requirement.id)}</a></td>'
         f"<td>{escape(requirement.level)}</td>"
         f'<td class="status {requirement.status}">{requirement.status}</td>'
-        f"<td>{_text(requirement.summary)}</td><td>{detail}</td></tr>"
+        f"<td>{_prose(requirement.summary)}</td><td>{detail}</td></tr>"
     )
 
 
