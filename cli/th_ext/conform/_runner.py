@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.conform._command_checks import check, command_checks, find_reply
 from th_ext.conform._model import Check
-from th_ext.conform._observe import Observation, message_of, metadata, state
+from th_ext.conform._observe import Observation, event_kind, message_of, metadata, state
 from th_ext.conform._ordinary_checks import ordinary_checks, stale_task_metadata
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
@@ -66,12 +66,18 @@ def open_wire(
 async def run_group(wire: Wire, stream: bool, plan: list[Scenario]) -> GroupResult:
     """Every scenario on a new task, then every scenario on one existing task."""
     result = GroupResult()
-    for scenario in plan:
+    for index, scenario in enumerate(plan):
         exchange = await wire.send(user_message(scenario.parts), stream=stream)
         task_id = task_id_of(exchange.results)
         after = await _read(wire, task_id)
         obs = Observation(wire.binding, stream, False, scenario.label, exchange, None, after)
         await _judge(wire, obs, scenario, result)
+        if index == 0 and exchange.failure is not None and not exchange.results:
+            result.notes.append(
+                f"{wire.binding} {obs.mode}: no answer ({exchange.failure}); the other "
+                "scenarios on it were not run"
+            )
+            return result
     before = await _fresh_task(wire, stream, result)
     for scenario in plan:
         if before is None or state(before) in _TERMINAL:
@@ -109,6 +115,13 @@ async def run_header_check(wire: Wire, stream: bool, command: CardCommand) -> li
 
 
 async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: GroupResult) -> None:
+    if obs.stream and obs.results and event_kind(obs.results[0]) not in ("task", "message"):
+        order = (
+            f"{obs.binding}: a stream began with {event_kind(obs.results[0])}, not the Task or a "
+            "Message (A2A 1.0, 3.1.2)"
+        )
+        if order not in result.notes:
+            result.notes.append(order)
     if scenario.command is None:
         result.checks += ordinary_checks(obs, scenario.requirement)
         note = stale_task_metadata(obs)

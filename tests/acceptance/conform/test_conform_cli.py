@@ -121,3 +121,32 @@ def test_a_card_without_the_extension_exits_2(tmp_path: Path) -> None:
     code, _, err = conform(str(card))
     assert code == 2
     assert "does not declare the commands extension" in err
+
+
+def test_an_agent_that_never_answers_is_given_up_on_within_the_timeout(
+    conform_agent: Agent, tmp_path: Path
+) -> None:
+    import socket
+    import time
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    port = listener.getsockname()[1]
+    import httpx
+
+    document = httpx.get(conform_agent(DemoVariant.CORRECT).card_url, timeout=10).json()
+    for interface in document["supportedInterfaces"]:
+        interface["url"] = interface["url"].replace(
+            interface["url"].split("/")[2], f"127.0.0.1:{port}"
+        )
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(document))
+    start = time.monotonic()
+    code, report = as_json(str(path), "--timeout", "1")
+    elapsed = time.monotonic() - start
+    listener.close()
+    assert code == 1
+    assert elapsed < 8
+    assert statuses(report)["CMD-2"] == "fail"
+    assert any("no answer (no complete answer within 1 s)" in note for note in report["notes"])
