@@ -74,6 +74,7 @@ serve: $(VENV)/.installed-test
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_conform.py
+	$(BIN)/python benchmarks/bench_hostile.py
 
 ## Build the sdist and wheel into dist/ and check them as the release workflow does.
 dist-check: $(VENV)/.installed-test

@@ -9,6 +9,7 @@ __all__ = [
     "CatalogError",
     "CommandRegistrationError",
     "ConformError",
+    "DeadlineError",
     "DemoUnavailableError",
     "DispatchError",
     "MessageError",
@@ -135,3 +136,7 @@ class CardDocumentError(SourceError):
 
 class SchemaError(ThExtError):
     """An extension schema cannot be used: not valid JSON Schema, or a ``$ref`` unresolvable."""
+
+
+class DeadlineError(ThExtError):
+    """The run's deadline (``--timeout``) passed before the work was done, e.g. a validation."""
