@@ -9,6 +9,7 @@ import typer
 from th_ext._version import __version__
 from th_ext.cli._catalog_commands import extensions_command, schema_command
 from th_ext.cli._commands import commands_command
+from th_ext.cli._conform import conform_command
 from th_ext.cli._demo import demo_command
 from th_ext.cli._dispatch import dispatch_command
 from th_ext.cli._lock import lock_app
@@ -47,6 +48,7 @@ def _root(
 app.command("validate")(validate_command)
 app.command("dispatch")(dispatch_command)
 app.command("commands")(commands_command)
+app.command("conform")(conform_command)
 app.command("demo")(demo_command)
 app.command("extensions")(extensions_command)
 app.command("schema")(schema_command)

@@ -3,7 +3,8 @@
 Import it to adopt the extension in a Python agent: register the commands with a
 ``CommandRegistry`` and put ``registry.card_extension()`` on the card; decide each incoming
 message with ``parse_command``; answer a command with ``build_command_reply``. A client reads
-the card's commands with ``read_card_commands``.
+the card's commands with ``read_card_commands`` and finds a command's reply in a task or an
+event with ``command_reply_of``.
 
 The rule, the reply and the card reader need only the standard library. The names built on
 pydantic (the params models, the schema and the registry that produces them) are imported on
@@ -19,8 +20,10 @@ from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.commands._reply import (
     TASK_STATES,
+    CommandReply,
     build_command_reply,
     command_reply_metadata,
+    command_reply_of,
     reply_command_name,
 )
 from th_ext.commands._rule import (
@@ -51,10 +54,12 @@ __all__ = [
     "CommandCall",
     "CommandDecision",
     "CommandRegistry",
+    "CommandReply",
     "CommandSpec",
     "CommandsExtensionParams",
     "build_command_reply",
     "command_reply_metadata",
+    "command_reply_of",
     "commands_v1_schema",
     "decide",
     "parse_command",

@@ -13,6 +13,7 @@ import re
 from th_ext._catalog import ExtensionVersion
 from th_ext._exceptions import PublishError
 from th_ext.publish._field_table import FieldTable, field_tables
+from th_ext.publish._requirements_page import annotate_requirements, requirements_section
 
 __all__ = ["EXAMPLE_DIRECTIVE", "render_spec_page"]
 
@@ -104,7 +105,8 @@ def _history_section(version: ExtensionVersion, siblings: list[ExtensionVersion]
 def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]) -> str:
     """The page's Markdown; ``siblings`` are all versions of the same extension."""
     body = EXAMPLE_DIRECTIVE.sub(
-        lambda match: _example_block(version, match["file"]), version.spec_text()
+        lambda match: _example_block(version, match["file"]),
+        annotate_requirements(version, version.spec_text()),
     )
     schema_text = version.schema_bytes.decode("utf-8")
     front_matter = {
@@ -131,6 +133,7 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
     sections = [
         "\n".join(header),
         body.strip(),
+        *filter(None, [requirements_section(version)]),
         "## Schema\n\nThe extension's `params` on the agent card must validate against this "
         "schema (JSON Schema draft 2020-12). Absent `params` mean an empty object.",
         _field_section(field_tables(version.schema_document)),
