@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench browser js-agent dist-check clean
+.PHONY: demo example test lint typecheck pytest site serve bench browser js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,12 +30,17 @@ demo: $(VENV)/.installed-demo
 
 ## Every check: lint, type-check, and the whole test suite (browser tests included).
 test: $(VENV)/.installed-test browser js-agent
-	$(BIN)/ruff check cli tests benchmarks
+	$(BIN)/ruff check cli tests benchmarks action examples
 	$(BIN)/mypy
 	$(BIN)/pytest
+	$(MAKE) example
+
+## The example agent project, whose own tests check it with th-ext's pytest plugin.
+example: $(VENV)/.installed-test
+	cd examples/python-agent && $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check cli tests benchmarks
+	$(BIN)/ruff check cli tests benchmarks action examples
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy

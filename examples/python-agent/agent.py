@@ -9,6 +9,7 @@ fills the card's extension entry, ``parse_command`` decides each message, and
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 import uvicorn
@@ -61,8 +62,10 @@ class ExampleExecutor(AgentExecutor):
         self.models: dict[str, str] = {}
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        task = context.current_task or _new_task(context)
-        await event_queue.enqueue_event(task)  # every stream begins with the task
+        task = context.current_task
+        if task is None:  # a new task: its stream begins with it
+            task = _new_task(context)
+            await event_queue.enqueue_event(task)
         message = json_format.MessageToDict(context.message) if context.message else {}
         call = parse_command(message, registry.names)
         if call is None:
@@ -118,10 +121,34 @@ def _new_task(context: RequestContext) -> Task:
     return task
 
 
+class TaskFirstRequestHandler(DefaultRequestHandler):
+    """The SDK's handler, with a stream for an existing task beginning with the task.
+
+    A2A 1.0 requires every stream for a task to begin with the Task object. The executor sends
+    a task it creates; for a message to an existing task the SDK would begin the stream with
+    the executor's first event, so the task as stored before the message goes first here.
+    """
+
+    def __init__(self, *, task_store: InMemoryTaskStore, **kwargs: Any) -> None:
+        super().__init__(task_store=task_store, **kwargs)
+        self._tasks = task_store
+
+    async def on_message_send_stream(  # type: ignore[override]
+        self, params: Any, context: Any
+    ) -> AsyncIterator[Any]:
+        task_id = params.message.task_id
+        existing = await self._tasks.get(task_id, context) if task_id else None
+        events = super().on_message_send_stream(params, context)
+        if existing is not None:
+            yield existing
+        async for event in events:
+            yield event
+
+
 def create_app(base_url: str = BASE_URL) -> Starlette:
     """The agent as an ASGI application whose card names ``base_url``."""
     card = json_format.ParseDict(build_card(base_url), AgentCard())
-    handler = DefaultRequestHandler(
+    handler = TaskFirstRequestHandler(
         agent_executor=ExampleExecutor(), task_store=InMemoryTaskStore(), agent_card=card
     )
     routes = [

@@ -29,6 +29,7 @@ class ConformFormat(StrEnum):
     text = "text"
     json = "json"
     junit = "junit"
+    github = "github"
 
 
 class BindingChoice(StrEnum):
@@ -79,6 +80,15 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         Path | None,
         typer.Option("--html", metavar="FILE", help="Also write a self-contained HTML report."),
     ] = None,
+    junit_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--junit-file",
+            metavar="FILE",
+            help="Also write the report as JUnit XML to FILE (for CI systems), whatever --format.",
+            dir_okay=False,
+        ),
+    ] = None,
     header: HeaderOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
@@ -117,7 +127,19 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
                 html.write_text(render_html(report), encoding="utf-8")
             except OSError as exc:
                 fail(f"--html {html}: cannot be written ({(exc.strerror or str(exc)).lower()})")
-        if output_format is ConformFormat.json:
+        if junit_file is not None:
+            from th_ext.cli._conform_junit import render_junit
+
+            try:
+                junit_file.write_text(render_junit(report), encoding="utf-8")
+            except OSError as exc:
+                reason = (exc.strerror or str(exc)).lower()
+                fail(f"--junit-file {junit_file}: cannot be written ({reason})")
+        if output_format is ConformFormat.github:
+            from th_ext.cli._github import render_conform_github
+
+            write(render_conform_github(report))
+        elif output_format is ConformFormat.json:
             import json
 
             write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))

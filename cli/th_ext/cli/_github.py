@@ -9,12 +9,17 @@ to every value, so a card's strings cannot end a command early or forge another 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from th_ext.validate import Problem, Report, clean
 
-__all__ = ["annotation", "render_github"]
+if TYPE_CHECKING:
+    from th_ext.conform import ConformReport
+
+__all__ = ["annotation", "render_conform_github", "render_github"]
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+_LISTED_CHECKS = 5
 
 
 def _escape_data(text: str) -> str:
@@ -89,3 +94,33 @@ def _counts(problems: Iterable[Problem]) -> str:
     errors = sum(1 for p in listed if p.severity == "error")
     warnings = sum(1 for p in listed if p.severity == "warning")
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
+def render_conform_github(report: ConformReport) -> str:
+    """A conformance report as workflow commands: one per requirement that failed or warned.
+
+    A conformance check has no file to point at, so the annotations name none; each names its
+    requirement ID as the title and lists the checks that did not pass, then a summary line.
+    """
+    lines = []
+    for requirement in report.requirements:
+        if requirement.status not in ("fail", "warn"):
+            continue
+        failing = [c for c in requirement.checks if c.status == "fail"]
+        details = [
+            f"{c.binding} {c.mode} {clean(c.scenario)}: {clean(c.detail)}"
+            for c in failing[:_LISTED_CHECKS]
+        ]
+        if len(failing) > _LISTED_CHECKS:
+            details.append(f"and {len(failing) - _LISTED_CHECKS} more checks")
+        level = "error" if requirement.status == "fail" else "warning"
+        summary = f"{requirement.level}: {clean(requirement.summary)} ({requirement.anchor_url})"
+        lines.append(annotation(level, "\n".join([summary, *details]), title=requirement.id))
+    lines += [f"::notice title=conform note::{_escape_data(clean(note))}" for note in report.notes]
+    counts = report.counts()
+    verdict = "passed" if report.passed else "failed"
+    lines.append(
+        f"th-ext conform {clean(report.agent.card_url)}: {verdict} ({counts['pass']} passed, "
+        f"{counts['fail']} failed, {counts['warn']} warnings, {counts['skip']} skipped)"
+    )
+    return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agent import BASE_URL, build_card, create_app
+
 from th_ext.testing import check_card, conform
 
 
