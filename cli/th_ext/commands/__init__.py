@@ -23,7 +23,7 @@ from th_ext.commands._reply import (
     command_reply_metadata,
     reply_command_name,
 )
-from th_ext.commands._rule import (
+from th_ext.commands._dispatch_rule import (
     ASCII_WHITESPACE,
     CommandCall,
     CommandDecision,
