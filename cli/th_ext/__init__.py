@@ -4,6 +4,11 @@ This is the library; ``th_ext.cli`` is the command line built on it. Everything 
 ``__all__`` is public and may be imported by other programs.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from th_ext._catalog import Example, ExtensionVersion, HistoryEntry, discover, find
 from th_ext._exceptions import (
     CardDocumentError,
@@ -25,8 +30,11 @@ from th_ext._exceptions import (
     SourceUnreadableError,
     ThExtError,
 )
-from th_ext._source import LoadedCard, SourceLimits, load_card, read_source
+from th_ext._source import SourceLimits, read_source
 from th_ext._version import __version__
+
+if TYPE_CHECKING:
+    from th_ext.validate import LoadedCard, load_card
 
 __all__ = [
     "CardDocumentError",
@@ -58,3 +66,16 @@ __all__ = [
     "load_card",
     "read_source",
 ]
+
+# Reading a card uses the validator's document parser: imported on first use, so that
+# ``import th_ext`` stays as light as the layer it names.
+_LAZY = {"LoadedCard": "th_ext.validate", "load_card": "th_ext.validate"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -15,11 +15,10 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from th_ext._exceptions import (
-    CardDocumentError,
     HTTPStatusError,
     SourceArgumentError,
     SourceTooLargeError,
@@ -28,17 +27,15 @@ from th_ext._exceptions import (
 from th_ext._version import __version__
 
 if TYPE_CHECKING:
-    from th_ext.validate._problem import Problem
+    from th_ext._problem import Problem
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_TIMEOUT",
     "MAX_REDIRECTS",
-    "LoadedCard",
     "SourceBytes",
     "SourceLimits",
     "is_url",
-    "load_card",
     "parse_header",
     "read_source",
     "well_known_urls",
@@ -81,20 +78,6 @@ class SourceBytes:
     data: bytes
     content_type: str = ""
     notices: tuple[Problem, ...] = field(default=())
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedCard:
-    """A card read and parsed: a JSON object, plus the warnings about reading and parsing it.
-
-    ``problems`` holds the notices of the source and the document problems that did not stop
-    the card from being read (a byte-order mark, a duplicate key, ``NaN``), in document order.
-    """
-
-    source: str
-    location: str
-    card: dict[str, Any]
-    problems: tuple[Problem, ...] = ()
 
 
 def is_url(source: str) -> bool:
@@ -159,32 +142,6 @@ def read_source(
             f"{source}: unsupported URL scheme {scheme.group(1)!r} (use http, https or a path)"
         )
     return SourceBytes(source, source, _read_file(source, limits.max_bytes))
-
-
-def load_card(source: str, limits: SourceLimits | None = None) -> LoadedCard:
-    """Read ``source`` and parse it as a card: a JSON object.
-
-    Raises what ``read_source`` raises, and ``CardDocumentError`` when the bytes are not a JSON
-    object (empty, not UTF-8, not JSON, nested too deep, or a top-level array or scalar). Its
-    ``code`` is the document problem's code (``empty-document``, ``invalid-utf8``,
-    ``invalid-json``, ``too-deep``, ``not-an-object``).
-    """
-    from th_ext.validate._document import parse_document
-
-    raw = read_source(source, limits)
-    document = parse_document(raw.data)
-    fatal = next((p for p in document.problems if p.fatal), None)
-    if fatal is not None or not isinstance(document.value, dict):
-        problem = fatal or document.problems[-1]
-        raise CardDocumentError(
-            f"{raw.location}: {problem.message}", code=problem.code, path=problem.path
-        )
-    return LoadedCard(
-        source=raw.source,
-        location=raw.location,
-        card=document.value,
-        problems=raw.notices + document.problems,
-    )
 
 
 def _check_limits(limits: SourceLimits) -> None:
@@ -256,7 +213,7 @@ def _read_url(source: str, limits: SourceLimits, *, well_known: bool) -> SourceB
             status=first.status,
             url=first.url,
         ) from None
-    from th_ext.validate._problem import Problem
+    from th_ext._problem import Problem
 
     notice = Problem(
         "warning",

@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 
 from th_ext._version import __version__
-from th_ext.cli._catalog import extensions_command, schema_command
 from th_ext.cli._card_commands import commands_command
+from th_ext.cli._catalog import extensions_command, schema_command
 from th_ext.cli._demo import demo_command
 from th_ext.cli._dispatch import dispatch_command
 from th_ext.cli._lock import lock_app

@@ -64,8 +64,8 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     """
     with internal_errors(debug):
         from th_ext._exceptions import SourceError
-        from th_ext._source import load_card
         from th_ext.dispatch import load_message, plan_dispatch, text_message
+        from th_ext.validate import load_card
 
         if (text is None) == (message_file is None):
             fail("give the message as TEXT or with --message FILE, not both and not neither")

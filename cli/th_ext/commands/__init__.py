@@ -16,19 +16,19 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
-from th_ext.commands._names import COMMAND_NAME_PATTERN
-from th_ext.commands._reply import (
-    TASK_STATES,
-    build_command_reply,
-    command_reply_metadata,
-    reply_command_name,
-)
 from th_ext.commands._dispatch_rule import (
     ASCII_WHITESPACE,
     CommandCall,
     CommandDecision,
     decide,
     parse_command,
+)
+from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.commands._reply import (
+    TASK_STATES,
+    build_command_reply,
+    command_reply_metadata,
+    reply_command_name,
 )
 
 if TYPE_CHECKING:

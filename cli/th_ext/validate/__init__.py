@@ -5,10 +5,12 @@ format, ``to_junit(report)`` the JUnit one). Nothing here prints, and nothing he
 jsonschema unless an extension's params need its error messages.
 """
 
+from th_ext._problem import LAYERS, Layer, Problem, Severity
 from th_ext.validate._document import MAX_DEPTH, ParsedDocument, parse_document
 from th_ext.validate._junit import to_junit
+from th_ext.validate._load import LoadedCard, load_card
+from th_ext.validate._override import read_schema_override
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import LAYERS, Layer, Problem, Severity
 from th_ext.validate._report import FORMAT_VERSION, Report
 from th_ext.validate._text import clean
 from th_ext.validate._validator import (
@@ -24,6 +26,7 @@ __all__ = [
     "LAYERS",
     "MAX_DEPTH",
     "Layer",
+    "LoadedCard",
     "ParsedDocument",
     "Problem",
     "Report",
@@ -31,8 +34,10 @@ __all__ = [
     "Severity",
     "ValidateOptions",
     "clean",
+    "load_card",
     "parse_document",
     "pointer",
+    "read_schema_override",
     "report_for_source_error",
     "to_junit",
     "validate_bytes",

@@ -13,8 +13,8 @@ import re
 from operator import methodcaller
 from typing import Any
 
+from th_ext._problem import Problem
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 
 __all__ = ["COMMAND_NAME", "check_commands_params"]
 

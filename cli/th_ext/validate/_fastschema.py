@@ -18,6 +18,8 @@ from operator import methodcaller
 from typing import Any
 from urllib.parse import unquote, urljoin
 
+from th_ext.validate._pointer import resolve_pointer
+
 __all__ = ["compile_check"]
 
 Check = Callable[[Any], bool]
@@ -219,7 +221,10 @@ class _Compiler:
             return self.memo[key]
         if document_uri not in self.resources:
             raise _Unsupported
-        schema = _resolve_pointer(self.resources[document_uri], unquote(fragment))
+        try:
+            schema = resolve_pointer(self.resources[document_uri], unquote(fragment))
+        except KeyError:
+            raise _Unsupported from None  # a named anchor, or nothing there
         node = _Node()
         self.memo[key] = node
         self._fill(node, schema, document_uri, is_root=fragment == "")
@@ -229,23 +234,6 @@ class _Compiler:
 def _document_id(schema: Any) -> str:
     identifier = schema.get("$id") if isinstance(schema, dict) else None
     return identifier.partition("#")[0] if isinstance(identifier, str) else ""
-
-
-def _resolve_pointer(document: Any, fragment: str) -> Any:
-    if fragment == "":
-        return document
-    if not fragment.startswith("/"):
-        raise _Unsupported  # a named anchor
-    current = document
-    for raw in fragment[1:].split("/"):
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(current, dict) and part in current:
-            current = current[part]
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
-            current = current[int(part)]
-        else:
-            raise _Unsupported
-    return current
 
 
 def compile_check(schema: Any, resources: Mapping[str, Any]) -> Check | None:

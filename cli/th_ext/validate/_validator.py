@@ -15,10 +15,10 @@ from typing import Any
 
 from th_ext._catalog import ExtensionVersion, discover
 from th_ext._exceptions import SchemaError, SourceError
+from th_ext._problem import Problem
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
-from th_ext.validate._problem import Problem
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
 
