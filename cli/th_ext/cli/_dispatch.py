@@ -64,7 +64,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     """
     with internal_errors(debug):
         from th_ext._exceptions import SourceError
-        from th_ext.dispatch import load_message, plan_dispatch, text_message
+        from th_ext.dispatch import plan_dispatch, read_message, text_message
         from th_ext.validate import load_card
 
         if (text is None) == (message_file is None):
@@ -78,8 +78,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
             fail(str(exc))
         try:
             if message_file is not None:
-                data, where = _read_message(message_file, max_bytes)
-                message = load_message(data, where, task_id=task_id)
+                message = read_message(message_file, max_bytes, task_id=task_id)
             else:
                 message = text_message(text or "", task_id=task_id)
             plan = plan_dispatch(loaded.card, message)
@@ -118,26 +117,6 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
                 write(render_live(report, plan, color=color))
         if report is not None and not report.passed:
             raise typer.Exit(int(ExitCode.PROBLEMS))
-
-
-def _read_message(path: str, max_bytes: int) -> tuple[bytes, str]:
-    from th_ext._exceptions import MessageError
-
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
-            where = "<stdin>"
-        else:
-            with open(path, "rb") as handle:  # noqa: PTH123 (keeps pathlib off the start-up path)
-                data = handle.read(max_bytes + 1)
-            where = path
-    except OSError as exc:
-        raise MessageError(
-            f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})"
-        ) from None
-    if len(data) > max_bytes:
-        raise MessageError(f"{where}: larger than the cap of {max_bytes} bytes")
-    return data, where
 
 
 def _agent_headers(
