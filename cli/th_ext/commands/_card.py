@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from th_ext.commands._entry import duplicate_message, entry_fault, repeated_names
+from th_ext.commands._entry import entry_fault, listed_twice, repeated_names
 from th_ext.commands._names import EXTENSION_URI
 
 __all__ = ["CardCommand", "CardCommands", "read_card_commands"]
@@ -78,8 +78,8 @@ def read_card_commands(card: Any, uri: str = EXTENSION_URI) -> CardCommands:
         raw["name"] if fault is None else None
         for raw, fault in zip(raw_commands, faults, strict=True)
     ]
-    for index, name, first in repeated_names(usable):
-        faults[index] = duplicate_message(name, first)
+    for index, name, _ in repeated_names(usable):
+        faults[index] = listed_twice(name)
     commands: list[CardCommand] = []
     for index, (raw, fault) in enumerate(zip(raw_commands, faults, strict=True)):
         if fault is not None:

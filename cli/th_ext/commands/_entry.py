@@ -3,7 +3,8 @@
 The schema states the shape; the spec adds what a schema cannot: a name matches
 ``^[a-z][a-z0-9-]*$`` and is listed once. The card reader (``dispatch``, ``th-ext commands``),
 the validator, the registry and the reply builder all ask here, so that they agree in their
-verdicts and in their words. Standard library only, like the dispatch rule.
+verdicts, and the words each of them prints are written here once. Standard library only,
+like the dispatch rule.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ __all__ = [
     "duplicate_message",
     "entry_fault",
     "is_command_name",
+    "listed_twice",
     "name_mismatch",
     "name_requirement",
     "repeated_names",
@@ -43,8 +45,13 @@ def name_requirement(name: object) -> str:
 
 
 def duplicate_message(name: str, first: int) -> str:
-    """What is wrong with a name listed again after index ``first``."""
-    return f"{name!r} is listed twice (first at index {first})"
+    """What is wrong with a name listed again after index ``first``, in a report."""
+    return f"command {name!r} is already registered at index {first}"
+
+
+def listed_twice(name: str) -> str:
+    """What is wrong with a name listed again, for a client that leaves the entry out."""
+    return f"{name!r} is listed twice"
 
 
 def entry_fault(raw: Any) -> str | None:

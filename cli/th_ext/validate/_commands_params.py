@@ -62,7 +62,7 @@ def check_commands_params(
                         "error",
                         "command-name-pattern",
                         pointer((*base, "params", "commands", index, "name")),
-                        name_mismatch(name),
+                        f"command {name_mismatch(name)}",
                         "use lower-case letters, digits and '-', starting with a letter",
                         "extension",
                     )

@@ -12,6 +12,7 @@ from th_ext.commands._entry import (
     duplicate_message,
     entry_fault,
     is_command_name,
+    listed_twice,
     name_mismatch,
     name_requirement,
     repeated_names,
@@ -47,7 +48,8 @@ def test_the_messages_people_read() -> None:
     assert NAME_RULE == "^[a-z][a-z0-9-]*$"
     assert name_mismatch("Model") == "name 'Model' does not match ^[a-z][a-z0-9-]*$"
     assert name_requirement("Model") == "command name 'Model' must match ^[a-z][a-z0-9-]*$"
-    assert duplicate_message("help", 1) == "'help' is listed twice (first at index 1)"
+    assert duplicate_message("help", 1) == "command 'help' is already registered at index 1"
+    assert listed_twice("help") == "'help' is listed twice"
 
 
 @pytest.mark.parametrize(
@@ -85,7 +87,7 @@ def card_with(commands: list[Any]) -> dict[str, Any]:
     }
 
 
-def test_the_reader_and_the_validator_use_the_same_words() -> None:
+def test_the_reader_and_the_validator_share_their_words() -> None:
     commands: list[Any] = [
         {"name": "Model", "description": "d"},
         {"name": "help", "description": "d"},
@@ -94,13 +96,13 @@ def test_the_reader_and_the_validator_use_the_same_words() -> None:
     found = read_card_commands(card_with(commands))
     assert found.problems == (
         "params.commands[0]: name 'Model' does not match ^[a-z][a-z0-9-]*$",
-        "params.commands[2]: 'help' is listed twice (first at index 1)",
+        "params.commands[2]: 'help' is listed twice",
     )
     report = validate_value(card_with(commands))
     rules = [(p.code, p.path, p.message) for p in report.problems if p.layer == "extension"]
     base = "/capabilities/extensions/0/params/commands"
     assert rules == [
-        ("command-name-pattern", f"{base}/0/name", name_mismatch("Model")),
+        ("command-name-pattern", f"{base}/0/name", "command " + name_mismatch("Model")),
         ("duplicate-command", f"{base}/2/name", duplicate_message("help", 1)),
     ]
 
@@ -110,6 +112,6 @@ def test_a_name_whose_only_fault_is_its_case() -> None:
     card["capabilities"]["extensions"][0]["params"]["commands"][0]["name"] = "Model"
     report = validate_value(card)
     assert [(p.severity, p.code, p.message) for p in report.problems] == [
-        ("error", "command-name-pattern", "name 'Model' does not match ^[a-z][a-z0-9-]*$")
+        ("error", "command-name-pattern", "command name 'Model' does not match ^[a-z][a-z0-9-]*$")
     ]
     assert report.exit_code == 1
