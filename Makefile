@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench browser clean
+.PHONY: demo test lint typecheck pytest site serve bench mutate browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
 
+$(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,mutate]'
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
+
 ## The main job: start the demo agent on 127.0.0.1 and check it with th-ext, end to end.
 demo: $(VENV)/.installed-demo
 	$(BIN)/th-ext demo
@@ -36,6 +40,7 @@ test: $(VENV)/.installed-test browser
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check cli tests benchmarks
+	$(BIN)/ruff format --check cli tests benchmarks
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
@@ -59,5 +64,16 @@ serve: $(VENV)/.installed-test
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
 
+## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
+## `make mutate MODULE=validate._fastschema` runs one; the scores are in `mutmut results`.
+MUTATE_MODULES ?= commands._dispatch_rule validate._commands_params validate._document \
+	validate._fastschema dispatch._verdict
+MODULE ?=
+mutate: $(VENV)/.installed-mutate
+	rm -rf mutants
+	cd . && PYTHONPATH=$(CURDIR)/mutants/cli $(BIN)/mutmut run \
+		$(foreach m,$(or $(MODULE),$(MUTATE_MODULES)),"th_ext.$(m).*")
+	$(BIN)/python benchmarks/mutation_scores.py $(or $(MODULE),$(MUTATE_MODULES))
+
 clean:
-	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache mutants

@@ -6,10 +6,8 @@ This is the library; ``th_ext.cli`` is the command line built on it. Everything 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from th_ext._catalog import Example, ExtensionVersion, HistoryEntry, discover, find
 from th_ext._exceptions import (
     CardDocumentError,
     CatalogError,
@@ -30,10 +28,12 @@ from th_ext._exceptions import (
     SourceUnreadableError,
     ThExtError,
 )
-from th_ext._source import SourceLimits, read_source
+from th_ext._lazy import lazy_names as _lazy_names
 from th_ext._version import __version__
 
 if TYPE_CHECKING:
+    from th_ext._catalog import Example, ExtensionVersion, HistoryEntry, discover, find
+    from th_ext._source import SourceLimits, read_source
     from th_ext.validate import LoadedCard, load_card
 
 __all__ = [
@@ -67,15 +67,19 @@ __all__ = [
     "read_source",
 ]
 
-# Reading a card uses the validator's document parser: imported on first use, so that
-# ``import th_ext`` stays as light as the layer it names.
-_LAZY = {"LoadedCard": "th_ext.validate", "load_card": "th_ext.validate"}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+# Imported on first use: every ``th-ext`` command imports this package first, and most of them
+# never read the catalog (``tomllib``) or load a card.
+__getattr__ = _lazy_names(
+    __name__,
+    {
+        "Example": "th_ext._catalog",
+        "ExtensionVersion": "th_ext._catalog",
+        "HistoryEntry": "th_ext._catalog",
+        "discover": "th_ext._catalog",
+        "find": "th_ext._catalog",
+        "SourceLimits": "th_ext._source",
+        "read_source": "th_ext._source",
+        "LoadedCard": "th_ext.validate",
+        "load_card": "th_ext.validate",
+    },
+)

@@ -1,5 +1,17 @@
 """The ``th-ext`` command line: argument parsing and terminal output over the th_ext library."""
 
-from th_ext.cli._app import app, main
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from th_ext._lazy import lazy_names as _lazy_names
+from th_ext.cli._app import main
+
+if TYPE_CHECKING:
+    from th_ext.cli._app import app
 
 __all__ = ["app", "main"]
+
+# The whole application is built on first use; the ``th-ext`` script builds only the
+# subcommand it runs.
+__getattr__ = _lazy_names(__name__, {"app": "th_ext.cli._app"})

@@ -93,15 +93,12 @@ class _Options:
 
 def _run(source: str, options: _Options) -> int:
     from th_ext.cli._validate_output import Spinner, stderr_is_terminal
-    from th_ext.validate import (
-        ValidateOptions,
-        read_schema_override,
-        report_for_source_error,
-        validate_bytes,
-    )
+    from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
 
     override = None
     if options.schema_source is not None:
+        from th_ext.validate import read_schema_override
+
         override = read_schema_override(options.schema_source, options.limits)
     validate_options = ValidateOptions(
         strict=options.strict, extensions=options.extensions, schema=override

@@ -13,7 +13,6 @@ from typing import Any
 
 from th_ext._exceptions import SchemaError
 from th_ext._problem import Problem
-from th_ext._schema_check import schema_defect
 from th_ext.validate._fastschema import Check, compile_check
 from th_ext.validate._pointer import pointer
 
@@ -72,6 +71,8 @@ class ParamsSchema:
         from jsonschema import Draft202012Validator
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT202012
+
+        from th_ext._schema_check import schema_defect
 
         defect = schema_defect(self.schema)
         if defect is not None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from th_ext._catalog import ExtensionVersion, discover
+from th_ext._bundle import BundledSchema, bundled_schemas
 from th_ext._exceptions import SchemaError, SourceError
 from th_ext._problem import Problem
 from th_ext.validate._card import check_card
@@ -21,6 +21,9 @@ from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
+
+if TYPE_CHECKING:
+    from th_ext._catalog import ExtensionVersion
 
 __all__ = [
     "SchemaOverride",
@@ -129,8 +132,16 @@ def _unread(report: Report) -> Report:
 
 
 @cache
-def bundled_extensions() -> tuple[ExtensionVersion, ...]:
-    """The extension versions bundled with th-ext, read once per process."""
+def bundled_extensions() -> tuple[BundledSchema | ExtensionVersion, ...]:
+    """The extension versions bundled with th-ext, read once per process.
+
+    From the schema files alone when they say everything a run needs, else from the catalog.
+    """
+    schemas = bundled_schemas()
+    if schemas is not None:
+        return tuple(schemas)
+    from th_ext._catalog import discover
+
     return tuple(discover())
 
 
