@@ -65,15 +65,21 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
 
 ## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
-## `make mutate MODULE=validate._fastschema` runs one; the scores are in `mutmut results`.
-MUTATE_MODULES ?= commands._dispatch_rule validate._commands_params validate._document \
-	validate._fastschema dispatch._verdict
+## `make mutate MODULE=validate._fastschema` runs one; `make mutate` all of them in turn.
+## mutmut names a mutant by its file's path, so it runs in build/mutate, where th_ext is
+## at the top (links to the real folders), and writes its report and mutants there.
+MUTATE_MODULES ?= commands._dispatch_rule commands._entry validate._commands_params \
+	validate._document validate._fastschema dispatch._verdict
 MODULE ?=
 mutate: $(VENV)/.installed-mutate
-	rm -rf mutants
-	cd . && PYTHONPATH=$(CURDIR)/mutants/cli $(BIN)/mutmut run \
-		$(foreach m,$(or $(MODULE),$(MUTATE_MODULES)),"th_ext.$(m).*")
-	$(BIN)/python benchmarks/mutation_scores.py $(or $(MODULE),$(MUTATE_MODULES))
+	rm -rf build/mutate && mkdir -p build/mutate
+	ln -s ../../cli/th_ext ../../tests ../../extensions ../../pyproject.toml build/mutate/
+	ln -s ../../tests/support/mutation_ids.py build/mutate/conftest.py
+	cd build/mutate && for module in $(or $(MODULE),$(MUTATE_MODULES)); do \
+		../../$(BIN)/mutmut run "th_ext.$$module.*" >/dev/null || exit 1; \
+	done
+	cd build/mutate && ../../$(BIN)/python ../../tests/support/mutation_scores.py \
+		$(or $(MODULE),$(MUTATE_MODULES))
 
 clean:
-	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache mutants
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache
