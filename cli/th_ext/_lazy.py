@@ -17,13 +17,17 @@ __all__ = ["lazy_names"]
 
 
 def lazy_names(package: str, sources: Mapping[str, str]) -> Callable[[str], Any]:
-    """A module ``__getattr__`` for ``package`` that imports ``name`` from ``sources[name]``."""
+    """A module ``__getattr__`` for ``package`` that imports ``name`` from ``sources[name]``.
+
+    A source is a module name, or ``module:attribute`` when the name is exported under another.
+    """
 
     def __getattr__(name: str) -> Any:
-        module = sources.get(name)
-        if module is None:
+        source = sources.get(name)
+        if source is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        module, _, attribute = source.partition(":")
+        value = getattr(importlib.import_module(module), attribute or name)
         setattr(sys.modules[package], name, value)
         return value
 

@@ -9,9 +9,12 @@ from th_ext.cli._app import main
 
 if TYPE_CHECKING:
     from th_ext.cli._app import app
+    from th_ext.cli._hook import main as pre_commit_main
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "pre_commit_main"]
 
 # The whole application is built on first use; the ``th-ext`` script builds only the
 # subcommand it runs.
-__getattr__ = _lazy_names(__name__, {"app": "th_ext.cli._app"})
+__getattr__ = _lazy_names(
+    __name__, {"app": "th_ext.cli._app", "pre_commit_main": "th_ext.cli._hook:main"}
+)
