@@ -81,19 +81,22 @@ bench: $(VENV)/.installed-bench
 
 ## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
 ## `make mutate MODULE=validate._fastschema` runs one; `make mutate` all of them in turn.
-## mutmut names a mutant by its file's path, so it runs in build/mutate, where th_ext is
-## at the top (links to the real folders), and writes its report and mutants there.
+## mutmut names a mutant by its file's path, so it runs in a workspace where th_ext is at the
+## top (links to the real folders). The workspace is outside the checkout, whose sdist build
+## would otherwise walk it; its mutants and results stay there until the next run.
 MUTATE_MODULES ?= commands._dispatch_rule commands._entry validate._commands_params \
 	validate._document validate._fastschema dispatch._verdict
 MODULE ?=
+MUTATE_DIR ?= $(or $(TMPDIR),/tmp)/th-ext-mutate
 mutate: $(VENV)/.installed-mutate
-	rm -rf build/mutate && mkdir -p build/mutate
-	ln -s ../../cli/th_ext ../../tests ../../extensions ../../pyproject.toml build/mutate/
-	ln -s ../../tests/support/mutation_ids.py build/mutate/conftest.py
-	cd build/mutate && for module in $(or $(MODULE),$(MUTATE_MODULES)); do \
-		../../$(BIN)/mutmut run "th_ext.$$module.*" >/dev/null || exit 1; \
+	rm -rf $(MUTATE_DIR) && mkdir -p $(MUTATE_DIR)
+	for name in cli/th_ext tests extensions pyproject.toml; do \
+		ln -s $(CURDIR)/$$name $(MUTATE_DIR)/$$(basename $$name); done
+	ln -s $(CURDIR)/tests/support/mutation_ids.py $(MUTATE_DIR)/conftest.py
+	cd $(MUTATE_DIR) && for module in $(or $(MODULE),$(MUTATE_MODULES)); do \
+		$(CURDIR)/$(BIN)/mutmut run "th_ext.$$module.*" >/dev/null || exit 1; \
 	done
-	cd build/mutate && ../../$(BIN)/python ../../tests/support/mutation_scores.py \
+	cd $(MUTATE_DIR) && $(CURDIR)/$(BIN)/python $(CURDIR)/tests/support/mutation_scores.py \
 		$(or $(MODULE),$(MUTATE_MODULES))
 
 ## Build the sdist and wheel into dist/ and check them as the release workflow does.

@@ -1,6 +1,6 @@
 """The mutation score of each module after ``make mutate``, and the mutants that survived.
 
-Run in the mutation workspace (``build/mutate``) with the dotted module names under
+Run in the mutation workspace (see ``make mutate``) with the dotted module names under
 ``th_ext`` (``validate._fastschema``). A mutant is killed when a test failed (or timed out,
 or the type check refused it); it survives when every test still passed. Mutants that no
 test reaches count against the score: a rule nobody tests is a gap too.

@@ -288,3 +288,21 @@ def test_metadata_and_state_read_only_what_has_the_right_type() -> None:
     assert verdict.state({"status": {"state": "S"}}) == "S"
     assert verdict.state({"status": {"state": 1}}) is None
     assert verdict.state({"status": []}) is None
+
+
+def test_the_last_message_looks_past_results_that_are_not_objects() -> None:
+    results: list[Any] = [{"statusUpdate": update(reply=message("ROLE_AGENT", "said"))}, None, 3]
+    assert verdict.answered(results).detail == (
+        "3 result(s), 1 status update(s); last message: 'said'"
+    )
+
+
+def test_without_streaming_the_task_is_the_last_result_that_is_a_task() -> None:
+    results: list[Any] = [
+        {"task": task(WAITING, metadata={"command": "model"})},
+        {"statusUpdate": update()},
+        None,
+    ]
+    assert verdict.no_command_reply(results, None, streaming=False).status == "fail"
+    reply, found = verdict.command_reply("model", results, streaming=False)
+    assert reply is results[0]["task"] and found.status == "pass"

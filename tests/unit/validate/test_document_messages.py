@@ -135,6 +135,14 @@ def test_a_key_with_an_escaped_colon_is_still_checked() -> None:
     assert parse_document(b'{"x": "\\u0030:", "y": 1}').problems == ()
 
 
+@pytest.mark.parametrize("escape", [b"\\u003a", b"\\u003A"])
+def test_an_escaped_colon_does_not_hide_a_duplicate_key(escape: bytes) -> None:
+    # One colon the text does not show (escaped) and one member the parse merged (a repeated
+    # key) cancel out in the colon count, so an escape alone must send the text to the check.
+    data = b'{"a' + escape + b'": 1, "b": 1, "b": 2}'
+    assert [(p.code, p.path) for p in parse_document(data).problems] == [("duplicate-key", "/b")]
+
+
 def test_non_finite_numbers_say_so() -> None:
     assert problems(b'{"a": NaN}') == [
         (

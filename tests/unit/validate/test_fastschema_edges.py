@@ -294,3 +294,82 @@ def test_boolean_schemas(schema: bool, expected: bool) -> None:
     agree(schema, {"a": 1}, expected)
     agree({"type": "array", "items": schema}, [1, {}], expected)
     agree({"type": "array", "items": schema}, [], True)
+
+
+@pytest.mark.parametrize(
+    ("items", "expected"),
+    [
+        ([{"a": "x", "b": 1}], True),
+        ([{"a": "x", "b": "1"}], False),
+        ([{"a": 1, "b": 1}], False),
+    ],
+)
+def test_closed_objects_whose_properties_differ_in_type(items: list[Any], expected: bool) -> None:
+    item = {
+        "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    agree({"type": "array", "items": item}, items, expected)
+
+
+@pytest.mark.parametrize(
+    ("items", "expected"),
+    [
+        ([{"a": "x", "b": 1}, {"a": "y", "c": [None]}], True),
+        ([{"a": 1, "b": 1}], False),
+    ],
+)
+def test_open_objects_allow_any_other_key(items: list[Any], expected: bool) -> None:
+    item = {"properties": {"a": {"type": "string"}}, "additionalProperties": True}
+    agree({"type": "array", "items": item}, items, expected)
+
+
+@pytest.mark.parametrize(("type_name", "value"), [("string", 1.0), ("null", 2.0), ("boolean", 0.0)])
+def test_an_integral_float_is_no_other_type(type_name: str, value: float) -> None:
+    agree({"type": type_name}, value, False)
+    agree({"type": "array", "items": {"type": type_name}}, [value], False)
+
+
+def test_two_refs_are_two_schemas() -> None:
+    item = {"properties": {"a": {"$ref": "#/$defs/Name"}, "b": {"$ref": "#/$defs/a~1b"}}}
+    agree({**DEFS, **item}, {"a": "x", "b": 1}, True)
+    agree({**DEFS, **item}, {"a": "x", "b": "1"}, False)
+    array = {**DEFS, "type": "array", "items": item}
+    agree(array, [{"a": "x", "b": 1}, {"b": 2}], True)
+    agree(array, [{"a": "x", "b": 1}, {"b": "2"}], False)
+
+
+def test_refs_hold_beside_a_closed_object_of_one_value_type() -> None:
+    schema = {
+        "$defs": {"NeedsA": {"required": ["a"]}},
+        "type": "array",
+        "items": {
+            "properties": {"a": {"type": "string"}},
+            "additionalProperties": False,
+            "$ref": "#/$defs/NeedsA",
+        },
+    }
+    agree(schema, [{"a": "x"}], True)
+    agree(schema, [{"a": "x"}, {}], False)
+
+
+def test_refs_hold_on_arrays_of_arrays_and_of_scalars() -> None:
+    defs = {"Ints": {"items": {"type": "integer"}}, "Name": {"type": "string"}}
+    nested = {"$defs": defs, "type": "array", "items": {"type": "array", "$ref": "#/$defs/Ints"}}
+    agree(nested, [[1], [2, 3]], True)
+    agree(nested, [[1], ["x"]], False)
+    flat = {"$defs": defs, "type": "array", "items": {"$ref": "#/$defs/Name"}}
+    agree(flat, ["a", "b"], True)
+    agree(flat, ["a", 2], False)
+
+
+def test_refs_resolve_against_the_root_id_everywhere() -> None:
+    root = "https://example.org/s.json"
+    for schema_id in (root, root + "#"):
+        schema = {
+            "$id": schema_id,
+            "$defs": {"N": {"type": "integer"}},
+            "additionalProperties": {"$ref": "#/$defs/N"},
+        }
+        agree(schema, {"a": 1}, True)
+        agree(schema, {"a": "1"}, False)
