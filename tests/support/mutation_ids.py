@@ -17,9 +17,20 @@ _make_ids = IdMaker.make_unique_parameterset_ids
 
 
 def _safe_ids(self: IdMaker) -> list[Any]:
-    return [
-        _UNSAFE.sub("_", found) if isinstance(found, str) else found for found in _make_ids(self)
-    ]
+    """The ids pytest would give, in safe characters, still unique within the parametrization."""
+    safe: list[Any] = []
+    taken: set[str] = set()
+    for given in _make_ids(self):
+        if not isinstance(given, str):
+            safe.append(given)
+            continue
+        base = _UNSAFE.sub("_", given)
+        unique, suffix = base, 1
+        while unique in taken:
+            unique, suffix = f"{base}_{suffix}", suffix + 1
+        taken.add(unique)
+        safe.append(unique)
+    return safe
 
 
 IdMaker.make_unique_parameterset_ids = _safe_ids  # type: ignore[method-assign]

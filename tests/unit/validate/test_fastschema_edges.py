@@ -310,6 +310,12 @@ def test_closed_objects_whose_properties_differ_in_type(items: list[Any], expect
         "additionalProperties": False,
     }
     agree({"type": "array", "items": item}, items, expected)
+    flags = {
+        "properties": {"a": {"type": "string"}, "b": {"type": "boolean"}},
+        "additionalProperties": False,
+    }
+    flagged = [{**i, "b": i["b"] == 1} if isinstance(i["b"], int) else i for i in items]
+    agree({"type": "array", "items": flags}, flagged, expected)
 
 
 @pytest.mark.parametrize(
@@ -358,6 +364,18 @@ def test_refs_hold_on_arrays_of_arrays_and_of_scalars() -> None:
     nested = {"$defs": defs, "type": "array", "items": {"type": "array", "$ref": "#/$defs/Ints"}}
     agree(nested, [[1], [2, 3]], True)
     agree(nested, [[1], ["x"]], False)
+    both = {
+        "$defs": defs,
+        "type": "array",
+        "items": {
+            "type": "array",
+            "items": {"type": ["integer", "string"]},
+            "$ref": "#/$defs/Ints",
+        },
+    }
+    agree(both, [[1], [2, 3]], True)
+    agree(both, [[1], ["x"]], False)
+    agree(both, [[1], [None]], False)
     flat = {"$defs": defs, "type": "array", "items": {"$ref": "#/$defs/Name"}}
     agree(flat, ["a", "b"], True)
     agree(flat, ["a", 2], False)
@@ -373,3 +391,12 @@ def test_refs_resolve_against_the_root_id_everywhere() -> None:
         }
         agree(schema, {"a": 1}, True)
         agree(schema, {"a": "1"}, False)
+
+
+@pytest.mark.parametrize(
+    ("items", "expected"),
+    [([1, [2]], True), ([1, ["x"]], False), ([1, 2], True), (["x"], False)],
+)
+def test_an_item_that_may_be_an_array_or_a_scalar(items: list[Any], expected: bool) -> None:
+    item = {"type": ["array", "integer"], "items": {"type": "integer"}}
+    agree({"type": "array", "items": item}, items, expected)
