@@ -78,6 +78,7 @@ serve: $(VENV)/.installed-test
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
+	$(BIN)/python benchmarks/bench_hostile.py
 
 ## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
 ## `make mutate MODULE=validate._fastschema` runs one; `make mutate` all of them in turn.

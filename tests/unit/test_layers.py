@@ -14,18 +14,19 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "cli" / "th_ext"
 
-#: Lower rank first. The top-level private modules (``th_ext._source``, ``th_ext._problem``...)
-#: are the ground every package stands on.
+#: Lower rank first. The network policy (``th_ext.net``) is the bottom; the top-level private
+#: modules (``th_ext._source``, ``th_ext._problem``...) are the ground every package stands on.
 RANKS: dict[str, int] = {
-    "_ground": 0,
-    "commands": 1,
-    "validate": 2,
-    "dispatch": 3,
-    "publish": 3,
-    "demo": 4,
-    "conform": 5,
-    "cli": 6,
-    "_facade": 7,  # th_ext/__init__.py and __main__.py re-export what is below them
+    "net": 0,
+    "_ground": 1,
+    "commands": 2,
+    "validate": 3,
+    "dispatch": 4,
+    "publish": 4,
+    "demo": 5,
+    "conform": 6,
+    "cli": 7,
+    "_facade": 8,  # th_ext/__init__.py and __main__.py re-export what is below them
 }
 
 TERMINAL = ("typer", "click", "rich", "shellingham")

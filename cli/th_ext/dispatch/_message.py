@@ -37,19 +37,21 @@ def read_message(path: str, max_bytes: int, *, task_id: str | None = None) -> di
 
     ``MessageError`` when it cannot be read, is over the cap, or is not an A2A 1.0 Message.
     """
+    from th_ext._source import read_bounded
+
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
+            data = read_bounded(sys.stdin.buffer, max_bytes)
             where = "<stdin>"
         else:
             with open(path, "rb") as handle:  # noqa: PTH123 (keeps pathlib off the start-up path)
-                data = handle.read(max_bytes + 1)
+                data = read_bounded(handle, max_bytes)
             where = path
     except OSError as exc:
         raise MessageError(
             f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})"
         ) from None
-    if len(data) > max_bytes:
+    if data is None:
         raise MessageError(f"{where}: larger than the cap of {max_bytes} bytes")
     return load_message(data, where, task_id=task_id)
 

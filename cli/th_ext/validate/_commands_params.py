@@ -22,6 +22,7 @@ from th_ext.commands._entry import (
     repeated_names,
 )
 from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
 
 __all__ = ["check_commands_params"]
@@ -33,7 +34,7 @@ def check_commands_params(
     entry: dict[str, Any], params: Any, base: tuple[str | int, ...]
 ) -> tuple[list[Problem], dict[str, Any]]:
     """The rule problems of one commands entry, and its summary (the command names, in order)."""
-    problems: list[Problem] = []
+    problems = ProblemList()
     if entry.get("required") is True:
         problems.append(
             Problem(
@@ -48,7 +49,7 @@ def check_commands_params(
         )
     commands = params.get("commands") if isinstance(params, dict) else None
     if not isinstance(commands, list):
-        return problems, {"commands": []}
+        return problems.finished(), {"commands": []}
     if set(map(type, commands)) <= {dict}:
         names = list(map(methodcaller("get", "name"), commands))
     else:
@@ -79,7 +80,7 @@ def check_commands_params(
                     "extension",
                 )
             )
-    return problems, {"commands": strings}
+    return problems.finished(), {"commands": strings}
 
 
 def _all_strings(values: list[Any]) -> bool:

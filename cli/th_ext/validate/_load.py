@@ -8,12 +8,15 @@ command agrees on what a card document is.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from th_ext._exceptions import CardDocumentError
 from th_ext._problem import Problem
 from th_ext._source import SourceLimits, read_source
 from th_ext.validate._document import parse_document
+
+if TYPE_CHECKING:
+    from th_ext.net import HeaderScope
 
 __all__ = ["LoadedCard", "load_card"]
 
@@ -32,7 +35,9 @@ class LoadedCard:
     problems: tuple[Problem, ...] = ()
 
 
-def load_card(source: str, limits: SourceLimits | None = None) -> LoadedCard:
+def load_card(
+    source: str, limits: SourceLimits | None = None, *, scope: HeaderScope | None = None
+) -> LoadedCard:
     """Read ``source`` and parse it as a card: a JSON object.
 
     Raises what ``read_source`` raises, and ``CardDocumentError`` when the bytes are not a JSON
@@ -40,7 +45,7 @@ def load_card(source: str, limits: SourceLimits | None = None) -> LoadedCard:
     ``code`` is the document problem's code (``empty-document``, ``invalid-utf8``,
     ``invalid-json``, ``too-deep``, ``not-an-object``).
     """
-    raw = read_source(source, limits)
+    raw = read_source(source, limits, scope=scope)
     document = parse_document(raw.data)
     fatal = next((p for p in document.problems if p.fatal), None)
     if fatal is not None or not isinstance(document.value, dict):

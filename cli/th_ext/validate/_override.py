@@ -32,4 +32,4 @@ def read_schema_override(schema_source: str, limits: SourceLimits) -> SchemaOver
     if defect is not None:
         reason = " ".join(defect.message.split())[:_REASON_LIMIT]
         raise SchemaError(f"--schema {raw.location}: not a valid JSON schema ({reason})")
-    return SchemaOverride(document.value, raw.location)
+    return SchemaOverride(document.value, raw.location, raw.notices)
