@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from th_ext._problem import Problem
@@ -143,6 +145,21 @@ def test_an_escaped_colon_does_not_hide_a_duplicate_key(escape: bytes) -> None:
     assert [(p.code, p.path) for p in parse_document(data).problems] == [("duplicate-key", "/b")]
 
 
+def test_a_number_past_the_int_string_limit_is_named() -> None:
+    digits = sys.get_int_max_str_digits()
+    assert problems(b'{"a": ' + b"7" * (digits + 1) + b"}") == [
+        (
+            "error",
+            "number-too-long",
+            "",
+            f"a number has more than {digits} digits",
+            "no card needs a number this long; this is likely malformed or hostile",
+            True,
+        )
+    ]
+    assert problems(b'{"a": ' + b"7" * digits + b"}") == []
+
+
 def test_non_finite_numbers_say_so() -> None:
     assert problems(b'{"a": NaN}') == [
         (
@@ -155,6 +172,11 @@ def test_non_finite_numbers_say_so() -> None:
         )
     ]
     assert parse_document(b'{"a": NaN}').value is not None
+    assert [p.path for p in parse_document(b'[1, {"b": [Infinity, -Infinity]}]').problems] == [
+        "/1/b/0",
+        "/1/b/1",
+        "",
+    ]
 
 
 def test_too_deep_says_how_deep() -> None:
