@@ -11,7 +11,8 @@ from typing import Literal
 
 __all__ = ["LAYERS", "Layer", "Problem", "Severity"]
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "info"]
+"""``info`` is a notice that never fails a check, not even with ``--strict``."""
 Layer = Literal["source", "document", "card", "extension"]
 
 #: The layers in the order they are checked and printed.
