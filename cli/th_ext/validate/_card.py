@@ -78,11 +78,15 @@ def check_card(card: dict[str, Any]) -> list[Problem]:
     """
     problems = ProblemList()
     check = FieldChecker(problems)
-    if "url" in card and "supportedInterfaces" not in card:
+    old_card = "url" in card and "supportedInterfaces" not in card
+    if old_card:
+        stated = card.get("protocolVersion")
+        version = stated if isinstance(stated, str) and stated.strip() else "0.3"
         check.error(
             "a2a-0.3-card",
             (),
-            "this is an A2A 0.3 card (a top-level url and no supportedInterfaces)",
+            f"this is an A2A {version} card (a top-level url and no supportedInterfaces), "
+            "not an A2A 1.0 card",
             "A2A 1.0 lists endpoints in supportedInterfaces[{url, protocolBinding: JSONRPC, "
             "protocolVersion: '1.0'}] and drops url, preferredTransport and protocolVersion "
             "from the top level",
@@ -97,8 +101,22 @@ def check_card(card: dict[str, Any]) -> list[Problem]:
         _capabilities(card["capabilities"], check)
     _skills(card, check)
     _optional(card, check)
-    check.unknown_fields(card, CARD_FIELDS, (), CARD_0_3_FIELDS)
+    old_fields = "skip" if old_card else "info" if _serves_0_3(card) else "warning"
+    check.unknown_fields(card, CARD_FIELDS, (), CARD_0_3_FIELDS, old_fields=old_fields)
     return problems.finished()
+
+
+def _serves_0_3(card: dict[str, Any]) -> bool:
+    """Whether the card lists a 0.x interface beside its 1.0 ones (a dual-version card)."""
+    interfaces = card.get("supportedInterfaces")
+    if not isinstance(interfaces, list):
+        return False
+    return any(
+        isinstance(i, dict)
+        and isinstance(i.get("protocolVersion"), str)
+        and i["protocolVersion"].startswith("0.")
+        for i in interfaces
+    )
 
 
 def _interfaces(card: dict[str, Any], check: FieldChecker) -> None:
@@ -122,7 +140,13 @@ def _interfaces(card: dict[str, Any], check: FieldChecker) -> None:
         binding_ok = check.required_string(interface, "protocolBinding", path)
         binding = interface.get("protocolBinding") if binding_ok else None
         if check.required_string(interface, "url", path):
-            check.url(interface, "url", path, strict=binding in ("JSONRPC", "HTTP+JSON"))
+            check.url(
+                interface,
+                "url",
+                path,
+                strict=binding in ("JSONRPC", "HTTP+JSON"),
+                host_port=binding == "GRPC",
+            )
         if binding is not None and binding not in BINDINGS and ":" not in binding:
             check.warn(
                 "unknown-protocol-binding",
