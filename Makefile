@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench mutate browser js-agent dist-check clean
+.PHONY: card-model demo test lint typecheck pytest site serve bench mutate browser js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,10 @@ MUTATE_MODULES ?= commands._dispatch_rule commands._entry validate._commands_par
 	validate._document validate._fastschema dispatch._verdict
 MODULE ?=
 MUTATE_DIR ?= $(or $(TMPDIR),/tmp)/th-ext-mutate
+## Regenerate the card layer's model of A2A 1.0 from the installed official SDK's proto.
+card-model: $(VENV)/.installed-test
+	$(BIN)/python scripts/generate_card_model.py
+
 mutate: $(VENV)/.installed-mutate
 	rm -rf $(MUTATE_DIR) && mkdir -p $(MUTATE_DIR)
 	for name in cli/th_ext tests extensions pyproject.toml; do \

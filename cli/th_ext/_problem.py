@@ -25,6 +25,8 @@ class Problem:
 
     ``code`` is stable and kebab-case, for programs; ``message`` is one line, for people; ``hint``
     says what to do about it. ``fatal`` marks a problem that left no card to check.
+    ``excerpt`` is the source text at the problem, when it helps (a JSON syntax error's line
+    with a caret under the column).
     """
 
     severity: Severity
@@ -34,14 +36,15 @@ class Problem:
     hint: str = ""
     layer: Layer = "card"
     fatal: bool = False
+    excerpt: str = ""
 
     @property
     def is_error(self) -> bool:
         return self.severity == "error"
 
     def to_dict(self) -> dict[str, str]:
-        """The problem as it appears in the JSON report."""
-        return {
+        """The problem as it appears in the JSON report (``excerpt`` when there is one)."""
+        data = {
             "severity": self.severity,
             "code": self.code,
             "layer": self.layer,
@@ -49,3 +52,6 @@ class Problem:
             "message": self.message,
             "hint": self.hint,
         }
+        if self.excerpt:
+            data["excerpt"] = self.excerpt
+        return data

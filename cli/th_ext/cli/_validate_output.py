@@ -134,6 +134,7 @@ def _problem_lines(problem: Problem, fails: bool, style: _Style) -> list[str]:
     else:
         where = "" if problem.layer == "source" else " at (the whole document)"
     lines = [f"  {marked} {style.bold(problem.code)}{where}", f"    {clean(problem.message)}"]
+    lines += [f"      {clean(part)}" for part in problem.excerpt.split("\n") if problem.excerpt]
     if problem.hint:
         lines.append(f"    {style.dim('hint: ' + clean(problem.hint))}")
     return lines

@@ -13,46 +13,23 @@ from __future__ import annotations
 from typing import Any
 
 from th_ext._problem import Problem
+from th_ext.validate._a2a_model import MESSAGES
 from th_ext.validate._fields import FieldChecker
 from th_ext.validate._limits import ProblemList
+from th_ext.validate._proto_walk import walk_message
 
 __all__ = ["check_card"]
 
-CARD_FIELDS = frozenset(
-    {
-        "name",
-        "description",
-        "version",
-        "supportedInterfaces",
-        "capabilities",
-        "defaultInputModes",
-        "defaultOutputModes",
-        "skills",
-        "provider",
-        "documentationUrl",
-        "iconUrl",
-        "securitySchemes",
-        "securityRequirements",
-        "signatures",
-    }
-)
-INTERFACE_FIELDS = frozenset({"url", "protocolBinding", "protocolVersion", "tenant"})
-CAPABILITY_FIELDS = frozenset({"streaming", "pushNotifications", "extendedAgentCard", "extensions"})
-EXTENSION_FIELDS = frozenset({"uri", "description", "required", "params"})
-SKILL_FIELDS = frozenset(
-    {
-        "id",
-        "name",
-        "description",
-        "tags",
-        "examples",
-        "inputModes",
-        "outputModes",
-        "securityRequirements",
-    }
-)
-PROVIDER_FIELDS = frozenset({"url", "organization"})
-SIGNATURE_FIELDS = frozenset({"protected", "signature", "header"})
+def _json_names(message: str) -> frozenset[str]:
+    return frozenset(field.json_name for field in MESSAGES[message])
+
+
+CARD_FIELDS = _json_names("AgentCard")
+INTERFACE_FIELDS = _json_names("AgentInterface")
+CAPABILITY_FIELDS = _json_names("AgentCapabilities")
+EXTENSION_FIELDS = _json_names("AgentExtension")
+SKILL_FIELDS = _json_names("AgentSkill")
+PROVIDER_FIELDS = _json_names("AgentProvider")
 BINDINGS = frozenset({"JSONRPC", "GRPC", "HTTP+JSON"})
 
 _INTERFACES_HINT = (
@@ -220,7 +197,7 @@ def _skills(card: dict[str, Any], check: FieldChecker) -> None:
         check.string_array(skill, "tags", path, required=True)
         for key in ("examples", "inputModes", "outputModes"):
             check.string_array(skill, key, path, required=False)
-        _object_array(skill, "securityRequirements", path, check)
+        _messages(skill, "securityRequirements", "SecurityRequirement", path, check)
         check.unknown_fields(skill, SKILL_FIELDS, path, SKILL_0_3_FIELDS)
 
 
@@ -236,34 +213,16 @@ def _optional(card: dict[str, Any], check: FieldChecker) -> None:
             check.url(card, key, (), strict=False)
     if check.typed(card, "securitySchemes", "object", (), required=False):
         for name, scheme in card["securitySchemes"].items():
-            if not isinstance(scheme, dict):
-                check.error(
-                    "wrong-type",
-                    ("securitySchemes", name),
-                    f"security scheme {name!r} must be an object",
-                    "describe the scheme as an object",
-                )
-    _object_array(card, "securityRequirements", (), check)
-    if _object_array(card, "signatures", (), check):
-        for index, signature in enumerate(card["signatures"]):
-            if isinstance(signature, dict):
-                path = ("signatures", index)
-                check.required_string(signature, "protected", path)
-                check.required_string(signature, "signature", path)
-                check.unknown_fields(signature, SIGNATURE_FIELDS, path)
+            walk_message(scheme, "SecurityScheme", ("securitySchemes", name), check)
+    _messages(card, "securityRequirements", "SecurityRequirement", (), check)
+    _messages(card, "signatures", "AgentCardSignature", (), check)
 
 
-def _object_array(
-    obj: dict[str, Any], key: str, path: tuple[str | int, ...], check: FieldChecker
-) -> bool:
+def _messages(
+    obj: dict[str, Any], key: str, message: str, path: tuple[str | int, ...], check: FieldChecker
+) -> None:
+    """An optional array of ``message`` values, each checked from the proto."""
     if not check.typed(obj, key, "array", path, required=False):
-        return False
+        return
     for index, item in enumerate(obj[key]):
-        if not isinstance(item, dict):
-            check.error(
-                "wrong-type",
-                (*path, key, index),
-                f"each entry of {key!r} must be an object",
-                "use an object here",
-            )
-    return True
+        walk_message(item, message, (*path, key, index), check)

@@ -167,6 +167,13 @@ class FieldChecker:
         ``old_fields`` says what a 0.3 name is: a ``warning``, an ``info`` (a card that also
         serves a 0.3 interface carries them on purpose), or ``skip`` (already reported).
         """
+        if obj and not any(key in known for key in obj):
+            self.error(
+                "no-known-field",
+                path,
+                "none of this object's fields is an A2A 1.0 field here",
+                f"its fields are {', '.join(sorted(known))}; as it is, a client reads nothing",
+            )
         for key in obj:
             if key in known:
                 continue

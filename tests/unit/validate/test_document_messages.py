@@ -79,7 +79,7 @@ def test_not_json() -> None:
             "invalid-json",
             "",
             "not JSON: Expecting ':' delimiter at line 1 column 6",
-            "check the card with a JSON parser; an HTML page here usually means a wrong URL",
+            "check the card with a JSON parser near this place",
             True,
         )
     ]
