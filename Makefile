@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench browser clean
+.PHONY: demo test lint typecheck pytest site site-zensical pages-subtree serve bench browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,13 +16,22 @@ $(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[demo]'
 	touch $@
 
+$(VENV)/.installed-site: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[site]'
+	touch $@
+
+$(VENV)/.installed-zensical: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[site,zensical]'
+	touch $@ $(VENV)/.installed-site
+
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $@ $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-demo $(VENV)/.installed-site $(VENV)/.installed-zensical
 
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
-	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
+		$(VENV)/.installed-zensical
 
 ## The main job: start the demo agent on 127.0.0.1 and check it with th-ext, end to end.
 demo: $(VENV)/.installed-demo
@@ -47,9 +56,19 @@ pytest: $(VENV)/.installed-test
 browser:
 	@command -v chromium >/dev/null 2>&1 || .ci/install-chromium
 
-## Build the site into build/site, failing on any warning.
-site: $(VENV)/.installed-test
+## Build the site into build/site, failing on any warning (the build that is deployed).
+site: $(VENV)/.installed-site
 	$(BIN)/mkdocs build --strict
+
+## The same site built by Zensical, from the generated files, into build/zensical.
+site-zensical: $(VENV)/.installed-zensical
+	$(BIN)/python -m th_ext.publish zensical --site-dir build/zensical
+
+## The extension pages, schemas, catalog and th-ext reference into an existing Pages
+## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
+pages-subtree: $(VENV)/.installed-site
+	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
+	$(BIN)/python -m th_ext.publish subtree --dest "$(DEST)"
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test

@@ -13,6 +13,8 @@ __all__ = [
     "MessageError",
     "PublishError",
     "PublishedSchemaChangedError",
+    "SiteBuildError",
+    "SubtreeConflictError",
     "ThExtError",
 ]
 
@@ -130,3 +132,11 @@ class CardDocumentError(SourceError):
 
 class SchemaError(ThExtError):
     """An extension schema cannot be used: not valid JSON Schema, or a ``$ref`` unresolvable."""
+
+
+class SiteBuildError(PublishError):
+    """A site build could not run: a setting, tool or folder it needs is missing or unusable."""
+
+
+class SubtreeConflictError(SiteBuildError):
+    """The subtree build would overwrite or shadow a file in the destination it did not write."""
