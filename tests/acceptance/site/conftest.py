@@ -1,4 +1,5 @@
-"""The built site, made once per test session with ``mkdocs build --strict``."""
+"""The built site, made once per test session: ``mkdocs build --strict`` (the deployed build)
+and, for the checks both builds must pass, the Zensical build of the same project."""
 
 from __future__ import annotations
 
@@ -7,15 +8,28 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.site_build import build_site
+from tests.support.site_build import build_site, build_zensical_site
 from tests.support.static_site import serve_site
 
 
 @pytest.fixture(scope="session")
-def built_site(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def mkdocs_site(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = build_site(repo_root, tmp_path_factory.mktemp("site") / "site")
     assert result.returncode == 0, result.output
     return result.site_dir
+
+
+@pytest.fixture(scope="session")
+def zensical_site(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``make site-zensical``: the generated files built by Zensical (strict)."""
+    result = build_zensical_site(repo_root, tmp_path_factory.mktemp("zensical") / "zensical")
+    assert result.returncode == 0, result.output
+    return result.site_dir
+
+
+@pytest.fixture(scope="session")
+def built_site(mkdocs_site: Path) -> Path:
+    return mkdocs_site
 
 
 @pytest.fixture(scope="session")
