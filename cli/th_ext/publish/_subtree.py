@@ -110,6 +110,10 @@ def install_subtree(built: Path, dest: Path, prefix: str = "a2a/ext") -> Subtree
     removed = [path for path in sorted(owned) if path not in planned and (dest / path).exists()]
     for relative in removed:
         (dest / relative).unlink()
+        folder = (dest / relative).parent
+        while folder != dest / prefix and not any(folder.iterdir()):
+            folder.rmdir()
+            folder = folder.parent
     files: dict[str, str] = {}
     for relative in planned:
         target = dest / relative
