@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -293,3 +295,43 @@ def test_subtree_pages_load_cleanly_in_chromium(
         assert not problems, problems
     finally:
         context.close()
+
+
+def test_the_composite_action_builds_into_the_callers_artifact(
+    repo_root: Path, tmp_path: Path
+) -> None:
+    """The action's own script, run as the runner runs it, with the default ``dest``."""
+    import yaml
+
+    action = yaml.safe_load(
+        (repo_root / ".github/actions/pages-subtree/action.yml").read_text(encoding="utf-8")
+    )
+    assert action["runs"]["using"] == "composite"
+    assert action["inputs"]["dest"]["default"] == "docs/.vitepress/dist"
+    step = action["runs"]["steps"][-1]
+    assert step["shell"] == "bash"
+    workspace = tmp_path / "tiny-harness"
+    host = make_host_site(workspace / "docs/.vitepress/dist")
+    before = file_hashes(host)
+    env = {
+        **os.environ,
+        "DEST": action["inputs"]["dest"]["default"],
+        "TH_EXT_ROOT": str(repo_root / ".github/actions/pages-subtree/../../.."),
+        "MAKEFLAGS": "",
+    }
+    result = subprocess.run(
+        ["bash", "-e", "-c", step["run"]],
+        cwd=workspace, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    after = file_hashes(host)
+    assert all(after[path] == digest for path, digest in before.items())
+    assert f"{COMMANDS}/index.html" in after
+    assert f"{COMMANDS}/schema.json" in after
+
+    missing = subprocess.run(
+        ["bash", "-e", "-c", step["run"]],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert missing.returncode == 2
+    assert "is not a folder; build the site first" in missing.stderr
