@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,8 @@ def build_zensical(config_file: Path, site_dir: Path) -> Path:
     """
     config = site_dir.resolve().parent / "zensical.yml"
     stage_project(config_file, config, site_dir)
+    if site_dir.is_dir():  # as MkDocs does: no page of an earlier build survives
+        shutil.rmtree(site_dir)
     run_generator("zensical", config)
     return config
 

@@ -111,6 +111,8 @@ def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
     config = load_config(config_file)
     settings = ProjectSettings.from_config(config_file, config)
     index_dir, site_url = settings.index_dir, settings.site_url
+    if not index_dir:
+        raise SiteBuildError(f"{config_file}: the extensions' index_dir is the whole site")
     sub_url = site_url + index_dir + "/"
     plan = plan_site(
         sub_url, settings.extensions_dir, index_dir="", check_published=settings.check_published
@@ -124,30 +126,24 @@ def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
             return path
         return None
 
-    pages: dict[str, str] = {}  # new path -> old path, for every page in the subtree
-    for generated in plan.files:
-        target = docs / generated.path
+    def put(old: str, new: str, content: bytes) -> None:
+        target = docs / new
+        if target.exists():
+            raise SiteBuildError(f"{old} is generated from the extensions; remove it from docs")
         target.parent.mkdir(parents=True, exist_ok=True)
-        if generated.kind == "page":
-            pages[generated.path] = f"{index_dir}/{generated.path}"
-            text = generated.content.decode("utf-8")
-            text = rebase_links(text, pages[generated.path], generated.path, moved, site_url)
-            target.write_text(text, encoding="utf-8")
-        else:
-            target.write_bytes(generated.content)
+        if new.endswith(".md"):
+            text = rebase_links(content.decode("utf-8"), old, new, moved, site_url)
+            content = text.encode("utf-8")
+        target.write_bytes(content)
+
+    for generated in plan.files:
+        put(f"{index_dir}/{generated.path}", generated.path, generated.content)
     for source in sorted(settings.docs_dir.rglob("*")):
         relative = source.relative_to(settings.docs_dir).as_posix()
-        if not source.is_file() or (source.suffix == ".md" and moved(relative) is None):
-            continue
-        target = docs / relative
-        if target.exists():
-            raise SiteBuildError(f"{relative} is generated from the extensions; remove it")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.suffix == ".md":
-            text = rebase_links(source.read_text("utf-8"), relative, relative, moved, site_url)
-            target.write_text(text, encoding="utf-8")
-        else:
-            shutil.copy2(source, target)
+        new = moved(relative)
+        # Pages go only where they move to; other files (stylesheets, scripts) come along.
+        if source.is_file() and (new is not None or source.suffix != ".md"):
+            put(relative, new or relative, source.read_bytes())
     nav = config.get("nav")
     sub_nav = None
     if nav:
