@@ -29,7 +29,7 @@ from tests.conftest import in_ci
 from tests.support.browser import CHROMIUM_ARGS, chromium_executable
 from tests.support.html_page import parse_html
 from tests.support.link_check import crawl_site
-from tests.support.site_build import build_pages_subtree
+from tests.support.site_build import build_pages_subtree, copy_project_for_build
 from tests.support.site_config import mkdocs_setting
 from tests.support.static_site import serve_site
 
@@ -199,6 +199,41 @@ def test_a_file_it_did_not_write_stops_the_build_before_anything_is_written(
     assert len(lines) == 1, result.output
     assert str(host / foreign) in lines[0]
     assert "Traceback" not in result.output
+    assert file_hashes(host) == before
+
+
+def test_an_extension_the_host_already_publishes_is_refused_by_name(
+    repo_root: Path, tmp_path: Path, site_url: str
+) -> None:
+    """A ``task/v1`` of this project would shadow the host's own ``a2a/ext/task/v1.html``."""
+    project = copy_project_for_build(repo_root, tmp_path / "project")
+    task = project / "extensions/task/v1"
+    shutil.copytree(project / "extensions/commands/v1", task)
+    meta = (task / "extension.toml").read_text(encoding="utf-8")
+    meta = meta.replace('name = "commands"', 'name = "task"').replace("/commands/v1", "/task/v1")
+    meta = meta.replace('status = "stable"', 'status = "draft"')
+    meta = meta.replace('schema_source = "th_ext.commands:commands_v1_schema"\n', "")
+    (task / "extension.toml").write_text(meta, encoding="utf-8")
+    schema = json.loads((task / "schema.json").read_bytes())
+    schema["$id"] = site_url + "a2a/ext/task/v1/schema.json"
+    (task / "schema.json").write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
+    for example in (task / "examples").iterdir():
+        text = example.read_text(encoding="utf-8").replace("/commands/v1", "/task/v1")
+        example.write_text(text, encoding="utf-8")
+    external = project / "extensions/external.toml"
+    listed = external.read_text(encoding="utf-8")
+    task_entry = f'[[extension]]\nuri = "{site_url}a2a/ext/task/v1"\n'
+    assert task_entry in listed
+    external.write_text(listed.replace(task_entry, ""), encoding="utf-8")
+
+    host = make_host_site(tmp_path / "dist")
+    before = file_hashes(host)
+    result = build_pages_subtree(project, host, tmp_path / "scratch")
+    assert result.returncode == 2, result.output
+    assert result.output.strip().splitlines() == [
+        f"python -m th_ext.publish subtree: error: {host / 'a2a/ext/task/v1.html'} is in the way:"
+        " this build did not write it and will not replace or shadow it; nothing was written"
+    ]
     assert file_hashes(host) == before
 
 
