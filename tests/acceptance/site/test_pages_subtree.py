@@ -1,12 +1,10 @@
 """The subtree build merged into a stand-in of the tiny-harness Pages site.
 
-The stand-in is shaped like the host's VitePress artifact (base ``/tiny-harness/``, clean
-URLs): a home page, ``404.html``, ``assets/``, and the host's own spec pages
-``a2a/ext/task/v1.html`` and ``a2a/ext/channel/v1.html``. ``python -m th_ext.publish subtree``
-(what ``make pages-subtree`` runs) builds into it; nothing of the host may change, the
-commands extension must be served at its URI and its schema at its ``$id``, every link of the
-merged tree must work, the subtree's links must stay inside it or be absolute, and the pages
-must load cleanly in headless Chromium.
+``python -m th_ext.publish subtree`` (what ``make pages-subtree`` runs) builds into the
+stand-in (``tests/support/host_site.py``): nothing of the host may change, the commands
+extension must be served at its URI and its schema at its ``$id``, every link of the merged
+tree must work, the subtree's links must stay inside it or be absolute, a file the build did
+not write must stop it, and the composite action must run the same build.
 """
 
 from __future__ import annotations
@@ -16,25 +14,18 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 import pytest
 
-from tests.conftest import in_ci
-from tests.support.browser import CHROMIUM_ARGS, chromium_executable
+from tests.acceptance.site.conftest import MergedSite
+from tests.support.host_site import file_hashes, make_host_site
 from tests.support.html_page import parse_html
 from tests.support.link_check import crawl_site
 from tests.support.site_build import build_pages_subtree, copy_project_for_build
 from tests.support.site_config import mkdocs_setting
-from tests.support.static_site import serve_site
-
-if TYPE_CHECKING:
-    from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.slow
 
@@ -42,92 +33,34 @@ SUBTREE = "a2a/ext/"
 MANIFEST = SUBTREE + "th-ext-manifest.json"
 COMMANDS = "a2a/ext/commands/v1"
 
-_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{title} | tiny-harness</title>
-<link rel="stylesheet" href="/tiny-harness/assets/style.css"></head>
-<body><nav><a href="/tiny-harness/">Home</a> <a href="/tiny-harness/a2a/ext/task/v1">Task</a>
-<a href="/tiny-harness/a2a/ext/channel/v1">Channel</a>
-<a href="/tiny-harness/a2a/ext/commands/v1">Commands</a></nav>
-<main><h1 id="top">{title}</h1><p>{body}</p></main>
-<script src="/tiny-harness/assets/app.js"></script></body></html>
-"""
-
-
-def make_host_site(root: Path) -> Path:
-    """A small stand-in for the tiny-harness VitePress artifact, in its clean-URL layout."""
-    pages = {
-        "index.html": ("tiny-harness", "A harness for agents."),
-        "404.html": ("Not found", "Nothing here."),
-        "a2a/ext/task/v1.html": ("Task extension v1", "The task extension."),
-        "a2a/ext/channel/v1.html": ("Channel extension v1", "The channel extension."),
-    }
-    for path, (title, body) in pages.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(_PAGE.format(title=title, body=body), encoding="utf-8")
-    (root / "assets").mkdir()
-    (root / "assets/style.css").write_text("body { font-family: sans-serif; }\n", "utf-8")
-    (root / "assets/app.js").write_text("document.documentElement.dataset.host = '1';\n", "utf-8")
-    return root
-
-
-def file_hashes(root: Path) -> dict[str, str]:
-    return {
-        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(root.rglob("*"))
-        if path.is_file()
-    }
-
-
-@dataclass(frozen=True)
-class Merged:
-    root: Path
-    before: dict[str, str]
-    output: str
-
 
 @pytest.fixture(scope="module")
 def site_url(repo_root: Path) -> str:
     return mkdocs_setting(repo_root, "site_url")
 
 
-@pytest.fixture(scope="module")
-def merged(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Merged:
-    work = tmp_path_factory.mktemp("subtree")
-    host = make_host_site(work / "dist")
-    before = file_hashes(host)
-    result = build_pages_subtree(repo_root, host, work / "scratch")
-    assert result.returncode == 0, result.output
-    return Merged(host, before, result.output)
-
-
-@pytest.fixture(scope="module")
-def base_url(merged: Merged) -> Iterator[str]:
-    with serve_site(merged.root) as url:
-        yield url
-
-
-def test_nothing_of_the_host_site_changed(merged: Merged) -> None:
-    after = file_hashes(merged.root)
-    changed = {path for path, digest in merged.before.items() if after.get(path) != digest}
+def test_nothing_of_the_host_site_changed(merged_site: MergedSite) -> None:
+    after = file_hashes(merged_site.root)
+    changed = {path for path, digest in merged_site.before.items() if after.get(path) != digest}
     assert not changed, f"host files changed or removed: {sorted(changed)}"
-    added = set(after) - set(merged.before)
+    added = set(after) - set(merged_site.before)
     outside = sorted(path for path in added if not path.startswith(SUBTREE))
     assert not outside, f"written outside {SUBTREE}: {outside}"
-    manifest = json.loads((merged.root / MANIFEST).read_bytes())
+    manifest = json.loads((merged_site.root / MANIFEST).read_bytes())
     assert set(manifest["files"]) == added - {MANIFEST}
     assert all(after[path] == digest for path, digest in manifest["files"].items())
     for expected in (f"{COMMANDS}/index.html", f"{COMMANDS}/schema.json", "a2a/ext/index.json",
                      "a2a/ext/search/search_index.json", "a2a/ext/th-ext/index.html"):
         assert expected in added, expected
-    assert "wrote" in merged.output
+    assert "wrote" in merged_site.output
 
 
 def test_the_commands_page_and_schema_are_served_at_their_uri_and_id(
-    base_url: str, site_url: str, repo_root: Path
+    merged_base_url: str, site_url: str, repo_root: Path
 ) -> None:
     schema_bytes = (repo_root / "extensions/commands/v1/schema.json").read_bytes()
     schema_id = json.loads(schema_bytes)["$id"]
-    local = base_url + COMMANDS
+    local = merged_base_url + COMMANDS
     assert site_url + COMMANDS + "/schema.json" == schema_id
     with httpx.Client(timeout=10, trust_env=False) as http:
         redirect = http.get(local)
@@ -137,22 +70,22 @@ def test_the_commands_page_and_schema_are_served_at_their_uri_and_id(
         assert page.status_code == 200
         assert page.headers["content-type"].startswith("text/html")
         assert parse_html(page.text).title.startswith("Commands extension v1")
-        schema = http.get(base_url + schema_id.removeprefix(site_url))
+        schema = http.get(merged_base_url + schema_id.removeprefix(site_url))
         assert schema.status_code == 200
         assert schema.headers["content-type"] == "application/json"
         assert schema.content == schema_bytes
-        catalog = http.get(base_url + "a2a/ext/index.json").json()
+        catalog = http.get(merged_base_url + "a2a/ext/index.json").json()
         assert site_url + COMMANDS in {entry["uri"] for entry in catalog["extensions"]}
-        host_page = http.get(base_url + "a2a/ext/task/v1")
+        host_page = http.get(merged_base_url + "a2a/ext/task/v1")
         assert host_page.status_code == 200
         assert parse_html(host_page.text).title == "Task extension v1 | tiny-harness"
 
 
-def test_every_link_of_the_merged_tree_works(base_url: str, site_url: str) -> None:
+def test_every_link_of_the_merged_tree_works(merged_base_url: str, site_url: str) -> None:
     report = crawl_site(
-        base_url,
+        merged_base_url,
         site_url=site_url,
-        also_visit={base_url + SUBTREE: 200, base_url + "no/such/page/": 404},
+        also_visit={merged_base_url + SUBTREE: 200, merged_base_url + "no/such/page/": 404},
     )
     assert report.links_checked > 0
     assert not report.broken, "\n".join(str(broken) for broken in report.broken)
@@ -160,22 +93,22 @@ def test_every_link_of_the_merged_tree_works(base_url: str, site_url: str) -> No
         assert page in report.pages, f"the crawl did not reach {page!r}"
 
 
-def test_links_stay_inside_the_subtree_or_are_absolute(merged: Merged) -> None:
+def test_links_stay_inside_the_subtree_or_are_absolute(merged_site: MergedSite) -> None:
     """Every relative link of a page the build wrote resolves inside ``a2a/ext/``."""
-    written = json.loads((merged.root / MANIFEST).read_bytes())["files"]
+    written = json.loads((merged_site.root / MANIFEST).read_bytes())["files"]
     pages = sorted(path for path in written if path.endswith(".html"))
     assert len(pages) >= 5, pages
     leaving: list[str] = []
     for path in pages:
         page_path = "/tiny-harness/" + path
-        for link in parse_html((merged.root / path).read_text(encoding="utf-8")).links:
+        for link in parse_html((merged_site.root / path).read_text(encoding="utf-8")).links:
             if urlsplit(link.value).scheme or link.value.startswith(("#", "data:")):
                 continue
             resolved = urlsplit(urljoin("https://host" + page_path, link.value)).path
             if link.value.startswith("/") or not resolved.startswith("/tiny-harness/" + SUBTREE):
                 leaving.append(f"{page_path}: {link.value}")
     assert not leaving, "relative links that leave the subtree:\n" + "\n".join(leaving)
-    dispatch = (merged.root / SUBTREE / "th-ext/dispatch/index.html").read_text("utf-8")
+    dispatch = (merged_site.root / SUBTREE / "th-ext/dispatch/index.html").read_text("utf-8")
     assert 'href="../../commands/v1/' in dispatch
 
 
@@ -238,10 +171,10 @@ def test_an_extension_the_host_already_publishes_is_refused_by_name(
 
 
 def test_a_rerun_replaces_its_own_files_and_no_others(
-    merged: Merged, repo_root: Path, tmp_path: Path
+    merged_site: MergedSite, repo_root: Path, tmp_path: Path
 ) -> None:
     host = tmp_path / "dist"
-    shutil.copytree(merged.root, host)
+    shutil.copytree(merged_site.root, host)
     stale = host / "a2a/ext/commands/v0/index.html"
     stale.parent.mkdir(parents=True)
     stale.write_text("from an earlier build\n", encoding="utf-8")
@@ -254,7 +187,7 @@ def test_a_rerun_replaces_its_own_files_and_no_others(
     again = build_pages_subtree(repo_root, host, tmp_path / "scratch")
     assert again.returncode == 0, again.output
     assert not stale.exists(), "a file of an earlier run that this build lacks stays behind"
-    assert file_hashes(host) == file_hashes(merged.root)
+    assert file_hashes(host) == file_hashes(merged_site.root)
 
     ours = host / COMMANDS / "index.html"
     ours.write_text("edited by hand after the build\n", encoding="utf-8")
@@ -262,74 +195,6 @@ def test_a_rerun_replaces_its_own_files_and_no_others(
     assert refused.returncode == 2
     assert str(ours) in refused.output
     assert ours.read_text(encoding="utf-8") == "edited by hand after the build\n"
-
-
-def _unavailable(reason: str) -> NoReturn:
-    if in_ci():
-        pytest.fail(f"{reason}; under CI=true the browser tests must run")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
-    executable = chromium_executable()
-    if executable is None:
-        _unavailable("no Chromium binary (install Debian's chromium, or set CHROMIUM)")
-    with sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(
-                executable_path=executable, headless=True, args=CHROMIUM_ARGS
-            )
-        except Error as error:
-            _unavailable(f"Chromium at {executable} does not start: {error}")
-        yield launched
-        launched.close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("path", ["a2a/ext/", "a2a/ext/commands/v1/", "a2a/ext/th-ext/dispatch/"])
-def test_subtree_pages_load_cleanly_in_chromium(
-    path: str, browser: Browser, base_url: str
-) -> None:
-    from playwright.sync_api import ConsoleMessage, Response
-
-    problems: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(f"console error: {message.text}")
-
-    def on_response(response: Response) -> None:
-        if response.status >= 400:
-            problems.append(f"HTTP {response.status}: {response.url}")
-
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        page.on("console", on_console)
-        page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-        page.on("requestfailed", lambda request: problems.append(f"failed: {request.url}"))
-        page.on("response", on_response)
-        response = page.goto(base_url + path, wait_until="networkidle")
-        assert response is not None and response.status == 200
-        styles = page.evaluate("[...document.styleSheets].map((s) => s.href).filter(Boolean)")
-        assert any("/a2a/ext/assets/stylesheets/" in href for href in styles), styles
-        assert page.locator("article h1").count() == 1
-        search = page.locator("input[data-md-component=search-query]")
-        search.click()
-        search.press_sequentially("commands", delay=20)
-        results = page.locator(".md-search-result__item a")
-        results.first.wait_for(state="visible")
-        hrefs: list[str] = results.evaluate_all("(links) => links.map((a) => a.href)")
-        assert any(href.startswith(base_url + COMMANDS + "/") for href in hrefs), hrefs
-        assert not problems, problems
-    finally:
-        context.close()
 
 
 def test_the_composite_action_builds_into_the_callers_artifact(
