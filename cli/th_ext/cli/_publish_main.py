@@ -22,19 +22,30 @@ _PROG = "python -m th_ext.publish"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=_PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument(
+    parser = argparse.ArgumentParser(
+        prog=_PROG,
+        description="Write the extension pages for any site generator, build the site with"
+        " Zensical, or build the extensions' folder into an existing Pages artifact.",
+    )
+    config = argparse.ArgumentParser(add_help=False)
+    config.add_argument(
         "--config", type=Path, default=Path("mkdocs.yml"), help="the site's mkdocs.yml"
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     generate = commands.add_parser(
-        "generate", help="write the extension pages, schemas, examples and catalog to a folder"
+        "generate",
+        parents=[config],
+        help="write the extension pages, schemas, examples and catalog to a folder",
     )
     generate.add_argument("--out", type=Path, required=True, help="folder to write into")
-    zensical = commands.add_parser("zensical", help="build the whole site with Zensical")
+    zensical = commands.add_parser(
+        "zensical", parents=[config], help="build the whole site with Zensical"
+    )
     zensical.add_argument("--site-dir", type=Path, default=Path("build/zensical"))
     subtree = commands.add_parser(
-        "subtree", help="build the extensions' folder into an existing Pages artifact"
+        "subtree",
+        parents=[config],
+        help="build the extensions' folder into an existing Pages artifact",
     )
     subtree.add_argument("--dest", type=Path, required=True, help="the Pages artifact folder")
     subtree.add_argument(
