@@ -6,7 +6,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site site-zensical pages-subtree serve bench browser clean
+.PHONY: demo test lint typecheck pytest site site-zensical pages-subtree serve bench browser \
+	js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +39,7 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/th-ext demo
 
 ## Every check: lint, type-check, and the whole test suite (browser tests included).
-test: $(VENV)/.installed-test browser
+test: $(VENV)/.installed-test browser js-agent
 	$(BIN)/ruff check cli tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest
@@ -55,6 +56,21 @@ pytest: $(VENV)/.installed-test
 ## Debian's Chromium for the real-browser tests.
 browser:
 	@command -v chromium >/dev/null 2>&1 || .ci/install-chromium
+
+## The npm packages of the commands agent on the official JavaScript SDK (tests/agents/js),
+## installed from its lock file. Without npm its tests are skipped (and fail under CI).
+JS_AGENT := tests/agents/js
+js-agent:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(JS_AGENT)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the JS SDK agent's tests will be skipped (they fail under CI)"; \
+	fi
+
+$(JS_AGENT)/node_modules/.package-lock.json: $(JS_AGENT)/package-lock.json $(JS_AGENT)/package.json
+	@echo "Installing the JS SDK agent's npm packages (npm ci in $(JS_AGENT))"
+	npm ci --prefix $(JS_AGENT) --no-audit --no-fund --loglevel=error
+	touch $@
 
 ## Build the site into build/site, failing on any warning (the build that is deployed).
 site: $(VENV)/.installed-site
@@ -77,6 +93,10 @@ serve: $(VENV)/.installed-test
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
+
+## Build the sdist and wheel into dist/ and check them as the release workflow does.
+dist-check: $(VENV)/.installed-test
+	$(BIN)/python .ci/check-dist
 
 clean:
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache
