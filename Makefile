@@ -93,6 +93,8 @@ serve: $(VENV)/.installed-test
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
+	$(BIN)/python benchmarks/bench_hostile.py
+	$(BIN)/python benchmarks/bench_site_builds.py
 
 ## Build the sdist and wheel into dist/ and check them as the release workflow does.
 dist-check: $(VENV)/.installed-test

@@ -13,6 +13,7 @@ import re
 from operator import methodcaller
 from typing import Any
 
+from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
 from th_ext.validate._problem import Problem
 
@@ -26,7 +27,7 @@ def check_commands_params(
     entry: dict[str, Any], params: Any, base: tuple[str | int, ...]
 ) -> tuple[list[Problem], dict[str, Any]]:
     """The rule problems of one commands entry, and its summary (the command names, in order)."""
-    problems: list[Problem] = []
+    problems = ProblemList()
     if entry.get("required") is True:
         problems.append(
             Problem(
@@ -41,7 +42,7 @@ def check_commands_params(
         )
     commands = params.get("commands") if isinstance(params, dict) else None
     if not isinstance(commands, list):
-        return problems, {"commands": []}
+        return problems.finished(), {"commands": []}
     if set(map(type, commands)) <= {dict}:
         names = list(map(methodcaller("get", "name"), commands))
     else:
@@ -78,7 +79,7 @@ def check_commands_params(
                 )
             else:
                 first[name] = index
-    return problems, {"commands": strings}
+    return problems.finished(), {"commands": strings}
 
 
 def _all_strings(values: list[Any]) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from th_ext.validate._commands_rules import check_commands_params
+from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
 from th_ext.validate._problem import Problem
 from th_ext.validate._schema import ParamsSchema
@@ -43,7 +44,7 @@ def check_extensions(
     required: Sequence[str] = (),
 ) -> tuple[list[Problem], list[dict[str, Any]]]:
     """The extension layer's problems, and a summary of every extension entry on the card."""
-    problems: list[Problem] = []
+    problems = ProblemList()
     summaries: list[dict[str, Any]] = []
     capabilities = card.get("capabilities")
     entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
@@ -98,7 +99,7 @@ def check_extensions(
             }
         )
     problems.extend(_missing(required, declared, known, entries is not None and bool(entries)))
-    return problems, summaries
+    return problems.finished(), summaries
 
 
 def _check_entry(

@@ -38,6 +38,14 @@ class Report:
     card: dict[str, Any] | None = None
     extensions: list[dict[str, Any]] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # Where the card came from is reported in every format: never with URL credentials.
+        if "@" in self.source or "@" in self.location:
+            from th_ext.net import redact_url
+
+            self.source = redact_url(self.source)
+            self.location = redact_url(self.location)
+
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "error"]

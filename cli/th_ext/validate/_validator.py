@@ -18,6 +18,7 @@ from th_ext._exceptions import SchemaError, SourceError
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
+from th_ext.validate._limits import bounded
 from th_ext.validate._problem import Problem
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
@@ -106,7 +107,8 @@ def report_for_source_error(
     problem = Problem(
         "error", error.code, path, str(error), _SOURCE_HINTS.get(error.code, ""), "source", True
     )
-    return Report(source, source, [problem], card_read=False, strict=strict, layers=("source",))
+    report = Report(source, source, [problem], card_read=False, strict=strict, layers=("source",))
+    return _redacted(report)
 
 
 _SOURCE_HINTS = {
@@ -125,7 +127,7 @@ _SOURCE_HINTS = {
 def _unread(report: Report) -> Report:
     report.card_read = False
     report.layers = ("source", "document")
-    return report
+    return _redacted(report)
 
 
 @cache
@@ -135,13 +137,40 @@ def bundled_extensions() -> tuple[ExtensionVersion, ...]:
 
 
 def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions) -> Report:
-    report.problems.extend(check_card(card))
+    checked, stopped = bounded(check_card, card)
+    report.problems.extend(checked if checked is not None else stopped or ())
     known = known_extensions(card, options)
     required = tuple(_resolve_uri(name) for name in options.extensions)
-    found, summaries = check_extensions(card, known, required)
+    result, stopped = bounded(check_extensions, card, known, required)
+    found, summaries = result if result is not None else (stopped or [], [])
     report.problems.extend(found)
     report.card = summarize_card(card)
     report.extensions = summaries
+    return _redacted(report)
+
+
+def _redact(url: str) -> str:
+    if "@" not in url:
+        return url
+    from th_ext.net import redact_url
+
+    return redact_url(url)
+
+
+def _redacted(report: Report) -> Report:
+    """The report with no URL credentials (``user:password@``) in a message or hint."""
+    if not any("@" in p.message or "@" in p.hint for p in report.problems):
+        return report
+    from dataclasses import replace
+
+    from th_ext.net import redact
+
+    report.problems = [
+        replace(p, message=redact(p.message), hint=redact(p.hint))
+        if "@" in p.message or "@" in p.hint
+        else p
+        for p in report.problems
+    ]
     return report
 
 
@@ -223,7 +252,7 @@ def summarize_card(card: dict[str, Any]) -> dict[str, Any]:
         "name": text("name"),
         "version": text("version"),
         "interfaces": [
-            {k: i[k] for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
+            {k: _redact(i[k]) for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
             for i in (interfaces if isinstance(interfaces, list) else [])
             if isinstance(i, dict)
         ],
