@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from th_ext._problem import Problem
 from th_ext.validate._fields import FieldChecker
 from th_ext.validate._limits import ProblemList
-from th_ext.validate._problem import Problem
 
 __all__ = ["check_card"]
 

@@ -16,10 +16,10 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from th_ext._problem import Problem
 from th_ext.validate._fields import json_type
 from th_ext.validate._limits import ProblemList, TooManyProblems
 from th_ext.validate._pointer import find_path, iter_paths, pointer
-from th_ext.validate._problem import Problem
 from th_ext.validate._shape import MAX_DEPTH, deep_path_in_text, measure
 
 __all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "parse_text"]

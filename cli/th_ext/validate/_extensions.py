@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from th_ext.validate._commands_rules import check_commands_params
+from th_ext._problem import Problem
+from th_ext.validate._commands_params import check_commands_params
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 from th_ext.validate._schema import ParamsSchema
 
 __all__ = ["ExtensionRules", "KnownExtension", "check_extensions"]

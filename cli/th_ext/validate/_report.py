@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from th_ext.validate._problem import LAYERS, Layer, Problem
+from th_ext._problem import LAYERS, Layer, Problem
 from th_ext.validate._text import clean
 
 __all__ = ["FORMAT_VERSION", "Report"]

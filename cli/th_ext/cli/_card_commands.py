@@ -41,9 +41,9 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     """
     with internal_errors(debug):
         from th_ext._exceptions import SourceError
-        from th_ext._source import load_card
         from th_ext.commands._card import read_card_commands
         from th_ext.commands._names import EXTENSION_URI
+        from th_ext.validate import load_card
         from th_ext.validate._text import clean
 
         limits = source_limits(header, timeout, max_bytes, header_origin)
