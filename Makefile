@@ -84,13 +84,13 @@ site: $(VENV)/.installed-site
 
 ## The same site built by Zensical, from the generated files, into build/zensical.
 site-zensical: $(VENV)/.installed-zensical
-	$(BIN)/python -m th_ext.publish zensical --site-dir build/zensical
+	$(BIN)/th-ext-publish zensical --site-dir build/zensical
 
 ## The extension pages, schemas, catalog and th-ext reference into an existing Pages
 ## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
 pages-subtree: $(VENV)/.installed-site
 	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
-	$(BIN)/python -m th_ext.publish subtree --dest "$(DEST)"
+	$(BIN)/th-ext-publish subtree --dest "$(DEST)"
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test

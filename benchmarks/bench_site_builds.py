@@ -25,12 +25,13 @@ LIMITS = {"zensical": 2.0, "pages-subtree": 2.0}
 
 def _command(name: str, scratch: Path) -> list[str]:
     python = sys.executable
+    script = str(Path(python).parent / "th-ext-publish")
     if name == "mkdocs":
         return [python, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(scratch / "site")]
     if name == "zensical":
-        return [python, "-m", "th_ext.publish", "zensical", "--site-dir", str(scratch / "z")]
+        return [script, "zensical", "--site-dir", str(scratch / "z")]
     return [
-        python, "-m", "th_ext.publish", "subtree",
+        script, "subtree",
         "--dest", str(scratch / "dest"), "--work-dir", str(scratch / "work"),
     ]  # fmt: skip
 

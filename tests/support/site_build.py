@@ -1,5 +1,6 @@
 """Building the site for tests, in a subprocess as a user runs it: ``mkdocs build --strict``,
-the Zensical build and the Pages subtree build (both through ``python -m th_ext.publish``)."""
+the Zensical build and the Pages subtree build (both through ``th-ext-publish``, as ``make``
+runs them)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def build_site(project_dir: Path, site_dir: Path, *, strict: bool = True) -> Bui
 def _publish(project_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "th_ext.publish", *args],
+        [str(Path(sys.executable).parent / "th-ext-publish"), *args],
         cwd=project_dir,
         capture_output=True,
         text=True,

@@ -1,4 +1,4 @@
-"""``python -m th_ext.publish``: the site builds, for maintainers, CI and the host site's workflow.
+"""``th-ext-publish``: the site builds, for maintainers, CI and the host site's workflow.
 
 ``generate`` writes the extension pages, schemas, examples and catalog as files for any site
 generator; ``zensical`` builds the whole site with Zensical; ``subtree`` builds the
@@ -18,7 +18,7 @@ from th_ext._exceptions import PublishError, SiteBuildError, ThExtError
 
 __all__ = ["main"]
 
-_PROG = "python -m th_ext.publish"
+_PROG = "th-ext-publish"
 
 
 def _parser() -> argparse.ArgumentParser:

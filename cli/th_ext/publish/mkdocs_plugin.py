@@ -2,7 +2,7 @@
 
 It makes the plan when the configuration is loaded (so a broken rule stops the build before
 anything is written), expands the ``Extensions`` navigation entry with ``expand_nav``, and adds
-the planned files to the build. ``python -m th_ext.publish generate`` writes the same files to
+the planned files to the build. ``th-ext-publish generate`` writes the same files to
 disk for generators that run no plugin. Whatever the site needs from the extensions belongs in
 the plan, not in a hook here: the Zensical and Pages-subtree builds run without this plugin.
 """

@@ -1,6 +1,6 @@
 """The subtree build merged into a stand-in of the tiny-harness Pages site.
 
-``python -m th_ext.publish subtree`` (what ``make pages-subtree`` runs) builds into the
+``th-ext-publish subtree`` (what ``make pages-subtree`` runs) builds into the
 stand-in (``tests/support/host_site.py``): nothing of the host may change, the commands
 extension must be served at its URI and its schema at its ``$id``, every link of the merged
 tree must work, the subtree's links must stay inside it or be absolute, a file the build did
@@ -164,7 +164,7 @@ def test_an_extension_the_host_already_publishes_is_refused_by_name(
     result = build_pages_subtree(project, host, tmp_path / "scratch")
     assert result.returncode == 2, result.output
     assert result.output.strip().splitlines() == [
-        f"python -m th_ext.publish subtree: error: {host / 'a2a/ext/task/v1.html'} is in the way:"
+        f"th-ext-publish subtree: error: {host / 'a2a/ext/task/v1.html'} is in the way:"
         " this build did not write it and will not replace or shadow it; nothing was written"
     ]
     assert file_hashes(host) == before

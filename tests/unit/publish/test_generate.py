@@ -146,7 +146,7 @@ def test_page_url(path: str, url: str) -> None:
 
 def _publish(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "th_ext.publish", *args],
+        [str(Path(sys.executable).parent / "th-ext-publish"), *args],
         cwd=cwd, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
 
@@ -183,5 +183,5 @@ def test_the_generate_command_exits_1_listing_each_broken_rule(
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) >= 2
-    assert all(line.startswith("python -m th_ext.publish generate: error: ") for line in lines)
+    assert all(line.startswith("th-ext-publish generate: error: ") for line in lines)
     assert any("is not under the site URL" in line for line in lines)
