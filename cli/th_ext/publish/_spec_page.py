@@ -12,6 +12,7 @@ import re
 
 from th_ext._catalog import ExtensionVersion
 from th_ext._exceptions import PublishError
+from th_ext.publish._draft import draft_banner, publication_lines
 from th_ext.publish._field_table import FieldTable, field_tables
 
 __all__ = ["EXAMPLE_DIRECTIVE", "render_spec_page"]
@@ -121,12 +122,13 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
         "",
         version.summary,
         "",
+        *draft_banner(version),
         '!!! info "Identifiers"',
         "",
         f"    - **URI:** `{version.uri}`",
         f"    - **Schema:** [`{version.schema_url}`](schema.json)",
         f"    - **Status:** {version.status}",
-        f"    - **Published:** {version.history[0].date}",
+        *publication_lines(version),
     ]
     sections = [
         "\n".join(header),

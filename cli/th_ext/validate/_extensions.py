@@ -35,6 +35,7 @@ class KnownExtension:
     key: str
     schema: ParamsSchema
     rules: ExtensionRules | None
+    draft: bool = False
 
 
 def check_extensions(
@@ -84,6 +85,8 @@ def check_extensions(
             summaries.append({"uri": uri, "path": pointer(base), "checked": False})
             continue
         found, summary = _check_entry(entry, extension, base)
+        if extension.draft:
+            found.insert(0, _draft_warning(extension, base))
         problems.extend(found)
         summaries.append(
             {
@@ -99,6 +102,17 @@ def check_extensions(
         )
     problems.extend(_missing(required, declared, known, entries is not None and bool(entries)))
     return problems, summaries
+
+
+def _draft_warning(extension: KnownExtension, base: tuple[str | int, ...]) -> Problem:
+    return Problem(
+        "warning",
+        "extension-draft",
+        pointer((*base, "uri")),
+        f"extension {extension.key} is a draft; it may change before it is published",
+        "declare a published version on a production card",
+        "extension",
+    )
 
 
 def _check_entry(

@@ -71,6 +71,8 @@ def test_adding_a_version_is_adding_a_folder(repo_root: Path, tmp_path: Path) ->
     site = result.site_dir
     page = (site / f"a2a/ext/commands/{new}/index.html").read_text()
     assert f"Commands extension {new}" in page
+    assert "Draft: not published yet" in page and "Published:" not in page
+    assert "Published:" in (site / "a2a/ext/commands/v1/index.html").read_text()
     assert json.loads((site / f"a2a/ext/commands/{new}/schema.json").read_bytes())["$id"] == (
         f"{SITE_URL}a2a/ext/commands/{new}/schema.json"
     )
@@ -78,6 +80,21 @@ def test_adding_a_version_is_adding_a_folder(repo_root: Path, tmp_path: Path) ->
     assert new in [e["version"] for e in catalog["extensions"]]
     assert f'href="../{new}/"' in (site / "a2a/ext/commands/v1/index.html").read_text()
     assert f'href="a2a/ext/commands/{new}/"' in (site / "index.html").read_text()
+
+
+def test_a_draft_whose_examples_name_another_version_fails(
+    repo_root: Path, tmp_path: Path
+) -> None:
+    project = copy_project_for_build(repo_root, tmp_path / "project")
+    extensions = project / "extensions"
+    new = _next_version(extensions, "commands")
+    copy_as_draft(extensions, "commands/v1", new, retarget_examples=False)
+    result = build_site(project, tmp_path / "out")
+    assert result.returncode != 0
+    assert (
+        f"commands/{new}: example card-extension-entry.json still names {SITE_URL}a2a/ext/"
+        "commands/v1; a draft's examples must use its own URI"
+    ) in result.output
 
 
 def _break_schema(project: Path, **changes: object) -> None:
