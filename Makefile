@@ -45,7 +45,9 @@ pytest: $(VENV)/.installed-test
 
 ## Debian's Chromium for the real-browser tests.
 browser:
-	@command -v chromium >/dev/null 2>&1 || .ci/install-chromium
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium with apt-get (needs root or sudo) for the browser tests"; \
+	  .ci/install-chromium; }
 
 ## Build the site into build/site, failing on any warning.
 site: $(VENV)/.installed-test
