@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench browser clean
+.PHONY: demo test lint typecheck pytest site serve bench mutate browser js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,18 +24,23 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
 
+$(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,mutate]'
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
+
 ## The main job: start the demo agent on 127.0.0.1 and check it with th-ext, end to end.
 demo: $(VENV)/.installed-demo
 	$(BIN)/th-ext demo
 
 ## Every check: lint, type-check, and the whole test suite (browser tests included).
-test: $(VENV)/.installed-test browser
+test: $(VENV)/.installed-test browser js-agent
 	$(BIN)/ruff check cli tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check cli tests benchmarks
+	$(BIN)/ruff format --check cli tests benchmarks
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
@@ -49,6 +54,21 @@ browser:
 	  echo "Installing Debian's chromium with apt-get (needs root or sudo) for the browser tests"; \
 	  .ci/install-chromium; }
 
+## The npm packages of the commands agent on the official JavaScript SDK (tests/agents/js),
+## installed from its lock file. Without npm its tests are skipped (and fail under CI).
+JS_AGENT := tests/agents/js
+js-agent:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(JS_AGENT)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the JS SDK agent's tests will be skipped (they fail under CI)"; \
+	fi
+
+$(JS_AGENT)/node_modules/.package-lock.json: $(JS_AGENT)/package-lock.json $(JS_AGENT)/package.json
+	@echo "Installing the JS SDK agent's npm packages (npm ci in $(JS_AGENT))"
+	npm ci --prefix $(JS_AGENT) --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## Build the site into build/site, failing on any warning.
 site: $(VENV)/.installed-test
 	$(BIN)/mkdocs build --strict
@@ -60,6 +80,31 @@ serve: $(VENV)/.installed-test
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
+	$(BIN)/python benchmarks/bench_hostile.py
+
+## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
+## `make mutate MODULE=validate._fastschema` runs one; `make mutate` all of them in turn.
+## mutmut names a mutant by its file's path, so it runs in a workspace where th_ext is at the
+## top (links to the real folders). The workspace is outside the checkout, whose sdist build
+## would otherwise walk it; its mutants and results stay there until the next run.
+MUTATE_MODULES ?= commands._dispatch_rule commands._entry validate._commands_params \
+	validate._document validate._fastschema dispatch._verdict
+MODULE ?=
+MUTATE_DIR ?= $(or $(TMPDIR),/tmp)/th-ext-mutate
+mutate: $(VENV)/.installed-mutate
+	rm -rf $(MUTATE_DIR) && mkdir -p $(MUTATE_DIR)
+	for name in cli/th_ext tests extensions pyproject.toml; do \
+		ln -s $(CURDIR)/$$name $(MUTATE_DIR)/$$(basename $$name); done
+	ln -s $(CURDIR)/tests/support/mutation_ids.py $(MUTATE_DIR)/conftest.py
+	cd $(MUTATE_DIR) && for module in $(or $(MODULE),$(MUTATE_MODULES)); do \
+		$(CURDIR)/$(BIN)/mutmut run "th_ext.$$module.*" >/dev/null || exit 1; \
+	done
+	cd $(MUTATE_DIR) && $(CURDIR)/$(BIN)/python $(CURDIR)/tests/support/mutation_scores.py \
+		$(or $(MODULE),$(MUTATE_MODULES))
+
+## Build the sdist and wheel into dist/ and check them as the release workflow does.
+dist-check: $(VENV)/.installed-test
+	$(BIN)/python .ci/check-dist
 
 clean:
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache

@@ -8,6 +8,7 @@ from __future__ import annotations
 __all__ = [
     "CatalogError",
     "CommandRegistrationError",
+    "DeadlineError",
     "DemoUnavailableError",
     "DispatchError",
     "MessageError",
@@ -130,3 +131,7 @@ class CardDocumentError(SourceError):
 
 class SchemaError(ThExtError):
     """An extension schema cannot be used: not valid JSON Schema, or a ``$ref`` unresolvable."""
+
+
+class DeadlineError(ThExtError):
+    """The run's deadline (``--timeout``) passed before the work was done, e.g. a validation."""

@@ -15,56 +15,54 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from th_ext._exceptions import (
-    CardDocumentError,
     HTTPStatusError,
     SourceArgumentError,
     SourceTooLargeError,
     SourceUnreadableError,
 )
+from th_ext._source_limits import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    MAX_BYTES_LIMIT,
+    MAX_TIMEOUT,
+    SourceLimits,
+    check_limits,
+    header_scope,
+    parse_header,
+    read_bounded,
+)
 from th_ext._version import __version__
 
 if TYPE_CHECKING:
-    from th_ext.validate._problem import Problem
+    from th_ext._problem import Problem
+    from th_ext.net import HeaderScope
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_TIMEOUT",
+    "MAX_BYTES_LIMIT",
     "MAX_REDIRECTS",
-    "LoadedCard",
+    "MAX_TIMEOUT",
     "SourceBytes",
     "SourceLimits",
+    "check_limits",
+    "header_scope",
     "is_url",
-    "load_card",
     "parse_header",
+    "read_bounded",
     "read_source",
     "well_known_urls",
 ]
 
-DEFAULT_TIMEOUT = 10.0
-DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 MAX_REDIRECTS = 5
 WELL_KNOWN_CARD = "/.well-known/agent-card.json"
 DEPRECATED_WELL_KNOWN_CARD = "/.well-known/agent.json"
 
-_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
-
-
-@dataclass(frozen=True, slots=True)
-class SourceLimits:
-    """How a source is read: extra request headers, the whole-fetch timeout, the byte cap.
-
-    ``timeout`` (seconds) applies to URLs only; ``max_bytes`` to every source, counted after
-    decompression.
-    """
-
-    headers: tuple[tuple[str, str], ...] = ()
-    timeout: float = DEFAULT_TIMEOUT
-    max_bytes: int = DEFAULT_MAX_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,40 +81,10 @@ class SourceBytes:
     notices: tuple[Problem, ...] = field(default=())
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedCard:
-    """A card read and parsed: a JSON object, plus the warnings about reading and parsing it.
-
-    ``problems`` holds the notices of the source and the document problems that did not stop
-    the card from being read (a byte-order mark, a duplicate key, ``NaN``), in document order.
-    """
-
-    source: str
-    location: str
-    card: dict[str, Any]
-    problems: tuple[Problem, ...] = ()
-
-
 def is_url(source: str) -> bool:
     """True when ``source`` is an http or https URL (the scheme is case-insensitive)."""
     match = _SCHEME.match(source)
     return match is not None and match.group(1).lower() in ("http", "https")
-
-
-def parse_header(text: str) -> tuple[str, str]:
-    """``"Name: value"`` as ``(name, value)``; ``SourceArgumentError`` if it is malformed."""
-    name, colon, value = text.partition(":")
-    name = name.strip()
-    if not colon or not _TOKEN.match(name):
-        raise SourceArgumentError(f"header {text!r} is not of the form 'Name: value'")
-    value = value.strip()
-    if any(ch in value for ch in "\r\n\0"):
-        raise SourceArgumentError(f"header {name!r} has a line break or NUL in its value")
-    try:
-        value.encode("latin-1")
-    except UnicodeEncodeError:
-        raise SourceArgumentError(f"header {name!r}: HTTP header values must be Latin-1") from None
-    return name, value
 
 
 def well_known_urls(url: str) -> tuple[str, str | None]:
@@ -135,12 +103,20 @@ def well_known_urls(url: str) -> tuple[str, str | None]:
 
 
 def read_source(
-    source: str, limits: SourceLimits | None = None, *, well_known: bool = True
+    source: str,
+    limits: SourceLimits | None = None,
+    *,
+    well_known: bool = True,
+    scope: HeaderScope | None = None,
 ) -> SourceBytes:
     """The bytes of the document at ``source``: a file path, ``-`` for stdin, or an http(s) URL.
 
     With ``well_known`` (the default, for cards) a URL not ending in ``.json`` is an agent's
     base URL; without it (for other documents, such as a schema) every URL is read as it is.
+    ``scope`` decides which requests carry ``limits.headers`` (by default: the origin of
+    ``source`` and of ``limits.header_origins``); pass one to share it with later requests.
+    Credentials in a URL (``user:password@``) are redacted in ``source``, ``location`` and
+    every message.
 
     Raises a ``SourceError`` subclass when nothing could be read: ``SourceArgumentError`` (bad
     source or limits), ``SourceUnreadableError`` (file or stdin), ``SourceTooLargeError`` (over
@@ -148,60 +124,32 @@ def read_source(
     ``HTTPStatusError`` and ``RedirectError``.
     """
     limits = limits or SourceLimits()
-    _check_limits(limits)
+    check_limits(limits)
     if source == "-":
         return SourceBytes(source, "<stdin>", _read_stream(limits.max_bytes))
     if is_url(source):
-        return _read_url(source, limits, well_known=well_known)
+        if scope is None:
+            scope = header_scope(source, limits)
+        return _read_url(source, limits, scope, well_known=well_known)
     scheme = _SCHEME.match(source)
     if scheme:
+        from th_ext.net import redact_url
+
         raise SourceArgumentError(
-            f"{source}: unsupported URL scheme {scheme.group(1)!r} (use http, https or a path)"
+            f"{redact_url(source)}: unsupported URL scheme {scheme.group(1)!r} "
+            "(use http, https or a path)"
         )
     return SourceBytes(source, source, _read_file(source, limits.max_bytes))
 
 
-def load_card(source: str, limits: SourceLimits | None = None) -> LoadedCard:
-    """Read ``source`` and parse it as a card: a JSON object.
-
-    Raises what ``read_source`` raises, and ``CardDocumentError`` when the bytes are not a JSON
-    object (empty, not UTF-8, not JSON, nested too deep, or a top-level array or scalar). Its
-    ``code`` is the document problem's code (``empty-document``, ``invalid-utf8``,
-    ``invalid-json``, ``too-deep``, ``not-an-object``).
-    """
-    from th_ext.validate._document import parse_document
-
-    raw = read_source(source, limits)
-    document = parse_document(raw.data)
-    fatal = next((p for p in document.problems if p.fatal), None)
-    if fatal is not None or not isinstance(document.value, dict):
-        problem = fatal or document.problems[-1]
-        raise CardDocumentError(
-            f"{raw.location}: {problem.message}", code=problem.code, path=problem.path
-        )
-    return LoadedCard(
-        source=raw.source,
-        location=raw.location,
-        card=document.value,
-        problems=raw.notices + document.problems,
-    )
-
-
-def _check_limits(limits: SourceLimits) -> None:
-    if not limits.timeout > 0 or limits.timeout == float("inf"):
-        raise SourceArgumentError(f"the timeout must be a positive number, not {limits.timeout}")
-    if limits.max_bytes < 1:
-        raise SourceArgumentError(f"the byte cap must be at least 1, not {limits.max_bytes}")
-    for name, value in limits.headers:
-        parse_header(f"{name}: {value}")
 
 
 def _read_stream(max_bytes: int) -> bytes:
     try:
-        data = sys.stdin.buffer.read(max_bytes + 1)
+        data = read_bounded(sys.stdin.buffer, max_bytes)
     except (OSError, AttributeError, ValueError) as exc:
         raise SourceUnreadableError(f"standard input cannot be read ({exc})") from None
-    if len(data) > max_bytes:
+    if data is None:
         raise SourceTooLargeError(f"<stdin>: more than the cap of {max_bytes} bytes")
     return data
 
@@ -209,7 +157,7 @@ def _read_stream(max_bytes: int) -> bytes:
 def _read_file(path: str, max_bytes: int) -> bytes:
     try:
         with open(path, "rb") as handle:  # noqa: PTH123 (a str path keeps pathlib off the path)
-            data = handle.read(max_bytes + 1)
+            data = read_bounded(handle, max_bytes)
     except FileNotFoundError:
         raise SourceUnreadableError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -217,26 +165,32 @@ def _read_file(path: str, max_bytes: int) -> bytes:
     except OSError as exc:
         reason = (exc.strerror or str(exc)).lower()
         raise SourceUnreadableError(f"{path}: cannot be read ({reason})") from None
-    if len(data) > max_bytes:
+    if data is None:
         raise SourceTooLargeError(f"{path}: larger than the cap of {max_bytes} bytes")
     return data
 
 
-def _read_url(source: str, limits: SourceLimits, *, well_known: bool) -> SourceBytes:
+def _read_url(
+    source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
+) -> SourceBytes:
     from th_ext._fetch import fetch
+    from th_ext.net import redact_url
 
     url, fallback = well_known_urls(source) if well_known else (source, None)
+    shown = redact_url(source)
+    withheld_before = len(scope.withheld)
 
     def get(target: str, timeout: float) -> SourceBytes:
         result = fetch(
             target,
-            headers=limits.headers,
+            scope=scope,
             timeout=timeout,
             max_bytes=limits.max_bytes,
             max_redirects=MAX_REDIRECTS,
             user_agent=f"th-ext/{__version__}",
         )
-        return SourceBytes(source, result.url, result.body, result.content_type)
+        notices = tuple(_withheld_notice(text) for text in scope.notices()[withheld_before:])
+        return SourceBytes(shown, redact_url(result.url), result.body, result.content_type, notices)
 
     import time
 
@@ -256,14 +210,29 @@ def _read_url(source: str, limits: SourceLimits, *, well_known: bool) -> SourceB
             status=first.status,
             url=first.url,
         ) from None
-    from th_ext.validate._problem import Problem
+    from th_ext._problem import Problem
 
     notice = Problem(
         "warning",
         "deprecated-well-known-path",
         "",
-        f"{url} answered 404; the card was read from the pre-0.3 path {found.location}",
+        f"{redact_url(url)} answered 404; the card was read from the pre-0.3 path {found.location}",
         f"serve the card at {WELL_KNOWN_CARD} (A2A 0.3 and later)",
         "source",
     )
-    return SourceBytes(source, found.location, found.data, found.content_type, (notice,))
+    return SourceBytes(
+        shown, found.location, found.data, found.content_type, (notice, *found.notices)
+    )
+
+
+def _withheld_notice(text: str) -> Problem:
+    from th_ext._problem import Problem
+
+    return Problem(
+        "warning",
+        "header-withheld",
+        "",
+        text,
+        "the card is served from another origin than the URL given; check where it redirects",
+        "source",
+    )

@@ -16,6 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from tests.support.loopback import POLL_SECONDS
+
 __all__ = ["serve_site"]
 
 _TYPES = {
@@ -91,7 +93,7 @@ def serve_site(root: Path, prefix: str = "/tiny-harness/") -> Iterator[str]:
     """Serve ``root`` on a free port; yields the site's base URL, ending in ``prefix``."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(root.resolve(), prefix))
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"

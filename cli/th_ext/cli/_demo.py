@@ -61,8 +61,13 @@ def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
             fail(str(exc))
         if not 0 <= port <= 65535:
             fail(f"--port must be between 0 and 65535, not {port}")
-        if not timeout > 0:
-            fail(f"--timeout must be a positive number of seconds, not {timeout}")
+        from th_ext._source import MAX_TIMEOUT
+
+        if not 0 < timeout <= MAX_TIMEOUT:  # also false for nan
+            fail(
+                f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT:g}, "
+                f"not {timeout:.6g}"
+            )
         chosen = DemoVariant(variant.value)
         try:
             if serve:

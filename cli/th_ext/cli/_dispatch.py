@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
-from urllib.parse import urlsplit
+from typing import Annotated, Any
 
 import typer
 
@@ -16,14 +15,13 @@ from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     HeaderOption,
+    HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
     TimeoutOption,
+    note_withheld,
     source_limits,
 )
-
-if TYPE_CHECKING:
-    from th_ext.dispatch import DispatchPlan
 
 __all__ = ["dispatch_command"]
 
@@ -53,6 +51,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     ] = False,
     output_format: TextOrJsonOption = TextOrJson.text,
     header: HeaderOption = None,
+    header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     debug: DebugOption = False,
@@ -64,22 +63,24 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     """
     with internal_errors(debug):
         from th_ext._exceptions import SourceError
-        from th_ext._source import load_card
-        from th_ext.dispatch import load_message, plan_dispatch, text_message
+        from th_ext._source import header_scope
+        from th_ext.dispatch import plan_dispatch, read_message, text_message
+        from th_ext.validate import load_card
 
         if (text is None) == (message_file is None):
             fail("give the message as TEXT or with --message FILE, not both and not neither")
         if source == "-" and message_file == "-":
             fail("the card and the message cannot both come from standard input")
-        limits = source_limits(header, timeout, max_bytes)
+        limits = source_limits(header, timeout, max_bytes, header_origin)
+        scope = header_scope(source, limits)
         try:
-            loaded = load_card(source, limits)
+            loaded = load_card(source, limits, scope=scope)
         except SourceError as exc:
+            note_withheld(scope.notices())
             fail(str(exc))
         try:
             if message_file is not None:
-                data, where = _read_message(message_file, max_bytes)
-                message = load_message(data, where, task_id=task_id)
+                message = read_message(message_file, max_bytes, task_id=task_id)
             else:
                 message = text_message(text or "", task_id=task_id)
             plan = plan_dispatch(loaded.card, message)
@@ -89,11 +90,10 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
         if live:
             from th_ext.dispatch import check_live
 
-            agent_headers = _agent_headers(source, loaded.location, plan, limits.headers)
             try:
                 report = check_live(
                     plan,
-                    headers=agent_headers,
+                    scope=scope,
                     timeout=timeout,
                     max_bytes=max_bytes,
                     task_id=task_id,
@@ -109,54 +109,18 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
             from th_ext.cli._dispatch_output import render_live, render_plan
 
             color = use_color(sys.stdout)
+            sent = plan.request is not None and scope.allows(plan.request.url)
             plan_text = render_plan(
-                plan, loaded.location, len(limits.headers), color=color, compact=live
+                plan, loaded.location, len(limits.headers) if sent else 0, color=color, compact=live
             )
             write(plan_text)
             if report is not None:
                 write("")
                 write(render_live(report, plan, color=color))
+        if plan.request is not None:
+            scope.headers_for(plan.request.url)  # a dry run names the origin it would skip
+        note_withheld(scope.notices())
         if report is not None and not report.passed:
             raise typer.Exit(int(ExitCode.PROBLEMS))
 
 
-def _read_message(path: str, max_bytes: int) -> tuple[bytes, str]:
-    from th_ext._exceptions import MessageError
-
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
-            where = "<stdin>"
-        else:
-            with open(path, "rb") as handle:  # noqa: PTH123 (keeps pathlib off the start-up path)
-                data = handle.read(max_bytes + 1)
-            where = path
-    except OSError as exc:
-        raise MessageError(
-            f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})"
-        ) from None
-    if len(data) > max_bytes:
-        raise MessageError(f"{where}: larger than the cap of {max_bytes} bytes")
-    return data, where
-
-
-def _agent_headers(
-    source: str, location: str, plan: DispatchPlan, headers: tuple[tuple[str, str], ...]
-) -> tuple[tuple[str, str], ...]:
-    """The --header values go to the agent when the card came from a file or the same origin."""
-    from th_ext._source import is_url
-
-    if not headers or plan.request is None:
-        return ()
-    if not is_url(source):
-        return headers
-    return headers if _origin(location) == _origin(plan.request.url) else ()
-
-
-def _origin(url: str) -> tuple[str, str, int | None]:
-    parts = urlsplit(url)
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return parts.scheme.lower(), (parts.hostname or "").lower(), port

@@ -1,4 +1,5 @@
-"""The options every command that reads a card shares: ``--header``, ``--timeout``, ``--max-bytes``.
+"""The options every command that reads a card shares: ``--header``, ``--header-origin``,
+``--timeout``, ``--max-bytes``.
 
 Declared once here so that ``validate`` and the other card-reading commands take the same
 options with the same defaults, and turn them into the same ``SourceLimits``.
@@ -6,22 +7,31 @@ options with the same defaults, and turn them into the same ``SourceLimits``.
 
 from __future__ import annotations
 
-import math
 from typing import Annotated
 
 import typer
 
 from th_ext._exceptions import SourceArgumentError
-from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, parse_header
-from th_ext.cli._output import ExitCode, fail
+from th_ext._source import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    MAX_BYTES_LIMIT,
+    MAX_TIMEOUT,
+    SourceLimits,
+    check_limits,
+    parse_header,
+)
+from th_ext.cli._output import ExitCode, fail, write
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_TIMEOUT",
     "HeaderOption",
+    "HeaderOriginOption",
     "MaxBytesOption",
     "SourceArgument",
     "TimeoutOption",
+    "note_withheld",
     "source_limits",
 ]
 
@@ -41,8 +51,20 @@ HeaderOption = Annotated[
         "--header",
         "-H",
         metavar="'NAME: VALUE'",
-        help="Send this HTTP header when fetching a URL (repeatable), e.g. for authorization. "
-        "Not sent to another origin after a redirect.",
+        help="Send this HTTP header (repeatable), e.g. for authorization. It goes only to the "
+        "origin (scheme, host, port) of SOURCE and of each --header-origin: never to another "
+        "origin a redirect or the card points to. The value is never printed.",
+        show_default=False,
+    ),
+]
+
+HeaderOriginOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--header-origin",
+        metavar="URL",
+        help="Also send the --header values to this URL's origin (repeatable), e.g. an agent "
+        "interface on another host than the card.",
         show_default=False,
     ),
 ]
@@ -52,7 +74,9 @@ TimeoutOption = Annotated[
     typer.Option(
         "--timeout",
         metavar="SECONDS",
-        help="Give up on a URL after this long: the whole fetch, redirects included.",
+        help=f"Give up after this long: the whole fetch of a URL, redirects included, and "
+        f"validate's own checking "
+        f"(more than 0, at most {MAX_TIMEOUT:g}).",
     ),
 ]
 
@@ -61,19 +85,43 @@ MaxBytesOption = Annotated[
     typer.Option(
         "--max-bytes",
         metavar="N",
-        help="Stop reading past this many bytes (counted after decompression).",
+        help=f"Stop reading past this many bytes, counted after decompression (1 to "
+        f"{MAX_BYTES_LIMIT}).",
     ),
 ]
 
 
-def source_limits(headers: list[str] | None, timeout: float, max_bytes: int) -> SourceLimits:
-    """The options as ``SourceLimits``; a malformed value ends the command with exit code 2."""
-    if not (math.isfinite(timeout) and timeout > 0):
-        fail(f"--timeout must be a positive number of seconds, not {timeout}", ExitCode.UNUSABLE)
-    if max_bytes < 1:
-        fail(f"--max-bytes must be at least 1, not {max_bytes}", ExitCode.UNUSABLE)
+def source_limits(
+    headers: list[str] | None,
+    timeout: float,
+    max_bytes: int,
+    header_origins: list[str] | None = None,
+) -> SourceLimits:
+    """The options as ``SourceLimits``; a malformed or out-of-range value ends the command with
+    a one-line usage error (exit code 2). The ranges are the library's (``check_limits``)."""
     try:
         parsed = tuple(parse_header(text) for text in headers or ())
     except SourceArgumentError as exc:
         fail(f"--header: {exc}", ExitCode.UNUSABLE)
-    return SourceLimits(headers=parsed, timeout=timeout, max_bytes=max_bytes)
+    limits = SourceLimits(
+        headers=parsed,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        header_origins=tuple(header_origins or ()),
+    )
+    try:
+        check_limits(limits)
+    except SourceArgumentError as exc:
+        words = {
+            "bad-timeout": ("the timeout", "--timeout"),
+            "bad-max-bytes": ("the byte cap", "--max-bytes"),
+        }
+        said, option = words.get(exc.code, ("", "--header-origin:"))
+        fail(str(exc).replace(said, option, 1) if said else f"{option} {exc}", ExitCode.UNUSABLE)
+    return limits
+
+
+def note_withheld(notices: tuple[str, ...] | list[str]) -> None:
+    """One line on standard error per origin the --header values were withheld from."""
+    for notice in notices:
+        write(f"th-ext: note: {notice}", err=True)

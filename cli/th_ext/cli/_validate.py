@@ -15,20 +15,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from th_ext._exceptions import SchemaError, SourceError, ThExtError
+from th_ext._exceptions import SourceError, ThExtError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
 from th_ext.cli._internal_errors import DebugOption, internal_errors
 from th_ext.cli._output import ExitCode, fail, use_color
 from th_ext.cli._source_options import (
     HeaderOption,
+    HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
     TimeoutOption,
+    note_withheld,
     source_limits,
 )
 
 if TYPE_CHECKING:
-    from th_ext.validate import Report, SchemaOverride
+    from th_ext.validate import Report
 
 __all__ = ["validate_command"]
 
@@ -67,12 +69,13 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         ),
     ] = None,
     header: HeaderOption = None,
+    header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     debug: DebugOption = False,
 ) -> None:
     """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
-    limits = source_limits(header, timeout, max_bytes)
+    limits = source_limits(header, timeout, max_bytes, header_origin)
     options = _Options(output_format, strict, tuple(extension or ()), schema, limits)
     with internal_errors(debug):
         try:
@@ -92,10 +95,20 @@ class _Options:
 
 
 def _run(source: str, options: _Options) -> int:
+    import time
+
     from th_ext.cli._validate_output import Spinner, stderr_is_terminal
     from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
 
-    override = _read_schema(options.schema_source, options.limits)
+    started = time.monotonic()
+    override = None
+    if options.schema_source is not None:
+        from th_ext.validate import read_schema_override
+
+        override = read_schema_override(options.schema_source, options.limits)
+        note_withheld(
+            [f"--schema: {n.message}" for n in override.notices if n.code == "header-withheld"]
+        )
     validate_options = ValidateOptions(
         strict=options.strict, extensions=options.extensions, schema=override
     )
@@ -106,7 +119,7 @@ def _run(source: str, options: _Options) -> int:
         and use_color(sys.stderr)
     )
     try:
-        with Spinner(sys.stderr, f"fetching {source}", enabled=spinning):
+        with Spinner(sys.stderr, f"fetching {_shown(source)}", enabled=spinning):
             raw = read_source(source, options.limits)
     except SourceError as exc:
         report = report_for_source_error(source, exc, strict=options.strict)
@@ -116,41 +129,32 @@ def _run(source: str, options: _Options) -> int:
         del raw
         # The bytes are handed over without another reference, so that a large card's body
         # is freed as soon as it is decoded, before the parse builds the value.
-        report = validate_bytes(
-            body.pop(),
-            source=source,
-            location=location,
-            notices=notices,
-            options=validate_options,
-        )
+        from th_ext._deadline import deadline
+
+        # The run's deadline covers the validation too: a --schema pattern can backtrack
+        # for ever on a hostile name.
+        remaining = options.limits.timeout - (time.monotonic() - started)
+        timeout = options.limits.timeout
+        message = f"the validation did not finish within --timeout ({timeout:g} s)"
+        with deadline(max(remaining, 0.1), message):
+            report = validate_bytes(
+                body.pop(),
+                source=source,
+                location=location,
+                notices=notices,
+                options=validate_options,
+            )
     _emit(report, options.output_format)
     return report.exit_code
 
 
-def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverride | None:
-    """The ``--schema`` document, read under the same limits as the card; ``None`` if unset."""
-    if schema_source is None:
-        return None
-    from th_ext.validate import SchemaOverride, parse_document
+def _shown(source: str) -> str:
+    """``source`` as it may be printed: without URL credentials."""
+    if "@" not in source:
+        return source
+    from th_ext.net import redact_url
 
-    try:
-        raw = read_source(schema_source, limits, well_known=False)
-    except SourceError as exc:
-        raise SchemaError(f"--schema: {exc}") from None
-    document = parse_document(raw.data)
-    if document.fatal or not isinstance(document.value, dict):
-        problem = next((p for p in document.problems if p.fatal), None)
-        reason = problem.message if problem else "a schema must be a JSON object"
-        raise SchemaError(f"--schema {raw.location}: {reason}")
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError as JsonSchemaError
-
-    try:
-        Draft202012Validator.check_schema(document.value)
-    except JsonSchemaError as exc:
-        reason = " ".join(exc.message.split())[:200]
-        raise SchemaError(f"--schema {raw.location}: not a valid JSON schema ({reason})") from None
-    return SchemaOverride(document.value, raw.location)
+    return redact_url(source)
 
 
 def _emit(report: Report, output_format: ReportFormat) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.commands._entry import is_command_name, name_requirement
 
 __all__ = [
     "TASK_STATES",
@@ -37,8 +37,8 @@ TASK_STATES = (
 
 def command_reply_metadata(command: str, task_ref: str | None = None) -> dict[str, str]:
     """The reply event's ``metadata``: ``{"command": name}`` plus ``task_ref`` if given."""
-    if COMMAND_NAME_PATTERN.fullmatch(command) is None:
-        raise ValueError(f"command name {command!r} must match ^[a-z][a-z0-9-]*$")
+    if not is_command_name(command):
+        raise ValueError(name_requirement(command))
     metadata = {"command": command}
     if task_ref is not None:
         if not task_ref:

@@ -3,7 +3,8 @@
 It exists for the live check, which must report what the agent did rather than fail on it: a
 transport failure, an HTTP error, a JSON-RPC error and a malformed event are all returned as
 data. Every call has a deadline over the whole exchange (the stream included) and a cap on the
-bytes read, as the card reader has.
+bytes read, as the card reader has, and obeys the same policy (``th_ext.net``): the caller's
+headers only where their ``HeaderScope`` allows, the system CA store, no proxy.
 """
 
 from __future__ import annotations
@@ -12,8 +13,14 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from th_ext._exceptions import FetchError
+
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
     import httpx
+
+    from th_ext.net import HeaderScope
 
 __all__ = ["FINAL_STATES", "JsonRpcClient", "RpcExchange"]
 
@@ -55,7 +62,11 @@ class RpcExchange:
 
 
 class JsonRpcClient:
-    """Calls to one JSON-RPC endpoint with fixed headers, a deadline and a byte cap."""
+    """Calls to one JSON-RPC endpoint with fixed headers, a deadline and a byte cap.
+
+    ``headers`` go with every call; the caller's own headers (credentials) only through
+    ``scope``, which is asked before each call.
+    """
 
     def __init__(
         self,
@@ -65,9 +76,11 @@ class JsonRpcClient:
         *,
         timeout: float,
         max_bytes: int,
+        scope: HeaderScope | None = None,
     ) -> None:
         self._client = client
         self._url = url
+        self._scope = scope
         self._headers = {**headers, "Accept-Encoding": "identity"}
         self._timeout = timeout
         self._max_bytes = max_bytes
@@ -86,6 +99,9 @@ class JsonRpcClient:
         """POST ``body``; with ``stream`` the answer may be an SSE stream of responses."""
         exchange = RpcExchange(method=str(body.get("method")), request=body)
         headers = dict(self._headers)
+        if self._scope is not None:
+            headers.update(self._scope.headers_for(self._url))
+            headers["Accept-Encoding"] = "identity"
         headers["Accept"] = "text/event-stream" if stream else "application/json"
         import asyncio
 
@@ -97,8 +113,12 @@ class JsonRpcClient:
                 exchange.failure = f"no complete answer within {self._timeout:g} s"
         except _TooLarge:
             exchange.failure = f"the answer is larger than the cap of {self._max_bytes} bytes"
+        except (_Truncated, FetchError) as exc:
+            exchange.failure = str(exc)
         except Exception as exc:  # httpx errors and anything else on the wire
-            exchange.failure = _describe(exc)
+            from th_ext.net import redact
+
+            exchange.failure = redact(_describe(exc))
         return exchange
 
     async def _exchange(self, exchange: RpcExchange, headers: dict[str, str]) -> None:
@@ -107,42 +127,64 @@ class JsonRpcClient:
             "POST", self._url, content=payload, headers=headers
         ) as response:
             if response.status_code >= 400:
-                exchange.failure = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+                reason = " ".join(response.reason_phrase.split())[:200]
+                exchange.failure = f"HTTP {response.status_code} {reason}".rstrip()
                 return
             content_type = response.headers.get("content-type", "")
             if content_type.startswith("text/event-stream"):
                 await self._read_events(response, exchange)
                 return
             body = bytearray()
-            async for chunk in response.aiter_bytes():
+            async for chunk in self._decoded(response):
                 body += chunk
-                if len(body) > self._max_bytes:
-                    raise _TooLarge
             _take(exchange, bytes(body))
 
     async def _read_events(self, response: httpx.Response, exchange: RpcExchange) -> None:
+        from th_ext.dispatch._sse import EventParser
+
+        parser = EventParser()
+        async for chunk in self._decoded(response):
+            for data in parser.feed(chunk):
+                _take(exchange, data)
+                if exchange.failure or exchange.error:
+                    return
+        last = parser.close()
+        if last is not None:
+            _take(exchange, last)
+
+    async def _decoded(self, response: httpx.Response) -> AsyncIterator[bytes]:
+        """The body as it arrives, decoded, raising ``_TooLarge`` past the cap.
+
+        The raw bytes are inflated here, in steps bounded by what is left of the cap, as the
+        card fetch does: httpx would inflate each network chunk whole, and a small gzip chunk
+        can expand a thousandfold. (``Accept-Encoding: identity`` is asked for; a server may
+        compress anyway.)
+        """
+        from th_ext._fetch_wire import inflater_for
+
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        inflater = inflater_for(encoding, "the answer")
         total = 0
-        buffer = b""
-        data: list[bytes] = []
-        async for chunk in response.aiter_bytes():
-            total += len(chunk)
-            if total > self._max_bytes:
-                raise _TooLarge
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for raw_line in lines:
-                line = raw_line.rstrip(b"\r")
-                if not line:
-                    if data:
-                        _take(exchange, b"\n".join(data))
-                        data = []
-                    if exchange.failure or exchange.error:
-                        return
-                elif line.startswith(b"data:"):
-                    value = line[5:]
-                    data.append(value[1:] if value.startswith(b" ") else value)
-        if data:
-            _take(exchange, b"\n".join(data))
+        async for raw in response.aiter_raw():
+            pending = raw
+            while pending:
+                if inflater is None:
+                    piece, pending = pending, b""
+                else:
+                    piece = inflater.decompress(pending, self._max_bytes - total + 1)
+                    pending = inflater.unconsumed_tail
+                total += len(piece)
+                if total > self._max_bytes:
+                    raise _TooLarge
+                if piece:
+                    yield piece
+        if inflater is not None and not inflater.eof:
+            raise _Truncated(encoding)
+
+
+class _Truncated(Exception):
+    def __str__(self) -> str:
+        return f"the {self.args[0]} answer is truncated"
 
 
 class _TooLarge(Exception):
@@ -153,8 +195,14 @@ def _take(exchange: RpcExchange, data: bytes) -> None:
     """Record one JSON-RPC response (a whole body or one event's data)."""
     try:
         value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except RecursionError:
+        exchange.failure = "the answer is nested too deep to read"
+        return
+    except (UnicodeDecodeError, json.JSONDecodeError):
         exchange.failure = "the answer is not valid JSON"
+        return
+    except ValueError:  # Python's int-string limit
+        exchange.failure = "the answer holds a number too long to read (over 4300 digits)"
         return
     if not isinstance(value, dict) or value.get("jsonrpc") != "2.0":
         exchange.failure = "the answer is not a JSON-RPC 2.0 response"
@@ -193,6 +241,8 @@ def _describe(exc: Exception) -> str:
 
     if isinstance(exc, httpx.ConnectError):
         return f"cannot connect ({' '.join(str(exc).split()) or 'connection refused'})"
+    if isinstance(exc, httpx.RemoteProtocolError) and "without sending complete" in str(exc):
+        return "the server closed the connection before the body was complete"
     if isinstance(exc, httpx.HTTPError):
         return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
     return f"{type(exc).__name__}: {' '.join(str(exc).split())}"

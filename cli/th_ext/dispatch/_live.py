@@ -7,7 +7,7 @@ passes or fails (or is skipped when it does not apply), and says why in words.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from th_ext._exceptions import DispatchError
@@ -16,6 +16,7 @@ from th_ext.dispatch import _verdict as verdict
 from th_ext.dispatch._jsonrpc import JsonRpcClient
 from th_ext.dispatch._plan import DispatchPlan
 from th_ext.dispatch._verdict import LiveCheck
+from th_ext.net import HeaderScope
 
 __all__ = ["CHECK_NAMES", "LiveCheck", "LiveReport", "check_live", "check_live_async"]
 
@@ -40,6 +41,8 @@ class LiveReport:
     sent: dict[str, Any]
     received: list[Any]
     checks: list[LiveCheck]
+    notices: list[str] = field(default_factory=list)
+    """What the user should know about how the run went, e.g. headers withheld from an origin."""
 
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON (the ``live`` object of ``th-ext dispatch --format json``)."""
@@ -56,17 +59,24 @@ def check_live(
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = DEFAULT_MAX_BYTES,
     task_id: str | None = None,
+    scope: HeaderScope | None = None,
 ) -> LiveReport:
     """Send ``plan``'s message to the agent and check its answer (see the module docstring).
 
-    ``timeout`` bounds each exchange (a stream included) and ``max_bytes`` each answer. From
-    async code, await ``check_live_async`` instead.
+    ``timeout`` bounds each exchange (a stream included) and ``max_bytes`` each answer. The
+    caller's headers go where ``scope`` allows; without a scope, ``headers`` go to the origin
+    of the plan's interface only. From async code, await ``check_live_async`` instead.
     """
     import asyncio
 
     return asyncio.run(
         check_live_async(
-            plan, headers=headers, timeout=timeout, max_bytes=max_bytes, task_id=task_id
+            plan,
+            headers=headers,
+            timeout=timeout,
+            max_bytes=max_bytes,
+            task_id=task_id,
+            scope=scope,
         )
     )
 
@@ -78,11 +88,14 @@ async def check_live_async(
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = DEFAULT_MAX_BYTES,
     task_id: str | None = None,
+    scope: HeaderScope | None = None,
 ) -> LiveReport:
     """``check_live`` for a caller that already runs an event loop."""
     if plan.request is None:
         raise DispatchError("the card offers no JSON-RPC interface to send the message to")
-    return await _Run(plan, headers, timeout, max_bytes, task_id).run()
+    if scope is None:
+        scope = HeaderScope.for_source(headers, plan.request.url)
+    return await _Run(plan, scope, timeout, max_bytes, task_id).run()
 
 
 class _Run:
@@ -91,7 +104,7 @@ class _Run:
     def __init__(
         self,
         plan: DispatchPlan,
-        headers: tuple[tuple[str, str], ...],
+        scope: HeaderScope,
         timeout: float,
         max_bytes: int,
         task_id: str | None,
@@ -99,7 +112,7 @@ class _Run:
         assert plan.request is not None
         self.plan = plan
         self.request = plan.request
-        self.headers = {**plan.request.headers, **dict(headers)}
+        self.scope = scope
         self.timeout = timeout
         self.max_bytes = max_bytes
         self.task_id = task_id or plan.message.get("taskId") or None
@@ -108,14 +121,19 @@ class _Run:
     async def run(self) -> LiveReport:
         import httpx
 
+        from th_ext.net import client_options
+
         limits = httpx.Limits(max_connections=2)
-        async with httpx.AsyncClient(timeout=self.timeout, limits=limits) as client:
+        async with httpx.AsyncClient(
+            timeout=self.timeout, limits=limits, **client_options()
+        ) as client:
             rpc = JsonRpcClient(
                 client,
                 self.request.url,
-                self.headers,
+                self.request.headers,
                 timeout=self.timeout,
                 max_bytes=self.max_bytes,
+                scope=self.scope,
             )
             return await self._run(rpc)
 
@@ -199,4 +217,5 @@ class _Run:
             sent=sent,
             received=received,
             checks=list(self.checks),
+            notices=list(self.scope.notices()),
         )

@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from th_ext._exceptions import DispatchError
 from th_ext.commands._card import CardCommands, read_card_commands
+from th_ext.commands._dispatch_rule import decide
 from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
-from th_ext.commands._rule import decide
 
 __all__ = [
     "DispatchPlan",
@@ -62,12 +62,12 @@ class DispatchPlan:
     notes: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        """The plan as JSON (``th-ext dispatch --format json``)."""
+        """The plan as JSON (``th-ext dispatch --format json``); the URL's credentials redacted."""
         document = asdict(self)
         if self.request is not None:
             request = document["request"]
             document["request"] = {
-                "url": request["url"],
+                "url": _redact_url(request["url"]),
                 "method": request["method"],
                 "headers": request["headers"],
                 "body": request["body"],
@@ -226,3 +226,11 @@ def _expected_reply(
             }
         },
     }
+
+
+def _redact_url(url: str) -> str:
+    if "@" not in url:
+        return url
+    from th_ext.net import redact_url
+
+    return redact_url(url)

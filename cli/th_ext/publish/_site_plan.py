@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict
 from th_ext._catalog import ExtensionVersion, discover
 from th_ext._exceptions import PublishError
 from th_ext.publish._catalog_page import render_catalog_json, render_index_page
+from th_ext.publish._checks import check_version, relative_path
 from th_ext.publish._draft import check_draft_examples
 from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
-from th_ext.publish._rules import check_version, relative_path
 from th_ext.publish._spec_page import render_spec_page
 
 __all__ = ["GeneratedFile", "NavEntry", "SitePlan", "plan_site"]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from th_ext._problem import Problem
 from th_ext.validate._fields import FieldChecker
-from th_ext.validate._problem import Problem
+from th_ext.validate._limits import ProblemList
 
 __all__ = ["check_card"]
 
@@ -71,8 +72,11 @@ INTERFACE_0_3_FIELDS = {"transport": "1.0 renamed it protocolBinding"}
 
 
 def check_card(card: dict[str, Any]) -> list[Problem]:
-    """Every problem of ``card`` as an A2A 1.0 agent card (the card layer only)."""
-    problems: list[Problem] = []
+    """Every problem of ``card`` as an A2A 1.0 agent card (the card layer only).
+
+    Bounded as every check is (``ProblemList``): it may raise ``TooManyProblems``.
+    """
+    problems = ProblemList()
     check = FieldChecker(problems)
     if "url" in card and "supportedInterfaces" not in card:
         check.error(
@@ -94,7 +98,7 @@ def check_card(card: dict[str, Any]) -> list[Problem]:
     _skills(card, check)
     _optional(card, check)
     check.unknown_fields(card, CARD_FIELDS, (), CARD_0_3_FIELDS)
-    return problems
+    return problems.finished()
 
 
 def _interfaces(card: dict[str, Any], check: FieldChecker) -> None:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
+from th_ext._problem import Problem
 from th_ext.validate._fields import json_type
-from th_ext.validate._pointer import find_path, pointer
-from th_ext.validate._problem import Problem
+from th_ext.validate._limits import ProblemList, TooManyProblems
+from th_ext.validate._pointer import find_path, iter_paths, pointer
 from th_ext.validate._shape import MAX_DEPTH, deep_path_in_text, measure
 
 __all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "parse_text"]
@@ -118,6 +120,16 @@ def parse_text(text: str) -> ParsedDocument:
             )
         )
         return ParsedDocument(None, tuple(problems))
+    except ValueError:  # an integer longer than Python's int-string limit
+        problems.append(
+            _fatal(
+                "number-too-long",
+                "",
+                f"a number has more than {sys.get_int_max_str_digits()} digits",
+                "no card needs a number this long; this is likely malformed or hostile",
+            )
+        )
+        return ParsedDocument(None, tuple(problems))
     shape = measure(value)
     if shape.too_deep is not None:
         problems.append(_too_deep(shape.too_deep))
@@ -126,15 +138,7 @@ def parse_text(text: str) -> ParsedDocument:
     if escaped_colon or text.count(":") - shape.string_colons != shape.members:
         problems.extend(_duplicate_keys(text))
     if constants:
-        for path in find_path(value, _non_finite):
-            problems.append(
-                _error(
-                    "non-finite-number",
-                    pointer(path),
-                    "NaN and Infinity are not JSON numbers",
-                    "use null or a finite number",
-                )
-            )
+        problems.extend(_non_finite_problems(value))
     if not isinstance(value, dict):
         kind = "an array" if isinstance(value, list) else f"a {json_type(value)}"
         problems.append(
@@ -146,6 +150,24 @@ def parse_text(text: str) -> ParsedDocument:
             )
         )
     return ParsedDocument(value, tuple(problems))
+
+
+def _non_finite_problems(value: Any) -> list[Problem]:
+    """A problem per ``NaN`` / ``Infinity``, bounded as every check is (``ProblemList``)."""
+    found = ProblemList()
+    try:
+        for path in iter_paths(value, _non_finite):
+            found.append(
+                _error(
+                    "non-finite-number",
+                    pointer(path),
+                    "NaN and Infinity are not JSON numbers",
+                    "use null or a finite number",
+                )
+            )
+    except TooManyProblems:
+        pass
+    return found.finished()
 
 
 def _non_finite(value: Any) -> bool:

@@ -12,9 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from th_ext.validate._commands_rules import check_commands_params
+from th_ext._problem import Problem
+from th_ext.validate._commands_params import check_commands_params
+from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 from th_ext.validate._schema import ParamsSchema
 
 __all__ = ["ExtensionRules", "KnownExtension", "check_extensions"]
@@ -44,7 +45,7 @@ def check_extensions(
     required: Sequence[str] = (),
 ) -> tuple[list[Problem], list[dict[str, Any]]]:
     """The extension layer's problems, and a summary of every extension entry on the card."""
-    problems: list[Problem] = []
+    problems = ProblemList()
     summaries: list[dict[str, Any]] = []
     capabilities = card.get("capabilities")
     entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
@@ -101,7 +102,7 @@ def check_extensions(
             }
         )
     problems.extend(_missing(required, declared, known, entries is not None and bool(entries)))
-    return problems, summaries
+    return problems.finished(), summaries
 
 
 def _draft_warning(extension: KnownExtension, base: tuple[str | int, ...]) -> Problem:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from th_ext._problem import Problem
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 
 __all__ = ["FieldChecker", "json_type"]
 

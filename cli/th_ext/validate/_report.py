@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from th_ext.validate._problem import LAYERS, Layer, Problem
+from th_ext._problem import LAYERS, Layer, Problem
 from th_ext.validate._text import clean
 
 __all__ = ["FORMAT_VERSION", "Report"]
@@ -37,6 +37,14 @@ class Report:
     layers: tuple[Layer, ...] = LAYERS
     card: dict[str, Any] | None = None
     extensions: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Where the card came from is reported in every format: never with URL credentials.
+        if "@" in self.source or "@" in self.location:
+            from th_ext.net import redact_url
+
+            self.source = redact_url(self.source)
+            self.location = redact_url(self.location)
 
     @property
     def errors(self) -> list[Problem]:

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from th_ext._exceptions import SchemaError
+from th_ext._problem import Problem
 from th_ext.validate._fastschema import Check, compile_check
+from th_ext.validate._limits import ProblemList, TooManyProblems
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 
 __all__ = ["ParamsSchema"]
 
@@ -36,49 +37,69 @@ class ParamsSchema:
         if not self._fast_compiled:
             self._fast = compile_check(self.schema, self.resources)
             self._fast_compiled = True
-        return None if self._fast is None else self._fast(instance)
+        if self._fast is None:
+            return None
+        try:
+            return self._fast(instance)
+        except RecursionError:  # a $ref cycle with no end: jsonschema says what is wrong
+            return None
 
     def problems(self, instance: Any, base: tuple[str | int, ...]) -> list[Problem]:
-        """A ``schema-violation`` problem for every error, in document order."""
+        """A ``schema-violation`` problem for every error, in document order.
+
+        The errors are read one at a time and only the first ``MAX_PER_CODE`` are kept (see
+        ``ProblemList``): jsonschema's errors are heavy, and a hostile card has millions.
+        """
         if self.is_valid_fast(instance):
             return []
         from referencing.exceptions import Unresolvable
 
         validator = self._validator()
+        kept: list[tuple[list[tuple[bool, str | int]], Problem]] = []
+        found = ProblemList()
         try:
-            errors = list(validator.iter_errors(instance))
+            for error in validator.iter_errors(instance):
+                path = list(error.absolute_path)
+                problem = Problem(
+                    "error",
+                    "schema-violation",
+                    pointer((*base, *path)),
+                    _shorten(error.message),
+                    f"the {error.validator!r} rule of {self.name}",
+                    "extension",
+                )
+                del error
+                before = len(found)
+                found.append(problem)
+                if len(found) > before:
+                    kept.append(([(isinstance(p, str), p) for p in path], problem))
         except Unresolvable as exc:
             raise SchemaError(
                 f"{self.name}: $ref {getattr(exc, 'ref', '')!r} cannot be resolved "
                 "(only the bundled schemas are available)"
             ) from None
-        errors.sort(key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
-        found = []
-        for error in errors:
-            found.append(
-                Problem(
-                    "error",
-                    "schema-violation",
-                    pointer((*base, *error.absolute_path)),
-                    _shorten(error.message),
-                    f"the {error.validator!r} rule of {self.name}",
-                    "extension",
-                )
-            )
-        return found
+        except RecursionError:
+            raise SchemaError(
+                f"{self.name}: the schema refers to itself without end ($ref recursion)"
+            ) from None
+        except TooManyProblems:
+            pass
+        kept.sort(key=lambda pair: pair[0])
+        found[:] = [problem for _, problem in kept]
+        return found.finished()
 
     def _validator(self) -> Any:
         from jsonschema import Draft202012Validator
-        from jsonschema.exceptions import SchemaError as JsonSchemaError
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT202012
 
-        try:
-            Draft202012Validator.check_schema(self.schema)
-        except JsonSchemaError as exc:
+        from th_ext._schema_check import schema_defect
+
+        defect = schema_defect(self.schema)
+        if defect is not None:
             raise SchemaError(
-                f"{self.name}: not a valid JSON schema ({_shorten(exc.message)})"
-            ) from None
+                f"{self.name}: not a valid JSON schema ({_shorten(defect.message)})"
+            )
         resources = [
             (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
             for uri, contents in self.resources.items()

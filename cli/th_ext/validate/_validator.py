@@ -11,16 +11,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from th_ext._catalog import ExtensionVersion, discover
+from th_ext._bundle import BundledSchema, bundled_schemas
 from th_ext._exceptions import SchemaError, SourceError
+from th_ext._problem import Problem
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
-from th_ext.validate._problem import Problem
+from th_ext.validate._limits import bounded
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
+
+if TYPE_CHECKING:
+    from th_ext._catalog import ExtensionVersion
 
 __all__ = [
     "SchemaOverride",
@@ -37,6 +41,8 @@ class SchemaOverride:
 
     schema: Any
     origin: str
+    notices: tuple[Problem, ...] = ()
+    """Warnings about how the schema was read (such as a header withheld from a redirect)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +112,8 @@ def report_for_source_error(
     problem = Problem(
         "error", error.code, path, str(error), _SOURCE_HINTS.get(error.code, ""), "source", True
     )
-    return Report(source, source, [problem], card_read=False, strict=strict, layers=("source",))
+    report = Report(source, source, [problem], card_read=False, strict=strict, layers=("source",))
+    return _redacted(report)
 
 
 _SOURCE_HINTS = {
@@ -125,23 +132,58 @@ _SOURCE_HINTS = {
 def _unread(report: Report) -> Report:
     report.card_read = False
     report.layers = ("source", "document")
-    return report
+    return _redacted(report)
 
 
 @cache
-def bundled_extensions() -> tuple[ExtensionVersion, ...]:
-    """The extension versions bundled with th-ext, read once per process."""
+def bundled_extensions() -> tuple[BundledSchema | ExtensionVersion, ...]:
+    """The extension versions bundled with th-ext, read once per process.
+
+    From the schema files alone when they say everything a run needs, else from the catalog.
+    """
+    schemas = bundled_schemas()
+    if schemas is not None:
+        return tuple(schemas)
+    from th_ext._catalog import discover
+
     return tuple(discover())
 
 
 def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions) -> Report:
-    report.problems.extend(check_card(card))
+    checked, stopped = bounded(check_card, card)
+    report.problems.extend(checked if checked is not None else stopped or ())
     known = known_extensions(card, options)
     required = tuple(_resolve_uri(name) for name in options.extensions)
-    found, summaries = check_extensions(card, known, required)
+    result, stopped = bounded(check_extensions, card, known, required)
+    found, summaries = result if result is not None else (stopped or [], [])
     report.problems.extend(found)
     report.card = summarize_card(card)
     report.extensions = summaries
+    return _redacted(report)
+
+
+def _redact(url: str) -> str:
+    if "@" not in url:
+        return url
+    from th_ext.net import redact_url
+
+    return redact_url(url)
+
+
+def _redacted(report: Report) -> Report:
+    """The report with no URL credentials (``user:password@``) in a message or hint."""
+    if not any("@" in p.message or "@" in p.hint for p in report.problems):
+        return report
+    from dataclasses import replace
+
+    from th_ext.net import redact
+
+    report.problems = [
+        replace(p, message=redact(p.message), hint=redact(p.hint))
+        if "@" in p.message or "@" in p.hint
+        else p
+        for p in report.problems
+    ]
     return report
 
 
@@ -225,7 +267,7 @@ def summarize_card(card: dict[str, Any]) -> dict[str, Any]:
         "name": text("name"),
         "version": text("version"),
         "interfaces": [
-            {k: i[k] for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
+            {k: _redact(i[k]) for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
             for i in (interfaces if isinstance(interfaces, list) else [])
             if isinstance(i, dict)
         ],

@@ -190,10 +190,32 @@ def test_live_needs_a_jsonrpc_interface(th_ext: Callable[..., Result], tmp_path:
 
 
 def test_header_values_are_not_printed(th_ext: Callable[..., Result]) -> None:
+    result = th_ext(
+        "dispatch",
+        CARD,
+        "/model",
+        "-H",
+        "Authorization: Bearer secret-token",
+        "--header-origin",
+        "http://127.0.0.1:8000",
+    )
+    assert result.exit_code == 0
+    assert "secret-token" not in result.stdout + result.stderr
+    assert "1 header(s) from --header, not shown" in result.stdout
+    assert result.stderr == ""
+
+
+def test_a_card_file_gives_its_interface_no_headers_unless_named(
+    th_ext: Callable[..., Result],
+) -> None:
     result = th_ext("dispatch", CARD, "/model", "-H", "Authorization: Bearer secret-token")
     assert result.exit_code == 0
-    assert "secret-token" not in result.stdout
-    assert "1 header(s) from --header, not shown" in result.stdout
+    assert "secret-token" not in result.stdout + result.stderr
+    assert "from --header" not in result.stdout
+    assert result.stderr == (
+        "th-ext: note: the --header value was not sent to http://127.0.0.1:8000: it is not "
+        "the origin of the URL given (allow it with --header-origin)\n"
+    )
 
 
 def test_a_bug_is_one_line_unless_debug(

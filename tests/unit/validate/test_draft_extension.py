@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.new_version import copy_as_draft
 from th_ext import find
+from th_ext._bundle import bundled_schemas
 from th_ext.validate._extensions import KnownExtension, check_extensions
 from th_ext.validate._schema import ParamsSchema
 
@@ -34,3 +38,15 @@ def test_a_draft_version_gets_a_warning(draft: bool) -> None:
         assert "commands/v1 is a draft" in warning.message
     else:
         assert warnings == []
+
+
+def test_the_bundle_reads_a_draft_status_without_the_catalog(
+    tmp_path: Path, extensions_dir: Path
+) -> None:
+    shutil.copytree(extensions_dir, tmp_path / "extensions")
+    copy_as_draft(tmp_path / "extensions", "commands/v1", "v9")
+    schemas = bundled_schemas(tmp_path / "extensions")
+    assert schemas is not None
+    statuses = {schema.key: schema.status for schema in schemas}
+    assert statuses["commands/v9"] == "draft"
+    assert statuses["commands/v1"] == "stable"

@@ -73,7 +73,7 @@ def test_rules_the_schema_does_not_encode(card: dict[str, Any]) -> None:
 
 def test_names_that_are_not_strings_are_left_to_the_schema(card: dict[str, Any]) -> None:
     commands(card)[0]["name"] = 3
-    commands(card).append("help")
+    card["capabilities"]["extensions"][0]["params"]["commands"].append("help")
     found = ext_codes(card)
     assert ("error", "schema-violation", f"{BASE}/params/commands/0/name") in found
     assert ("error", "schema-violation", f"{BASE}/params/commands/3") in found

@@ -10,6 +10,8 @@ import importlib
 from typing import Any
 
 from th_ext._catalog import ExtensionVersion, canonical_schema_text
+from th_ext._schema_check import schema_defect as check_schema
+from th_ext.validate._pointer import resolve_pointer
 
 __all__ = [
     "check_examples",
@@ -44,18 +46,14 @@ def check_uri(version: ExtensionVersion, site_url: str) -> list[str]:
 
 def schema_defect(version: ExtensionVersion) -> str | None:
     """Why ``schema.json`` is not a valid draft 2020-12 schema, or None when it is."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-
-    try:
-        Draft202012Validator.check_schema(version.schema_document)
-    except SchemaError as exc:
-        where = "/".join(str(p) for p in exc.absolute_path) or "(root)"
-        return (
-            f"{version.key}: schema.json is not a valid draft 2020-12 schema at {where}: "
-            f"{exc.message}"
-        )
-    return None
+    defect = check_schema(version.schema_document)
+    if defect is None:
+        return None
+    where = "/".join(str(p) for p in defect.path) or "(root)"
+    return (
+        f"{version.key}: schema.json is not a valid draft 2020-12 schema at {where}: "
+        f"{defect.message}"
+    )
 
 
 def check_schema_document(version: ExtensionVersion) -> list[str]:
@@ -73,24 +71,6 @@ def check_schema_document(version: ExtensionVersion) -> list[str]:
     if defect is not None:
         problems.append(defect)
     return problems
-
-
-def resolve_pointer(document: Any, pointer: str) -> Any:
-    """The value at an RFC 6901 ``pointer``; ``KeyError`` when it is absent."""
-    if pointer == "":
-        return document
-    if not pointer.startswith("/"):
-        raise KeyError(pointer)
-    value = document
-    for token in pointer[1:].split("/"):
-        key = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(value, list) and key.isdigit() and int(key) < len(value):
-            value = value[int(key)]
-        elif isinstance(value, dict) and key in value:
-            value = value[key]
-        else:
-            raise KeyError(pointer)
-    return value
 
 
 def check_examples(version: ExtensionVersion) -> list[str]:

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.commands._entry import is_command_name
 
 __all__ = ["ASCII_WHITESPACE", "CommandCall", "CommandDecision", "decide", "parse_command"]
 
@@ -64,7 +64,7 @@ def decide(message: Any, registered_names: Collection[str]) -> CommandDecision:
     name, arguments = _split(text)
     if not name:
         return CommandDecision(None, name, 'the name after "/" is empty')
-    if name not in registered_names or COMMAND_NAME_PATTERN.fullmatch(name) is None:
+    if name not in registered_names or not is_command_name(name):
         return CommandDecision(
             None, name, f"{name!r} is not registered; {_registered(registered_names)}"
         )

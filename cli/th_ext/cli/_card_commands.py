@@ -13,9 +13,11 @@ from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     HeaderOption,
+    HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
     TimeoutOption,
+    note_withheld,
     source_limits,
 )
 
@@ -27,6 +29,7 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     source: SourceArgument,
     output_format: TextOrJsonOption = TextOrJson.text,
     header: HeaderOption = None,
+    header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     debug: DebugOption = False,
@@ -38,16 +41,21 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     """
     with internal_errors(debug):
         from th_ext._exceptions import SourceError
-        from th_ext._source import load_card
         from th_ext.commands._card import read_card_commands
         from th_ext.commands._names import EXTENSION_URI
+        from th_ext.validate import load_card
         from th_ext.validate._text import clean
 
-        limits = source_limits(header, timeout, max_bytes)
+        limits = source_limits(header, timeout, max_bytes, header_origin)
+        from th_ext._source import header_scope
+
+        scope = header_scope(source, limits)
         try:
-            loaded = load_card(source, limits)
+            loaded = load_card(source, limits, scope=scope)
         except SourceError as exc:
+            note_withheld(scope.notices())
             fail(str(exc))
+        note_withheld(scope.notices())
         found = read_card_commands(loaded.card)
         if output_format is TextOrJson.json:
             document = {

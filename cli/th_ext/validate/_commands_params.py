@@ -1,10 +1,11 @@
-"""The commands extension's rules that its schema does not encode.
+"""The commands extension's params, checked for what its schema does not encode.
 
-The spec says a registered name matches ``^[a-z][a-z0-9-]*$``, names are unique (a name is
-what a message is matched against), and ``required: true`` is wrong because a client that does
-not know the extension must still work. A card may list many commands, so the common case (all
-names well formed and distinct) is decided with a few C-level passes; the per-command walk
-that finds the culprits runs only when one of them fails.
+The rules themselves (a name matches ``^[a-z][a-z0-9-]*$``, names are unique because a name is
+what a message is matched against) and their words belong to ``th_ext.commands``; this module
+turns them into problems with JSON-pointer paths. Beside them, ``required: true`` is wrong
+because a client that does not know the extension must still work. A card may list many
+commands, so the common case (all names well formed and distinct) is decided with a few
+C-level passes; the per-command walk that finds the culprits runs only when one of them fails.
 """
 
 from __future__ import annotations
@@ -13,20 +14,27 @@ import re
 from operator import methodcaller
 from typing import Any
 
+from th_ext._problem import Problem
+from th_ext.commands._entry import (
+    duplicate_message,
+    is_command_name,
+    name_mismatch,
+    repeated_names,
+)
+from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 
-__all__ = ["COMMAND_NAME", "check_commands_params"]
+__all__ = ["check_commands_params"]
 
-COMMAND_NAME = re.compile(r"[a-z][a-z0-9-]*")
-_ALL_NAMES = re.compile(r"(?:[a-z][a-z0-9-]*\n)*")
+_ALL_NAMES = re.compile(f"(?:{COMMAND_NAME_PATTERN.pattern}\n)*")
 
 
 def check_commands_params(
     entry: dict[str, Any], params: Any, base: tuple[str | int, ...]
 ) -> tuple[list[Problem], dict[str, Any]]:
     """The rule problems of one commands entry, and its summary (the command names, in order)."""
-    problems: list[Problem] = []
+    problems = ProblemList()
     if entry.get("required") is True:
         problems.append(
             Problem(
@@ -41,7 +49,7 @@ def check_commands_params(
         )
     commands = params.get("commands") if isinstance(params, dict) else None
     if not isinstance(commands, list):
-        return problems, {"commands": []}
+        return problems.finished(), {"commands": []}
     if set(map(type, commands)) <= {dict}:
         names = list(map(methodcaller("get", "name"), commands))
     else:
@@ -49,36 +57,30 @@ def check_commands_params(
     strings = [n for n in names if isinstance(n, str)] if not _all_strings(names) else names
     if not _names_ok(strings):
         for index, name in enumerate(names):
-            if isinstance(name, str) and not COMMAND_NAME.fullmatch(name):
+            if isinstance(name, str) and not is_command_name(name):
                 problems.append(
                     Problem(
                         "error",
                         "command-name-pattern",
                         pointer((*base, "params", "commands", index, "name")),
-                        f"command name {name!r} does not match ^[a-z][a-z0-9-]*$",
+                        f"command {name_mismatch(name)}",
                         "use lower-case letters, digits and '-', starting with a letter",
                         "extension",
                     )
                 )
     if len(set(strings)) != len(strings):
-        first: dict[str, int] = {}
-        for index, name in enumerate(names):
-            if not isinstance(name, str):
-                continue
-            if name in first:
-                problems.append(
-                    Problem(
-                        "error",
-                        "duplicate-command",
-                        pointer((*base, "params", "commands", index, "name")),
-                        f"command {name!r} is already registered at index {first[name]}",
-                        "register each command once; a message can run only one of them",
-                        "extension",
-                    )
+        for index, name, first in repeated_names(names):
+            problems.append(
+                Problem(
+                    "error",
+                    "duplicate-command",
+                    pointer((*base, "params", "commands", index, "name")),
+                    duplicate_message(name, first),
+                    "register each command once; a message can run only one of them",
+                    "extension",
                 )
-            else:
-                first[name] = index
-    return problems, {"commands": strings}
+            )
+    return problems.finished(), {"commands": strings}
 
 
 def _all_strings(values: list[Any]) -> bool:

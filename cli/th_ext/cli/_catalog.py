@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from th_ext._catalog import discover, find
 from th_ext._exceptions import ThExtError
 from th_ext.cli._output import TextOrJson, TextOrJsonOption, fail, write
 
@@ -32,6 +31,8 @@ def extensions_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """List the bundled extensions: name, version, status and URI."""
+    from th_ext._catalog import discover
+
     try:
         versions = discover(extensions_dir)
     except ThExtError as exc:
@@ -68,6 +69,8 @@ def schema_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """Print an extension's schema.json, byte for byte as it is published."""
+    from th_ext._catalog import find
+
     try:
         data = find(extension, extensions_dir).schema_bytes
     except ThExtError as exc:

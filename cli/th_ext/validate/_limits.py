@@ -1,0 +1,112 @@
+"""Bounds on the work one validation does, whatever the card holds.
+
+A card under the byte cap can still hold millions of items, each wrong in the same way. Every
+check collects its problems in a ``ProblemList``: it keeps the first ``MAX_PER_CODE`` problems
+of each code, counts the rest, and ends them with one "and M more" problem; once a layer has
+found ``MAX_PER_LAYER`` problems it stops that layer (``TooManyProblems``), because nothing a
+user can act on is gained past that point and a hostile card would otherwise buy unbounded time.
+Memory is then bounded by the stored problems, not by the card's item count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from th_ext._problem import Problem
+
+__all__ = ["MAX_PER_CODE", "MAX_PER_LAYER", "ProblemList", "TooManyProblems", "bounded"]
+
+MAX_PER_CODE = 100
+"""Problems of one code listed per check; the rest are counted in one "and M more" problem."""
+
+MAX_PER_LAYER = 10_000
+"""Problems found in one layer before the layer stops checking."""
+
+T = TypeVar("T")
+
+
+class TooManyProblems(Exception):
+    """Raised by a ``ProblemList`` that reached ``MAX_PER_LAYER``; carries the list."""
+
+    def __init__(self, problems: ProblemList) -> None:
+        super().__init__(f"more than {MAX_PER_LAYER} problems")
+        self.problems = problems
+
+
+class ProblemList(list[Problem]):
+    """A list of problems that keeps at most ``MAX_PER_CODE`` of each code (see the module)."""
+
+    def __init__(self, problems: Iterable[Problem] = ()) -> None:
+        super().__init__()
+        self.counts: dict[str, int] = {}
+        self.examples: dict[str, Problem] = {}
+        self.found = 0
+        self.stopped = False
+        self.extend(problems)
+
+    def append(self, problem: Problem) -> None:
+        code = problem.code
+        count = self.counts.get(code, 0) + 1
+        self.counts[code] = count
+        self.found += 1
+        if count <= MAX_PER_CODE:
+            super().append(problem)
+            self.examples.setdefault(code, problem)
+        if self.found >= MAX_PER_LAYER:
+            self.stopped = True
+            raise TooManyProblems(self)
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            self.append(problem)
+
+    def finished(self) -> list[Problem]:
+        """The kept problems, then one "and M more" problem per code over the cap, then (when
+        the layer stopped early) one problem saying so."""
+        done: list[Problem] = list(self)
+        for code, count in self.counts.items():
+            if count <= MAX_PER_CODE:
+                continue
+            example = self.examples[code]
+            more = count - MAX_PER_CODE
+            done.append(
+                Problem(
+                    example.severity,
+                    "more-problems",
+                    "",
+                    f"and {more}{'+' if self.stopped else ''} more {code!r} problem(s) like "
+                    "the ones above, not listed",
+                    f"fix the ones listed and check again; at most {MAX_PER_CODE} of a kind "
+                    "are listed",
+                    example.layer,
+                )
+            )
+        if self.stopped:
+            example = next(iter(self.examples.values()))
+            done.append(
+                Problem(
+                    "error",
+                    "too-many-problems",
+                    "",
+                    f"checking of the {example.layer} layer stopped after {MAX_PER_LAYER} "
+                    "problems; the rest of it was not checked",
+                    "a card with this many problems is malformed or hostile; fix the ones "
+                    "listed and check again",
+                    example.layer,
+                )
+            )
+        return done
+
+
+def bounded(check: Callable[..., T], *args: Any) -> tuple[T | None, list[Problem] | None]:
+    """Run ``check``; on ``TooManyProblems`` return ``(None, problems so far)``."""
+    try:
+        return check(*args), None
+    except TooManyProblems as exc:
+        return None, exc.problems.finished()
+
+
+def finish(problems: list[Problem]) -> list[Problem]:
+    """``problems`` with its "and M more" problems, if it is a ``ProblemList``."""
+    return problems.finished() if isinstance(problems, ProblemList) else problems
