@@ -13,7 +13,8 @@ import re
 from th_ext._catalog import ExtensionVersion
 from th_ext._exceptions import PublishError
 from th_ext.publish._draft import draft_banner, publication_lines
-from th_ext.publish._field_table import FieldTable, field_tables
+from th_ext.publish._field_table import FieldTable
+from th_ext.publish._field_text import described_field_tables
 
 __all__ = ["EXAMPLE_DIRECTIVE", "render_spec_page"]
 
@@ -135,7 +136,7 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
         body.strip(),
         "## Schema\n\nThe extension's `params` on the agent card must validate against this "
         "schema (JSON Schema draft 2020-12). Absent `params` mean an empty object.",
-        _field_section(field_tables(version.schema_document)),
+        _field_section(described_field_tables(version)),
         "### The schema document { #schema-document }\n\n"
         f"Served at `{version.schema_url}`, where its `$id` points.\n\n"
         '[Download schema.json](schema.json){ download="schema.json" .md-button '

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,12 +198,18 @@ def _type_name(prop: dict[str, Any]) -> str:
     return kind
 
 
-def _expected_rows(definition: dict[str, Any]) -> dict[str, list[str]]:
-    """Field, type, required, default and description of every property of a definition."""
-    required = set(definition.get("required", []))
+def _expected_rows(definition: dict[str, Any], words: dict[str, str]) -> dict[str, list[str]]:
+    """Field, type, required, default and description of every property of a definition.
+
+    The description is the page's own words from ``fields.toml``, else the schema's
+    ``description`` (never the ``title``, which only repeats the name). Code spans show as text.
+    """
+    required = list(definition.get("required", []))
+    order = required + [name for name in definition.get("properties", {}) if name not in required]
     rows = {}
-    for name, prop in definition.get("properties", {}).items():
-        description = str(prop.get("description") or prop.get("title", ""))
+    for name in order:
+        prop = definition["properties"][name]
+        description = str(words.get(name) or prop.get("description", "")).replace("`", "")
         rows[name] = [
             name,
             _type_name(prop),
@@ -238,12 +245,18 @@ def test_the_field_tables_have_a_row_for_every_schema_property(
     page, _ = open_page(_spec_path(extension, site_url))
     tables = page.evaluate(_FIELD_TABLES)
     definitions = _definitions(_schema(extension))
+    fields_file = extension.folder / "fields.toml"
+    words: dict[str, dict[str, str]] = (
+        tomllib.loads(fields_file.read_text(encoding="utf-8")) if fields_file.is_file() else {}
+    )
     assert definitions, "the schema defines no properties"
     for name, definition in definitions.items():
         field_tables = [t for t in tables.get(name, []) if t["header"] == _FIELD_HEADER]
         assert len(field_tables) == 1, f"expected one field table for {name}, found {tables}"
         shown = {row[0]: [normalise_space(cell) for cell in row] for row in field_tables[0]["rows"]}
-        assert shown == _expected_rows(definition), f"field table of {name}"
+        expected = _expected_rows(definition, words.get(name, {}))
+        assert shown == expected, f"field table of {name}"
+        assert list(shown) == list(expected), f"rows of {name}: required first, schema order"
 
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)

@@ -145,6 +145,11 @@ BREAKAGES: dict[str, tuple[Callable[[Path], object], str]] = {
                         "## Overview\n\nSee [the guide](../nowhere.md)."),
         "nowhere.md",
     ),
+    "field-without-description": (
+        lambda p: _edit(p, "extensions/commands/v1/fields.toml",
+                        'argument_hint = "', 'argument_hint_old = "'),
+        "field CommandSpec.argument_hint has no description; add it to fields.toml",
+    ),
     "published-schema-changed": (
         lambda p: _edit(p, "extensions/commands/v1/schema.json", '"title": "Commands"',
                         '"title": "Command list"'),
