@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench mutate browser js-agent dist-check clean
+.PHONY: demo test lint typecheck pytest site serve bench mutate browser diagrams axe js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,12 +34,12 @@ demo: $(VENV)/.installed-demo
 
 ## Every check: lint, type-check, and the whole test suite (browser tests included).
 test: $(VENV)/.installed-test browser js-agent
-	$(BIN)/ruff check cli tests benchmarks
+	$(BIN)/ruff check cli tests benchmarks tools
 	$(BIN)/mypy
 	$(BIN)/pytest
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check cli tests benchmarks
+	$(BIN)/ruff check cli tests benchmarks tools
 	$(BIN)/ruff format --check cli tests benchmarks
 
 typecheck: $(VENV)/.installed-test
@@ -76,6 +76,14 @@ site: $(VENV)/.installed-test
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test
 	$(BIN)/mkdocs serve
+
+## Draw every spec's Mermaid diagrams into extensions/*/*/diagrams/ (commit the result).
+tools/diagrams/node_modules/.installed: tools/diagrams/package-lock.json
+	cd tools/diagrams && npm ci --no-audit --no-fund
+	touch $@
+
+diagrams: $(VENV)/.installed-test tools/diagrams/node_modules/.installed browser
+	$(BIN)/python tools/render_diagrams.py
 
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench

@@ -12,6 +12,7 @@ import re
 
 from th_ext._catalog import ExtensionVersion
 from th_ext._exceptions import PublishError
+from th_ext.publish._diagrams import inline_diagrams
 from th_ext.publish._draft import draft_banner, publication_lines
 from th_ext.publish._field_table import FieldTable
 from th_ext.publish._field_text import described_field_tables
@@ -106,13 +107,12 @@ def _history_section(version: ExtensionVersion, siblings: list[ExtensionVersion]
 def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]) -> str:
     """The page's Markdown; ``siblings`` are all versions of the same extension."""
     body = EXAMPLE_DIRECTIVE.sub(
-        lambda match: _example_block(version, match["file"]), version.spec_text()
+        lambda match: _example_block(version, match["file"]), inline_diagrams(version)
     )
     schema_text = version.schema_bytes.decode("utf-8")
     front_matter = {
         "title": version.title,
         "description": version.summary,
-        "mermaid": "```mermaid" in body,
     }
     header = [
         "---",

@@ -150,6 +150,11 @@ BREAKAGES: dict[str, tuple[Callable[[Path], object], str]] = {
                         'argument_hint = "', 'argument_hint_old = "'),
         "field CommandSpec.argument_hint has no description; add it to fields.toml",
     ),
+    "stale-diagram": (
+        lambda p: _edit(p, "extensions/commands/v1/spec.md", "participant M as Model",
+                        "participant M as LLM"),
+        "has no drawing diagrams/",
+    ),
     "published-schema-changed": (
         lambda p: _edit(p, "extensions/commands/v1/schema.json", '"title": "Commands"',
                         '"title": "Command list"'),
