@@ -33,7 +33,7 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/th-ext demo
 
 ## Every check: lint, type-check, and the whole test suite (browser tests included).
-test: $(VENV)/.installed-test browser js-agent
+test: $(VENV)/.installed-test browser js-agent axe
 	$(BIN)/ruff check cli tests benchmarks tools
 	$(BIN)/mypy
 	$(BIN)/pytest
@@ -69,6 +69,20 @@ $(JS_AGENT)/node_modules/.package-lock.json: $(JS_AGENT)/package-lock.json $(JS_
 	npm ci --prefix $(JS_AGENT) --no-audit --no-fund --loglevel=error
 	touch $@
 
+## axe-core for the site's accessibility test, installed from tests/browser/package-lock.json.
+AXE_DIR := tests/browser
+axe:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(AXE_DIR)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the accessibility test will be skipped (it fails under CI)"; \
+	fi
+
+$(AXE_DIR)/node_modules/.package-lock.json: $(AXE_DIR)/package-lock.json $(AXE_DIR)/package.json
+	@echo "Installing axe-core for the accessibility test (npm ci in $(AXE_DIR))"
+	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## Build the site into build/site, failing on any warning.
 site: $(VENV)/.installed-test
 	$(BIN)/mkdocs build --strict
@@ -78,11 +92,11 @@ serve: $(VENV)/.installed-test
 	$(BIN)/mkdocs serve
 
 ## Draw every spec's Mermaid diagrams into extensions/*/*/diagrams/ (commit the result).
-tools/diagrams/node_modules/.installed: tools/diagrams/package-lock.json
-	cd tools/diagrams && npm ci --no-audit --no-fund
+tools/diagrams/node_modules/.package-lock.json: tools/diagrams/package-lock.json tools/diagrams/package.json
+	npm ci --prefix tools/diagrams --no-audit --no-fund --loglevel=error
 	touch $@
 
-diagrams: $(VENV)/.installed-test tools/diagrams/node_modules/.installed browser
+diagrams: $(VENV)/.installed-test tools/diagrams/node_modules/.package-lock.json browser
 	$(BIN)/python tools/render_diagrams.py
 
 ## Speed and memory figures, as ratios to the tools we compare with.
