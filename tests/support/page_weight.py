@@ -62,8 +62,9 @@ def measure_page(
             else None,
         )
         page.goto(base_url + path, wait_until="networkidle")
+        # When the event fires, as DevTools marks DOMContentLoaded (its handlers not included)
         timing = page.evaluate(
-            "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
+            "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventStart"
         )
         return PageCost(
             path=path,
