@@ -6,7 +6,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench mutate browser diagrams axe js-agent dist-check clean
+.PHONY: demo test lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
+	browser diagrams axe js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,17 +17,27 @@ $(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[demo]'
 	touch $@
 
+$(VENV)/.installed-site: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[site]'
+	touch $@
+
+$(VENV)/.installed-zensical: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[site,zensical]'
+	touch $@ $(VENV)/.installed-site
+
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $@ $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-demo $(VENV)/.installed-site $(VENV)/.installed-zensical
 
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
-	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
+		$(VENV)/.installed-zensical
 
 $(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,mutate]'
-	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
+		$(VENV)/.installed-zensical
 
 ## The main job: start the demo agent on 127.0.0.1 and check it with th-ext, end to end.
 demo: $(VENV)/.installed-demo
@@ -83,9 +94,19 @@ $(AXE_DIR)/node_modules/.package-lock.json: $(AXE_DIR)/package-lock.json $(AXE_D
 	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
-## Build the site into build/site, failing on any warning.
-site: $(VENV)/.installed-test
+## Build the site into build/site, failing on any warning (the build that is deployed).
+site: $(VENV)/.installed-site
 	$(BIN)/mkdocs build --strict
+
+## The same site built by Zensical, from the generated files, into build/zensical.
+site-zensical: $(VENV)/.installed-zensical
+	$(BIN)/th-ext-publish zensical --site-dir build/zensical
+
+## The extension pages, schemas, catalog and th-ext reference into an existing Pages
+## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
+pages-subtree: $(VENV)/.installed-site
+	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
+	$(BIN)/th-ext-publish subtree --dest "$(DEST)"
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test
@@ -103,6 +124,7 @@ diagrams: $(VENV)/.installed-test tools/diagrams/node_modules/.package-lock.json
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_hostile.py
+	$(BIN)/python benchmarks/bench_site_builds.py
 
 ## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
 ## `make mutate MODULE=validate._fastschema` runs one; `make mutate` all of them in turn.

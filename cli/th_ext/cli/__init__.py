@@ -10,11 +10,17 @@ from th_ext.cli._app import main
 if TYPE_CHECKING:
     from th_ext.cli._app import app
     from th_ext.cli._hook import main as pre_commit_main
+    from th_ext.cli._publish_main import main as publish_main
 
-__all__ = ["app", "main", "pre_commit_main"]
+__all__ = ["app", "main", "pre_commit_main", "publish_main"]
 
 # The whole application is built on first use; the ``th-ext`` script builds only the
 # subcommand it runs.
 __getattr__ = _lazy_names(
-    __name__, {"app": "th_ext.cli._app", "pre_commit_main": "th_ext.cli._hook:main"}
+    __name__,
+    {
+        "app": "th_ext.cli._app",
+        "pre_commit_main": "th_ext.cli._hook:main",
+        "publish_main": "th_ext.cli._publish_main:main",
+    },
 )
