@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: card-model demo test lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
-	browser js-agent dist-check clean
+	browser diagrams axe js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,13 +44,13 @@ demo: $(VENV)/.installed-demo
 	$(BIN)/th-ext demo
 
 ## Every check: lint, type-check, and the whole test suite (browser tests included).
-test: $(VENV)/.installed-test browser js-agent
-	$(BIN)/ruff check cli tests benchmarks
+test: $(VENV)/.installed-test browser js-agent axe
+	$(BIN)/ruff check cli tests benchmarks tools
 	$(BIN)/mypy
 	$(BIN)/pytest
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check cli tests benchmarks
+	$(BIN)/ruff check cli tests benchmarks tools
 	$(BIN)/ruff format --check cli tests benchmarks
 
 typecheck: $(VENV)/.installed-test
@@ -61,7 +61,9 @@ pytest: $(VENV)/.installed-test
 
 ## Debian's Chromium for the real-browser tests.
 browser:
-	@command -v chromium >/dev/null 2>&1 || .ci/install-chromium
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium with apt-get (needs root or sudo) for the browser tests"; \
+	  .ci/install-chromium; }
 
 ## The npm packages of the commands agent on the official JavaScript SDK (tests/agents/js),
 ## installed from its lock file. Without npm its tests are skipped (and fail under CI).
@@ -76,6 +78,20 @@ js-agent:
 $(JS_AGENT)/node_modules/.package-lock.json: $(JS_AGENT)/package-lock.json $(JS_AGENT)/package.json
 	@echo "Installing the JS SDK agent's npm packages (npm ci in $(JS_AGENT))"
 	npm ci --prefix $(JS_AGENT) --no-audit --no-fund --loglevel=error
+	touch $@
+
+## axe-core for the site's accessibility test, installed from tests/browser/package-lock.json.
+AXE_DIR := tests/browser
+axe:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(AXE_DIR)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the accessibility test will be skipped (it fails under CI)"; \
+	fi
+
+$(AXE_DIR)/node_modules/.package-lock.json: $(AXE_DIR)/package-lock.json $(AXE_DIR)/package.json
+	@echo "Installing axe-core for the accessibility test (npm ci in $(AXE_DIR))"
+	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
 ## Build the site into build/site, failing on any warning (the build that is deployed).
@@ -95,6 +111,14 @@ pages-subtree: $(VENV)/.installed-site
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test
 	$(BIN)/mkdocs serve
+
+## Draw every spec's Mermaid diagrams into extensions/*/*/diagrams/ (commit the result).
+tools/diagrams/node_modules/.package-lock.json: tools/diagrams/package-lock.json tools/diagrams/package.json
+	npm ci --prefix tools/diagrams --no-audit --no-fund --loglevel=error
+	touch $@
+
+diagrams: $(VENV)/.installed-test tools/diagrams/node_modules/.package-lock.json browser
+	$(BIN)/python tools/render_diagrams.py
 
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench

@@ -7,6 +7,7 @@ editable install) reads the repository's own ``extensions/`` folder, which is th
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,16 +30,23 @@ def bundled_extensions_dir() -> Path:
 class BundledSchema:
     """One bundled version as a validation run needs it: its key, URI and params schema."""
 
-    __slots__ = ("key", "schema_document", "uri")
+    __slots__ = ("key", "schema_document", "status", "uri")
 
-    def __init__(self, key: str, uri: str, schema_document: dict[str, Any]) -> None:
+    def __init__(
+        self, key: str, uri: str, schema_document: dict[str, Any], status: str = "stable"
+    ) -> None:
         self.key = key
         self.uri = uri
         self.schema_document = schema_document
+        self.status = status
 
     @property
     def schema_url(self) -> str:
         return f"{self.uri}/schema.json"
+
+
+# The status line of extension.toml, read without a TOML parser (see bundled_schemas).
+_DRAFT = re.compile(rb'^status\s*=\s*["\']draft["\']', re.MULTILINE)
 
 
 def bundled_schemas(root: Path | None = None) -> list[BundledSchema] | None:
@@ -67,5 +75,7 @@ def bundled_schemas(root: Path | None = None) -> list[BundledSchema] | None:
             return None
         number = folder.name[1:]
         order = (folder.parent.name, int(number) if number.isdigit() else 0)
-        found.append((order, BundledSchema(f"{folder.parent.name}/{folder.name}", uri, schema)))
+        draft = _DRAFT.search((folder / "extension.toml").read_bytes()) is not None
+        key = f"{folder.parent.name}/{folder.name}"
+        found.append((order, BundledSchema(key, uri, schema, "draft" if draft else "stable")))
     return [item for _, item in sorted(found, key=lambda pair: pair[0])]

@@ -103,7 +103,12 @@ def check_examples(version: ExtensionVersion) -> list[str]:
 
 
 def check_schema_source(version: ExtensionVersion) -> list[str]:
-    """When the version names a ``schema_source``, its output must equal schema.json exactly."""
+    """When the version names a ``schema_source``, its output must equal schema.json exactly.
+
+    A binding is for the version whose ``$id`` it generates. A draft made by copying a folder
+    carries its parent's binding along; that binding generates another ``$id`` and is ignored
+    until the draft names its own function. On any other version it is an error.
+    """
     if version.schema_source is None:
         return []
     module_name, _, attribute = version.schema_source.partition(":")
@@ -112,6 +117,14 @@ def check_schema_source(version: ExtensionVersion) -> list[str]:
         generated: dict[str, Any] = source()
     except (ImportError, AttributeError) as exc:
         return [f"{version.key}: schema_source {version.schema_source} cannot be loaded: {exc}"]
+    generated_id = generated.get("$id")
+    if generated_id != version.schema_url:
+        if version.status == "draft":  # a binding copied along from the version it came from
+            return []
+        return [
+            f"{version.key}: schema_source {version.schema_source} generates the schema "
+            f"{generated_id!r}, not this version's; bind the version's own function or remove it"
+        ]
     if canonical_schema_text(generated).encode("utf-8") != version.schema_bytes:
         return [
             f"{version.key}: schema.json differs from what {version.schema_source} generates"

@@ -16,7 +16,10 @@ from th_ext._catalog import ExtensionVersion, discover
 from th_ext._exceptions import PublishError
 from th_ext.publish._catalog_page import render_catalog_json, render_index_page
 from th_ext.publish._checks import check_version, relative_path
+from th_ext.publish._diagrams import check_diagrams
+from th_ext.publish._draft import check_draft_examples
 from th_ext.publish._external import EXTERNAL_FILE_NAME, read_external
+from th_ext.publish._field_text import check_field_descriptions
 from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
 from th_ext.publish._spec_page import render_spec_page
 
@@ -91,6 +94,9 @@ def plan_site(
     versions = discover(extensions_dir)
     external = read_external(extensions_dir / EXTERNAL_FILE_NAME)
     problems = [problem for version in versions for problem in check_version(version, site_url)]
+    problems += check_draft_examples(versions)
+    problems += check_field_descriptions(versions)
+    problems += check_diagrams(versions)
     if check_published:
         problems += check_lock(versions, read_lock(extensions_dir / LOCK_FILE_NAME))
     paths: dict[str, str] = {}

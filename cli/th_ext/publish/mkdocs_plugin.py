@@ -10,15 +10,18 @@ the plan, not in a hook here: the Zensical and Pages-subtree builds run without 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Literal
 
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
 from th_ext._exceptions import ThExtError
+from th_ext.publish._configured_url import configured_site_url
 from th_ext.publish._generate import expand_nav
 from th_ext.publish._site_plan import SitePlan, plan_site
 
@@ -36,14 +39,24 @@ class ExtensionsPluginConfig(Config):
 class ExtensionsPlugin(BasePlugin[ExtensionsPluginConfig]):
     def __init__(self) -> None:
         self.plan: SitePlan | None = None
+        self.serving = False
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        if not config.site_url:
-            raise PluginError("th-ext: site_url must be set; extension URIs live under it")
         config_dir = Path(config.config_file_path).parent
         try:
+            # `mkdocs serve` has put the dev server's address in site_url by now.
+            site_url = (
+                configured_site_url(Path(config.config_file_path))
+                if self.serving
+                else config.site_url
+            )
+            if not site_url:
+                raise PluginError("th-ext: site_url must be set; extension URIs live under it")
             self.plan = plan_site(
-                config.site_url,
+                site_url,
                 config_dir / self.config.extensions_dir,
                 index_dir=self.config.index_dir,
                 check_published=self.config.check_published,
@@ -57,6 +70,13 @@ class ExtensionsPlugin(BasePlugin[ExtensionsPluginConfig]):
         if config.nav is not None:
             config.nav = expand_nav(config.nav, self.plan.nav, f"{self.config.index_dir}/index.md")
         return config
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer:
+        """Rebuild the preview when an extension's files change, as for the site's own pages."""
+        server.watch(str(Path(config.config_file_path).parent / self.config.extensions_dir))
+        return server
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         assert self.plan is not None

@@ -37,6 +37,7 @@ class KnownExtension:
     key: str
     schema: ParamsSchema
     rules: ExtensionRules | None
+    draft: bool = False
 
 
 def check_extensions(
@@ -77,6 +78,8 @@ def check_extensions(
             summaries.append({"uri": uri, "path": pointer(base), "checked": False})
             continue
         found, summary = _check_entry(entry, extension, base)
+        if extension.draft:
+            found.insert(0, _draft_warning(extension, base))
         problems.extend(found)
         summaries.append(
             {
@@ -114,6 +117,17 @@ def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Prob
         path,
         f"extension {uri} is not one th-ext publishes; its params were not checked",
         "nothing to do if the extension is meant; otherwise check the URI",
+        "extension",
+    )
+
+
+def _draft_warning(extension: KnownExtension, base: tuple[str | int, ...]) -> Problem:
+    return Problem(
+        "warning",
+        "extension-draft",
+        pointer((*base, "uri")),
+        f"extension {extension.key} is a draft; it may change before it is published",
+        "declare a published version on a production card",
         "extension",
     )
 

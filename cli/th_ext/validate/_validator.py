@@ -204,7 +204,9 @@ def known_extensions(card: dict[str, Any], options: ValidateOptions) -> dict[str
             continue
         schema = ParamsSchema(resources[item.schema_url], resources, name=item.schema_url)
         rules = RULES.get(item.key.split("/")[0])
-        known[item.uri] = KnownExtension(item.uri, item.key, schema, rules)
+        known[item.uri] = KnownExtension(
+            item.uri, item.key, schema, rules, draft=item.status == "draft"
+        )
     if override_uri is not None and options.schema is not None:
         base = next((b for b in bundled if b.uri == override_uri), None)
         key = base.key if base is not None else "draft"
