@@ -26,6 +26,8 @@ from th_ext.dispatch._verdict import task_id_of
 if TYPE_CHECKING:
     import httpx
 
+    from th_ext.net import HeaderScope
+
 __all__ = ["GroupResult", "Interface", "open_wire", "run_group", "run_header_check"]
 
 _TERMINAL = FINAL_STATES - {"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"}
@@ -53,13 +55,20 @@ def open_wire(
     client: httpx.AsyncClient,
     interface: Interface,
     headers: dict[str, str],
+    scope: HeaderScope,
     *,
     timeout: float,
     max_bytes: int,
 ) -> Wire:
     kind = JsonRpcWire if interface.binding == "JSONRPC" else RestWire
     return kind(
-        client, interface.url, headers, interface.tenant, timeout=timeout, max_bytes=max_bytes
+        client,
+        interface.url,
+        headers,
+        interface.tenant,
+        scope,
+        timeout=timeout,
+        max_bytes=max_bytes,
     )
 
 
