@@ -24,7 +24,7 @@ def _marker(requirements: list[Requirement]) -> str:
 
 def _attr(text: str) -> str:
     """Text for an attribute value: no backticks, quotes or angle brackets to escape."""
-    plain = text.replace("`", "").replace('"', "'").replace("<", "‹").replace(">", "›")
+    plain = text.replace("`", "").replace('"', "'").replace("<", "\u2039").replace(">", "\u203a")
     return " ".join(plain.split())
 
 
