@@ -6,7 +6,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo test lint typecheck pytest site serve bench browser js-agent dist-check clean
+.PHONY: card-model demo test lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
+	browser js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,13 +17,27 @@ $(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[demo]'
 	touch $@
 
+$(VENV)/.installed-site: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[site]'
+	touch $@
+
+$(VENV)/.installed-zensical: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[site,zensical]'
+	touch $@ $(VENV)/.installed-site
+
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $@ $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-demo $(VENV)/.installed-site $(VENV)/.installed-zensical
 
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
-	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
+		$(VENV)/.installed-zensical
+
+$(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,mutate]'
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
+		$(VENV)/.installed-zensical
 
 ## The main job: start the demo agent on 127.0.0.1 and check it with th-ext, end to end.
 demo: $(VENV)/.installed-demo
@@ -36,6 +51,7 @@ test: $(VENV)/.installed-test browser js-agent
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check cli tests benchmarks
+	$(BIN)/ruff format --check cli tests benchmarks
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
@@ -62,9 +78,19 @@ $(JS_AGENT)/node_modules/.package-lock.json: $(JS_AGENT)/package-lock.json $(JS_
 	npm ci --prefix $(JS_AGENT) --no-audit --no-fund --loglevel=error
 	touch $@
 
-## Build the site into build/site, failing on any warning.
-site: $(VENV)/.installed-test
+## Build the site into build/site, failing on any warning (the build that is deployed).
+site: $(VENV)/.installed-site
 	$(BIN)/mkdocs build --strict
+
+## The same site built by Zensical, from the generated files, into build/zensical.
+site-zensical: $(VENV)/.installed-zensical
+	$(BIN)/th-ext-publish zensical --site-dir build/zensical
+
+## The extension pages, schemas, catalog and th-ext reference into an existing Pages
+## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
+pages-subtree: $(VENV)/.installed-site
+	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
+	$(BIN)/th-ext-publish subtree --dest "$(DEST)"
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test
@@ -75,6 +101,31 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_conform.py
 	$(BIN)/python benchmarks/bench_hostile.py
+	$(BIN)/python benchmarks/bench_site_builds.py
+
+## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
+## `make mutate MODULE=validate._fastschema` runs one; `make mutate` all of them in turn.
+## mutmut names a mutant by its file's path, so it runs in a workspace where th_ext is at the
+## top (links to the real folders). The workspace is outside the checkout, whose sdist build
+## would otherwise walk it; its mutants and results stay there until the next run.
+MUTATE_MODULES ?= commands._dispatch_rule commands._entry validate._commands_params \
+	validate._document validate._fastschema dispatch._verdict
+MODULE ?=
+MUTATE_DIR ?= $(or $(TMPDIR),/tmp)/th-ext-mutate
+## Regenerate the card layer's model of A2A 1.0 from the installed official SDK's proto.
+card-model: $(VENV)/.installed-test
+	$(BIN)/python scripts/generate_card_model.py
+
+mutate: $(VENV)/.installed-mutate
+	rm -rf $(MUTATE_DIR) && mkdir -p $(MUTATE_DIR)
+	for name in cli/th_ext tests extensions pyproject.toml; do \
+		ln -s $(CURDIR)/$$name $(MUTATE_DIR)/$$(basename $$name); done
+	ln -s $(CURDIR)/tests/support/mutation_ids.py $(MUTATE_DIR)/conftest.py
+	cd $(MUTATE_DIR) && for module in $(or $(MODULE),$(MUTATE_MODULES)); do \
+		$(CURDIR)/$(BIN)/mutmut run "th_ext.$$module.*" >/dev/null || exit 1; \
+	done
+	cd $(MUTATE_DIR) && $(CURDIR)/$(BIN)/python $(CURDIR)/tests/support/mutation_scores.py \
+		$(or $(MODULE),$(MUTATE_MODULES))
 
 ## Build the sdist and wheel into dist/ and check them as the release workflow does.
 dist-check: $(VENV)/.installed-test

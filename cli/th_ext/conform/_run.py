@@ -104,7 +104,7 @@ async def run_conform_async(
         if transport is not None and is_url(source):
             card, location = await fetch_card(client, source, limits, scope)
         else:
-            from th_ext._source import load_card
+            from th_ext.validate import load_card
 
             loaded = load_card(source, limits, scope=scope)
             card, location = loaded.card, loaded.location

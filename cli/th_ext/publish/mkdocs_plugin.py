@@ -1,14 +1,15 @@
-"""The MkDocs plugin ``th-ext``: a thin adapter from MkDocs to ``plan_site``.
+"""The MkDocs plugin ``th-ext``: a thin adapter from MkDocs to the generation step.
 
 It makes the plan when the configuration is loaded (so a broken rule stops the build before
-anything is written), expands the ``Extensions`` navigation entry into one entry per version,
-and adds the planned files to the build.
+anything is written), expands the ``Extensions`` navigation entry with ``expand_nav``, and adds
+the planned files to the build. ``th-ext-publish generate`` writes the same files to
+disk for generators that run no plugin. Whatever the site needs from the extensions belongs in
+the plan, not in a hook here: the Zensical and Pages-subtree builds run without this plugin.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
@@ -18,6 +19,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
 from th_ext._exceptions import ThExtError
+from th_ext.publish._generate import expand_nav
 from th_ext.publish._site_plan import SitePlan, plan_site
 
 __all__ = ["ExtensionsPlugin", "ExtensionsPluginConfig"]
@@ -27,6 +29,8 @@ class ExtensionsPluginConfig(Config):
     extensions_dir = config_options.Type(str, default="extensions")
     index_dir = config_options.Type(str, default="a2a/ext")
     check_published = config_options.Type(bool, default=True)
+    # Folders of docs_dir that the subtree build publishes beside the extensions.
+    subtree_pages = config_options.Type(list, default=[])
 
 
 class ExtensionsPlugin(BasePlugin[ExtensionsPluginConfig]):
@@ -51,22 +55,8 @@ class ExtensionsPlugin(BasePlugin[ExtensionsPluginConfig]):
                 + "\n".join(f"  - {problem}" for problem in problems)
             ) from None
         if config.nav is not None:
-            config.nav = [self._expand(entry) for entry in config.nav]
+            config.nav = expand_nav(config.nav, self.plan.nav, f"{self.config.index_dir}/index.md")
         return config
-
-    def _expand(self, entry: Any) -> Any:
-        """Replace the entry that points at the extension index with the full section."""
-        assert self.plan is not None
-        index_page = f"{self.config.index_dir}/index.md"
-        if isinstance(entry, dict) and len(entry) == 1:
-            (title, target), = entry.items()
-            if target == index_page:
-                pages = [{"All extensions": index_page}]
-                pages += [{item.title: item.path} for item in self.plan.nav]
-                return {title: pages}
-            if isinstance(target, list):
-                return {title: [self._expand(child) for child in target]}
-        return entry
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         assert self.plan is not None

@@ -11,17 +11,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from th_ext._catalog import ExtensionVersion, discover
+from th_ext._bundle import BundledSchema, bundled_schemas
 from th_ext._exceptions import SchemaError, SourceError
+from th_ext._problem import Problem
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._limits import bounded
-from th_ext.validate._problem import Problem
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
+
+if TYPE_CHECKING:
+    from th_ext._catalog import ExtensionVersion
 
 __all__ = [
     "SchemaOverride",
@@ -38,6 +41,8 @@ class SchemaOverride:
 
     schema: Any
     origin: str
+    notices: tuple[Problem, ...] = ()
+    """Warnings about how the schema was read (such as a header withheld from a redirect)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +136,16 @@ def _unread(report: Report) -> Report:
 
 
 @cache
-def bundled_extensions() -> tuple[ExtensionVersion, ...]:
-    """The extension versions bundled with th-ext, read once per process."""
+def bundled_extensions() -> tuple[BundledSchema | ExtensionVersion, ...]:
+    """The extension versions bundled with th-ext, read once per process.
+
+    From the schema files alone when they say everything a run needs, else from the catalog.
+    """
+    schemas = bundled_schemas()
+    if schemas is not None:
+        return tuple(schemas)
+    from th_ext._catalog import discover
+
     return tuple(discover())
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,7 @@ def _edit(project: Path, relative: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
-BREAKAGES = {
+BREAKAGES: dict[str, tuple[Callable[[Path], object], str]] = {
     "uri-outside-site": (
         lambda p: _edit(p, "mkdocs.yml", "site_url: https://madarauchiha-314.github.io/tiny-harness/",
                         "site_url: https://example.org/elsewhere/"),

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.support.seed import seed_text
 from th_ext import find
 from th_ext.commands import COMMANDS_V1_URI, commands_v1_schema, render_schema
-from th_ext.publish._rules import check_schema_source
+from th_ext.publish._checks import check_schema_source
 
 
 def seed_schema() -> dict[str, object]:
