@@ -123,6 +123,7 @@ diagrams: $(VENV)/.installed-test tools/diagrams/node_modules/.package-lock.json
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
+	$(BIN)/python benchmarks/bench_conform.py
 	$(BIN)/python benchmarks/bench_hostile.py
 	$(BIN)/python benchmarks/bench_site_builds.py
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 __all__ = [
     "CatalogError",
     "CommandRegistrationError",
+    "ConformError",
     "DeadlineError",
     "DemoUnavailableError",
     "DispatchError",
@@ -53,6 +54,10 @@ class MessageError(ThExtError):
 
 class DispatchError(ThExtError):
     """A dispatch cannot be planned or checked: the card offers no usable interface."""
+
+
+class ConformError(ThExtError):
+    """A conformance run cannot start: no usable card, interface or command selection."""
 
 
 class DemoUnavailableError(ThExtError):

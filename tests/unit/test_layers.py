@@ -21,10 +21,11 @@ RANKS: dict[str, int] = {
     "_ground": 1,
     "commands": 2,
     "validate": 3,
+    "checks": 3,
     "dispatch": 4,
     "publish": 4,
-    "demo": 5,
-    "conform": 6,
+    "conform": 5,
+    "demo": 6,
     "cli": 7,
     "_facade": 8,  # th_ext/__init__.py and __main__.py re-export what is below them
 }

@@ -28,6 +28,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("th_ext.cli._validate", "validate_command"),
     "dispatch": ("th_ext.cli._dispatch", "dispatch_command"),
     "commands": ("th_ext.cli._card_commands", "commands_command"),
+    "conform": ("th_ext.cli._conform", "conform_command"),
     "demo": ("th_ext.cli._demo", "demo_command"),
     "extensions": ("th_ext.cli._catalog", "extensions_command"),
     "schema": ("th_ext.cli._catalog", "schema_command"),

@@ -21,11 +21,22 @@ __all__ = ["demo_command"]
 
 
 class VariantChoice(StrEnum):
+    """Every ``DemoVariant``, listed here so that ``--help`` does not import the SDK."""
+
     correct = "correct"
     no_streaming = "no-streaming"
     no_metadata = "no-metadata"
     changed_state = "changed-state"
     missing_task_ref = "missing-task-ref"
+    reply_as_artifact = "reply-as-artifact"
+    working_first = "working-first"
+    reply_as_message = "reply-as-message"
+    unregistered_as_command = "unregistered-as-command"
+    user_role = "user-role"
+    slashed_command = "slashed-command"
+    reaches_model = "reaches-model"
+    unnamed_task = "unnamed-task"
+    no_message_metadata = "no-message-metadata"
 
 
 def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
@@ -49,7 +60,7 @@ def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
     ] = 10.0,
     debug: DebugOption = False,
 ) -> None:
-    """Start the demo agent on 127.0.0.1, validate it, dry-run and live-check /model, stop it.
+    """Start the demo agent on 127.0.0.1, validate it, dry-run /model, run conform, stop it.
 
     Exit 0 when every step passed, 1 when one failed, 2 when the demo cannot run (for example
     without the optional 'demo' extra).

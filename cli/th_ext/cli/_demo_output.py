@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from th_ext.cli._dispatch_output import render_live, render_plan
+from th_ext.cli._conform_text import render_text
+from th_ext.cli._dispatch_output import render_plan
 from th_ext.validate._text import clean
 
 if TYPE_CHECKING:
@@ -21,10 +22,7 @@ def demo_json(run: DemoRun) -> dict[str, Any]:
         "card": run.card_location,
         "validate": run.validation.to_dict(),
         "dry_run": {"passed": run.dry_run_passed, **run.dry_run.to_dict()},
-        "live": [
-            {"message": run.greeting_plan.message, **run.greeting.to_dict()},
-            {"message": run.command_plan.message, **run.command.to_dict()},
-        ],
+        "conform": run.conformance.to_dict(),
     }
 
 
@@ -44,20 +42,9 @@ def render_demo(run: DemoRun, *, color: bool) -> str:
     )
     plan_text = render_plan(run.dry_run, run.card_location, color=color, compact=True)
     lines += ["   " + line if line else "" for line in plan_text.splitlines()]
-    lines += heading(
-        3, "th-ext dispatch --live: an ordinary message starts a task", run.greeting.passed
-    )
-    lines += [
-        "   " + line
-        for line in render_live(run.greeting, run.greeting_plan, color=color).splitlines()
-    ]
-    lines += heading(
-        4, "th-ext dispatch --live --task-id: /model fast on that task", run.command.passed
-    )
-    lines += [
-        "   " + line
-        for line in render_live(run.command, run.command_plan, color=color).splitlines()
-    ]
+    lines += heading(3, f"th-ext conform {run.base_url}", run.conformance.passed)
+    report = render_text(run.conformance, color=color)
+    lines += ["   " + line if line else "" for line in report.splitlines()]
     lines += ["", f"demo {verdict(run.passed)}"]
     return "\n".join(lines)
 

@@ -69,7 +69,10 @@ def render_plan(
     lines.append("")
     reply = plan.expected_reply
     lines.append(f"expect     {reply['summary']}")
-    if reply.get("stream_response") is not None and not compact:
+    if not compact and reply.get("stream") is not None:
+        lines.append("  the stream, in order:")
+        lines.extend("  " + line for line in dump(reply["stream"], 2))
+    elif not compact and reply.get("stream_response") is not None:
         lines.extend("  " + line for line in dump(reply["stream_response"], 2))
     return "\n".join(lines)
 

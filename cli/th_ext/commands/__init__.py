@@ -3,7 +3,8 @@
 Import it to adopt the extension in a Python agent: register the commands with a
 ``CommandRegistry`` and put ``registry.card_extension()`` on the card; decide each incoming
 message with ``parse_command``; answer a command with ``build_command_reply``. A client reads
-the card's commands with ``read_card_commands``.
+the card's commands with ``read_card_commands`` and finds a command's reply in a task or an
+event with ``command_reply_of``.
 
 The rule, the reply and the card reader need only the standard library. Every name is imported
 on first use, so that a client deciding messages never loads pydantic (the params models, the
@@ -36,8 +37,10 @@ if TYPE_CHECKING:
     from th_ext.commands._registry import CommandRegistry
     from th_ext.commands._reply import (
         TASK_STATES,
+        CommandReply,
         build_command_reply,
         command_reply_metadata,
+        command_reply_of,
         reply_command_name,
     )
 
@@ -51,10 +54,12 @@ __all__ = [
     "CommandCall",
     "CommandDecision",
     "CommandRegistry",
+    "CommandReply",
     "CommandSpec",
     "CommandsExtensionParams",
     "build_command_reply",
     "command_reply_metadata",
+    "command_reply_of",
     "commands_v1_schema",
     "decide",
     "parse_command",
@@ -84,6 +89,8 @@ __getattr__ = _lazy_names(
         "TASK_STATES": "th_ext.commands._reply",
         "build_command_reply": "th_ext.commands._reply",
         "command_reply_metadata": "th_ext.commands._reply",
+        "command_reply_of": "th_ext.commands._reply",
+        "CommandReply": "th_ext.commands._reply",
         "reply_command_name": "th_ext.commands._reply",
     },
 )

@@ -3,13 +3,18 @@
 The spec fixes its shape: a ``TaskStatusUpdateEvent`` for the message's task whose
 ``status.state`` is the task's current state, unchanged, whose ``status.message`` is the
 command's answer (role ``ROLE_AGENT``), and whose ``metadata`` is ``{"command": <name>}`` plus
-``"task_ref": <id>`` when the command created a sub-task. Everything here is A2A 1.0 JSON.
+``"task_ref": <id>`` when the command created a sub-task. The reply message carries the same
+metadata as its own, because a ``SendMessage`` client sees only the task: ``command_reply_of``
+reads a reply from a status update event or from a task by that rule, never from
+``task.metadata`` (which the SDK servers fill with every earlier update's metadata and never
+clear). Everything here is A2A 1.0 JSON.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,8 +22,10 @@ from th_ext.commands._entry import is_command_name, name_requirement
 
 __all__ = [
     "TASK_STATES",
+    "CommandReply",
     "build_command_reply",
     "command_reply_metadata",
+    "command_reply_of",
     "reply_command_name",
 ]
 
@@ -68,6 +75,7 @@ def build_command_reply(
     if not task_id or not context_id:
         raise ValueError("a command reply needs the task's id and context id")
     when = (timestamp or datetime.now(UTC)).astimezone(UTC)
+    metadata = command_reply_metadata(command, task_ref)
     return {
         "taskId": task_id,
         "contextId": context_id,
@@ -79,10 +87,11 @@ def build_command_reply(
                 "parts": [{"text": text}],
                 "contextId": context_id,
                 "taskId": task_id,
+                "metadata": dict(metadata),
             },
             "timestamp": when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z",
         },
-        "metadata": command_reply_metadata(command, task_ref),
+        "metadata": metadata,
     }
 
 
@@ -95,3 +104,41 @@ def reply_command_name(status_update: Any) -> str | None:
         return None
     name = metadata.get("command")
     return name if isinstance(name, str) else None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandReply:
+    """A command's reply as a client finds it: the command, its ``task_ref``, the message."""
+
+    command: str
+    task_ref: str | None
+    message: dict[str, Any]
+
+
+def command_reply_of(value: Any) -> CommandReply | None:
+    """The command reply in a Task, a status update event or a ``StreamResponse``, if any.
+
+    The decision reads ``status.message.metadata.command`` only: the reply message's own
+    metadata. ``task.metadata`` and the event's ``metadata`` are never consulted, so metadata an
+    earlier command left on the task cannot make a later answer look like a command reply.
+    Returns None for anything else, malformed input included.
+    """
+    if isinstance(value, Mapping):
+        for key in ("task", "statusUpdate"):
+            if isinstance(value.get(key), Mapping):
+                value = value[key]
+                break
+    status = value.get("status") if isinstance(value, Mapping) else None
+    message = status.get("message") if isinstance(status, Mapping) else None
+    metadata = message.get("metadata") if isinstance(message, Mapping) else None
+    if not isinstance(metadata, Mapping) or not isinstance(message, Mapping):
+        return None
+    command = metadata.get("command")
+    if not isinstance(command, str) or not is_command_name(command):
+        return None
+    task_ref = metadata.get("task_ref")
+    return CommandReply(
+        command=command,
+        task_ref=task_ref if isinstance(task_ref, str) and task_ref else None,
+        message=dict(message),
+    )

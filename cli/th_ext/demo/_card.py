@@ -7,10 +7,12 @@ from typing import Any
 from th_ext._version import __version__
 from th_ext.commands import CommandRegistry
 
-__all__ = ["RPC_PATH", "demo_card"]
+__all__ = ["REST_PATH", "RPC_PATH", "demo_card"]
 
 RPC_PATH = "/a2a"
 """Where the demo serves its JSON-RPC interface, under its base URL."""
+REST_PATH = "/rest"
+"""Where the demo serves its HTTP+JSON (REST) interface, under its base URL."""
 
 
 def demo_card(
@@ -29,7 +31,12 @@ def demo_card(
                 "url": base_url.rstrip("/") + RPC_PATH,
                 "protocolBinding": "JSONRPC",
                 "protocolVersion": "1.0",
-            }
+            },
+            {
+                "url": base_url.rstrip("/") + REST_PATH,
+                "protocolBinding": "HTTP+JSON",
+                "protocolVersion": "1.0",
+            },
         ],
         "capabilities": {
             "streaming": streaming,

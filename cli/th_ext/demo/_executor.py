@@ -1,8 +1,11 @@
 """The demo agent's executor: the SDK's ``AgentExecutor`` driven by the reference implementation.
 
-Every message is decided with ``parse_command``. A command runs on the harness and is answered
-with ``build_command_reply``: a re-emitted status update in the task's current state. An
-ordinary message goes to the stand-in model and leaves the task waiting for the next input.
+Every message is decided with ``parse_command``. A new task is sent first, so that its stream
+begins with the Task as A2A 1.0 requires (the server begins a stream for an existing task with
+its snapshot). A command runs on the harness and is
+answered with ``build_command_reply``: a re-emitted status update in the task's current state,
+and nothing else. An ordinary message goes to the stand-in model and leaves the task waiting for
+the next input. The broken variants (``DemoVariant``) each depart from this in one way.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from th_ext.demo._sdk import (
     Message,
     RequestContext,
     Task,
+    TaskArtifactUpdateEvent,
     TaskState,
     TaskStatus,
     TaskStatusUpdateEvent,
@@ -46,17 +50,42 @@ class DemoAgentExecutor(AgentExecutor):
         task_id = str(context.task_id)
         context_id = str(context.context_id)
         task = context.current_task
+        created = task is None
         if task is None:
             task = _new_task(task_id, context_id, message)
-            await event_queue.enqueue_event(task)
+        context_id = task.context_id
         state_name = TaskState.Name(task.status.state)
         message_json = json_format.MessageToDict(message) if message is not None else {}
         call = parse_command(message_json, self._harness.registry.names)
+        if call is None and self._variant is DemoVariant.UNREGISTERED_AS_COMMAND:
+            call = _any_slash_name(message_json)
+        if created and (call is None or self._variant is not DemoVariant.REPLY_AS_MESSAGE):
+            await event_queue.enqueue_event(task)
         if call is None:
             await self._answer(message_json, task_id, context_id, event_queue)
-        else:
-            reply = await self._run_command(call, task, state_name, context)
-            await event_queue.enqueue_event(json_format.ParseDict(reply, TaskStatusUpdateEvent()))
+            return
+        if self._variant is DemoVariant.WORKING_FIRST:
+            await event_queue.enqueue_event(
+                _status_update(task_id, context_id, "TASK_STATE_WORKING")
+            )
+        reply = await self._run_command(call, task, state_name, context)
+        await self._send_reply(reply, event_queue)
+        if self._variant is DemoVariant.REACHES_MODEL:
+            await self._answer(message_json, task_id, context_id, event_queue)
+
+    async def _send_reply(self, reply: dict[str, Any], queue: EventQueue) -> None:
+        """Send the reply as the spec says, or in the broken shape a variant asks for."""
+        message = reply["status"]["message"]
+        if self._variant is DemoVariant.REPLY_AS_ARTIFACT:
+            artifact = {"artifactId": str(uuid.uuid4()), "parts": message["parts"]}
+            event = {"taskId": reply["taskId"], "contextId": reply["contextId"],
+                     "artifact": artifact, "metadata": reply["metadata"]}
+            await queue.enqueue_event(json_format.ParseDict(event, TaskArtifactUpdateEvent()))
+            return
+        if self._variant is DemoVariant.REPLY_AS_MESSAGE:
+            await queue.enqueue_event(json_format.ParseDict(message, Message()))
+            return
+        await queue.enqueue_event(json_format.ParseDict(reply, TaskStatusUpdateEvent()))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         await event_queue.enqueue_event(
@@ -90,7 +119,7 @@ class DemoAgentExecutor(AgentExecutor):
                 await self._start_review(task, task_ref, outcome.review_focus, context)
             text = self._harness.review_started(task_ref)
         if self._variant is DemoVariant.CHANGED_STATE:
-            state_name = "TASK_STATE_WORKING"
+            state_name = "TASK_STATE_COMPLETED"
         reply = build_command_reply(
             task_id=task.id,
             context_id=task.context_id,
@@ -99,9 +128,7 @@ class DemoAgentExecutor(AgentExecutor):
             text=text,
             task_ref=task_ref,
         )
-        if self._variant is DemoVariant.NO_METADATA:
-            del reply["metadata"]
-        return reply
+        return _break(reply, self._variant, call.name)
 
     async def _start_review(
         self, parent: Task, sub_task_id: str, focus: str, context: RequestContext
@@ -153,3 +180,29 @@ def _status_update(
     return TaskStatusUpdateEvent(
         task_id=task_id, context_id=context_id, status=_status(task_id, context_id, state, text)
     )
+
+
+def _break(reply: dict[str, Any], variant: DemoVariant, name: str) -> dict[str, Any]:
+    """The reply with the one fault a variant puts into its shape."""
+    message = reply["status"]["message"]
+    if variant is DemoVariant.NO_METADATA:
+        del reply["metadata"]
+    elif variant is DemoVariant.USER_ROLE:
+        message["role"] = "ROLE_USER"
+    elif variant is DemoVariant.SLASHED_COMMAND:
+        reply["metadata"]["command"] = message["metadata"]["command"] = f"/{name}"
+    elif variant is DemoVariant.NO_MESSAGE_METADATA:
+        del message["metadata"]
+    elif variant is DemoVariant.UNNAMED_TASK:
+        del message["taskId"], message["contextId"]
+    return reply
+
+
+def _any_slash_name(message_json: dict[str, Any]) -> CommandCall | None:
+    """For the broken variant that takes any ``/name`` for a command."""
+    parts = message_json.get("parts") or [{}]
+    text = parts[0].get("text") if isinstance(parts[0], dict) else None
+    if len(parts) == 1 and isinstance(text, str) and text.startswith("/") and len(text) > 1:
+        name, _, arguments = text[1:].partition(" ")
+        return CommandCall(name, arguments.strip())
+    return None

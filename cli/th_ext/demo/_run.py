@@ -1,8 +1,9 @@
-"""The whole demo: start the agent, then validate it, dry-run ``/model`` and check it live.
+"""The whole demo: start the agent, then validate its card, dry-run ``/model fast`` and run
+``th-ext conform`` against it.
 
-``run_demo`` returns every result as data; the command line prints them. The live part sends
-two messages, each checked on its own: an ordinary message, which starts a task, and then
-``/model fast`` to that task, so that the task's state can be read before and after.
+``run_demo`` returns every result as data; the command line prints them. The conformance run
+sends every scenario of the commands extension over both of the demo's bindings, so the demo
+shows the whole extension at work rather than one message.
 """
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ from dataclasses import dataclass
 
 from th_ext._exceptions import SourceError
 from th_ext._source import SourceLimits, read_source
+from th_ext.conform import ConformOptions, ConformReport, run_conform
 from th_ext.demo._server import DemoServer
 from th_ext.demo._variants import DemoVariant
-from th_ext.dispatch import DispatchPlan, LiveReport, check_live, plan_dispatch, text_message
+from th_ext.dispatch import DispatchPlan, plan_dispatch, text_message
 from th_ext.validate import Report, load_card, report_for_source_error, validate_bytes
 
-__all__ = ["DEMO_COMMAND", "DEMO_GREETING", "DemoRun", "run_demo"]
+__all__ = ["DEMO_COMMAND", "DemoRun", "run_demo"]
 
-DEMO_GREETING = "Hello! What can you do?"
 DEMO_COMMAND = "/model fast"
 
 
@@ -32,10 +33,8 @@ class DemoRun:
     """The validate report of the agent's card."""
     dry_run: DispatchPlan
     """The dry run of ``/model fast`` on the card alone."""
-    greeting_plan: DispatchPlan
-    greeting: LiveReport
-    command_plan: DispatchPlan
-    command: LiveReport
+    conformance: ConformReport
+    """The ``th-ext conform`` report of the running agent."""
 
     @property
     def validation_passed(self) -> bool:
@@ -49,12 +48,7 @@ class DemoRun:
 
     @property
     def passed(self) -> bool:
-        return (
-            self.validation_passed
-            and self.dry_run_passed
-            and self.greeting.passed
-            and self.command.passed
-        )
+        return self.validation_passed and self.dry_run_passed and self.conformance.passed
 
 
 def run_demo(variant: DemoVariant = DemoVariant.CORRECT, *, timeout: float = 10.0) -> DemoRun:
@@ -64,23 +58,13 @@ def run_demo(variant: DemoVariant = DemoVariant.CORRECT, *, timeout: float = 10.
         validation = _validate(server.base_url, limits)
         loaded = load_card(server.base_url, limits)
         dry_run = plan_dispatch(loaded.card, text_message(DEMO_COMMAND))
-        greeting_plan = plan_dispatch(loaded.card, text_message(DEMO_GREETING))
-        greeting = check_live(greeting_plan, timeout=timeout, max_bytes=limits.max_bytes)
-        command_plan = plan_dispatch(
-            loaded.card, text_message(DEMO_COMMAND, task_id=greeting.task_id)
-        )
-        command = check_live(
-            command_plan, timeout=timeout, max_bytes=limits.max_bytes, task_id=greeting.task_id
-        )
+        conformance = run_conform(server.base_url, ConformOptions(timeout=timeout))
         return DemoRun(
             base_url=server.base_url,
             card_location=loaded.location,
             validation=validation,
             dry_run=dry_run,
-            greeting_plan=greeting_plan,
-            greeting=greeting,
-            command_plan=command_plan,
-            command=command,
+            conformance=conformance,
         )
 
 

@@ -16,12 +16,14 @@ try:
     from a2a.server.routes import (
         create_agent_card_routes,
         create_jsonrpc_routes,
+        create_rest_routes,
     )
     from a2a.server.tasks import InMemoryTaskStore
     from a2a.types import (
         AgentCard,
         Message,
         Task,
+        TaskArtifactUpdateEvent,
         TaskState,
         TaskStatus,
         TaskStatusUpdateEvent,
@@ -44,11 +46,13 @@ __all__ = [
     "RequestContext",
     "Starlette",
     "Task",
+    "TaskArtifactUpdateEvent",
     "TaskState",
     "TaskStatus",
     "TaskStatusUpdateEvent",
     "create_agent_card_routes",
     "create_jsonrpc_routes",
+    "create_rest_routes",
     "json_format",
     "uvicorn",
 ]

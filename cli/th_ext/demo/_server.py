@@ -12,9 +12,10 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
+from typing import Any
 
 from th_ext._exceptions import ThExtError
-from th_ext.demo._card import RPC_PATH, demo_card
+from th_ext.demo._card import REST_PATH, RPC_PATH, demo_card
 from th_ext.demo._executor import DemoAgentExecutor
 from th_ext.demo._harness import DemoHarness
 from th_ext.demo._sdk import (
@@ -24,6 +25,7 @@ from th_ext.demo._sdk import (
     Starlette,
     create_agent_card_routes,
     create_jsonrpc_routes,
+    create_rest_routes,
     json_format,
     uvicorn,
 )
@@ -35,15 +37,38 @@ CARD_PATH = "/.well-known/agent-card.json"
 _START_TIMEOUT = 15.0
 
 
+
+class _SnapshotFirstHandler(DefaultRequestHandler):
+    """The SDK's handler, with every stream for an existing task beginning with its snapshot.
+
+    A2A 1.0 requires a stream for a task to begin with the Task object. The executor sends the
+    Task it creates; for a message to an existing task the stream begins here with the task as
+    stored before the message, and the executor's events follow. ``SendMessage`` is untouched.
+    """
+
+    def __init__(self, *, task_store: InMemoryTaskStore, **kwargs: Any) -> None:
+        super().__init__(task_store=task_store, **kwargs)
+        self._store = task_store
+
+    async def on_message_send_stream(  # type: ignore[override]
+        self, params: Any, context: Any
+    ) -> AsyncIterator[Any]:
+        task_id = params.message.task_id
+        snapshot = await self._store.get(task_id, context) if task_id else None
+        stream = super().on_message_send_stream(params, context)
+        if snapshot is not None:
+            yield snapshot
+        async for event in stream:
+            yield event
+
+
 def build_demo_app(base_url: str, variant: DemoVariant = DemoVariant.CORRECT) -> Starlette:
     """The demo agent as an ASGI app whose card names ``base_url``."""
     harness = DemoHarness()
-    card_json = demo_card(
-        base_url, harness.registry, streaming=variant is not DemoVariant.NO_STREAMING
-    )
+    card_json = demo_card(base_url, harness.registry, streaming=variant.streaming)
     card = json_format.ParseDict(card_json, AgentCard())
     task_store = InMemoryTaskStore()
-    handler = DefaultRequestHandler(
+    handler = _SnapshotFirstHandler(
         agent_executor=DemoAgentExecutor(harness, task_store, variant),
         task_store=task_store,
         agent_card=card,
@@ -51,6 +76,7 @@ def build_demo_app(base_url: str, variant: DemoVariant = DemoVariant.CORRECT) ->
     routes = [
         *create_agent_card_routes(card, card_url=CARD_PATH),
         *create_jsonrpc_routes(handler, RPC_PATH),
+        *create_rest_routes(handler, path_prefix=REST_PATH),
     ]
 
     @contextlib.asynccontextmanager
@@ -147,6 +173,9 @@ def _bind(host: str, port: int) -> socket.socket:
     try:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted connections inherit it: without it a reply written in two pieces waits for
+        # the client's delayed ACK (about 40 ms) on every request of a kept-alive connection.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
         sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
     except OSError as exc:

@@ -1,7 +1,8 @@
 """The demo agent's variants: the correct agent, and deliberately broken ones for tests.
 
-Each broken variant breaks exactly one sentence of the commands extension, so that a checker
-run against it must fail exactly the check that guards that sentence.
+Each broken variant breaks exactly one requirement of the commands extension, so that a
+checker run against it must fail the check that guards that requirement (``requirement``
+names it; ``th-ext conform`` and its tests rely on it).
 """
 
 from __future__ import annotations
@@ -19,12 +20,57 @@ class DemoVariant(StrEnum):
     NO_STREAMING = "no-streaming"
     """Correct, but the card does not offer streaming, so clients use ``SendMessage``."""
     NO_METADATA = "no-metadata"
-    """Broken: a command's reply carries no ``metadata``."""
+    """Broken: a command's status update carries no ``metadata.command``."""
     CHANGED_STATE = "changed-state"
-    """Broken: a command's reply moves the task to ``TASK_STATE_WORKING``."""
+    """Broken: a command's reply moves the task to ``TASK_STATE_COMPLETED``."""
     MISSING_TASK_REF = "missing-task-ref"
     """Broken: ``/review`` answers with a ``task_ref`` that names no task."""
+    REPLY_AS_ARTIFACT = "reply-as-artifact"
+    """Broken: a command's reply is sent as an artifact instead of a status update."""
+    WORKING_FIRST = "working-first"
+    """Broken: a ``TASK_STATE_WORKING`` update precedes the command's reply on a stream."""
+    REPLY_AS_MESSAGE = "reply-as-message"
+    """Broken: a command's reply is a bare Message instead of a status update."""
+    UNREGISTERED_AS_COMMAND = "unregistered-as-command"
+    """Broken: an unregistered ``/name`` is answered as a command."""
+    USER_ROLE = "user-role"
+    """Broken: the reply message has role ``ROLE_USER``."""
+    SLASHED_COMMAND = "slashed-command"
+    """Broken: ``metadata.command`` holds the name with its slash (``/model``)."""
+    REACHES_MODEL = "reaches-model"
+    """Broken: after the command's reply, the message also reaches the model."""
+    UNNAMED_TASK = "unnamed-task"
+    """Broken on a SHOULD: the reply message leaves out ``taskId`` and ``contextId``."""
+    NO_MESSAGE_METADATA = "no-message-metadata"
+    """Broken, without streaming: the reply message carries no metadata of its own, so a
+    ``SendMessage`` client sees only what earlier commands left on the task."""
 
     @property
     def broken(self) -> bool:
         return self not in (DemoVariant.CORRECT, DemoVariant.NO_STREAMING)
+
+    @property
+    def streaming(self) -> bool:
+        """Whether the card offers streaming."""
+        return self not in (DemoVariant.NO_STREAMING, DemoVariant.NO_MESSAGE_METADATA)
+
+    @property
+    def requirement(self) -> str | None:
+        """The requirement this variant breaks (None for the correct ones)."""
+        return _BREAKS.get(self)
+
+
+_BREAKS = {
+    DemoVariant.NO_METADATA: "CMD-3",
+    DemoVariant.CHANGED_STATE: "CMD-5",
+    DemoVariant.MISSING_TASK_REF: "CMD-4",
+    DemoVariant.REPLY_AS_ARTIFACT: "CMD-2",
+    DemoVariant.WORKING_FIRST: "CMD-14",
+    DemoVariant.REPLY_AS_MESSAGE: "CMD-2",
+    DemoVariant.UNREGISTERED_AS_COMMAND: "CMD-6",
+    DemoVariant.USER_ROLE: "CMD-9",
+    DemoVariant.SLASHED_COMMAND: "CMD-3",
+    DemoVariant.REACHES_MODEL: "CMD-1",
+    DemoVariant.NO_MESSAGE_METADATA: "CMD-10",
+    DemoVariant.UNNAMED_TASK: "CMD-11",
+}

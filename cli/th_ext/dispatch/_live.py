@@ -1,7 +1,9 @@
 """The live check: send the one message and hold the agent's answer to the extension's rule.
 
 It sends nothing but that message and the ``GetTask`` reads the checks need: the task before
-(with ``--task-id``), the task after, and the task a ``task_ref`` names. Each check is named,
+(with ``--task-id``), the task after, and the task a ``task_ref`` names. The answer is judged by
+``th_ext.checks``, the checks ``th-ext conform`` runs (one code path: ``dispatch --live`` is one
+scenario of a conformance run); each check is named, carries the requirement ID it guards,
 passes or fails (or is skipped when it does not apply), and says why in words.
 """
 
@@ -12,24 +14,47 @@ from typing import Any
 
 from th_ext._exceptions import DispatchError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+from th_ext.checks import (
+    Check,
+    Observation,
+    command_checks,
+    find_reply,
+    ordinary_checks,
+    task_ref_check,
+)
+from th_ext.commands._dispatch_rule import decide
 from th_ext.dispatch import _verdict as verdict
-from th_ext.dispatch._jsonrpc import JsonRpcClient
+from th_ext.dispatch._jsonrpc import JsonRpcClient, RpcExchange
 from th_ext.dispatch._plan import DispatchPlan
 from th_ext.dispatch._verdict import LiveCheck
 from th_ext.net import HeaderScope
 
-__all__ = ["CHECK_NAMES", "LiveCheck", "LiveReport", "check_live", "check_live_async"]
+__all__ = [
+    "CHECK_NAMES",
+    "REQUIREMENT_CHECKS",
+    "LiveCheck",
+    "LiveReport",
+    "check_live",
+    "check_live_async",
+]
 
-CHECK_NAMES = (
-    "task-before",
-    "answered",
-    "command-reply",
-    "reply-message",
-    "state-unchanged",
-    "task-ref",
-    "no-command-reply",
-)
-"""Every check the live run can report, in the order it reports them."""
+REQUIREMENT_CHECKS = {
+    "CMD-13": "stream-order",
+    "CMD-2": "command-reply",
+    "CMD-3": "command-metadata",
+    "CMD-10": "message-metadata",
+    "CMD-9": "reply-message",
+    "CMD-11": "reply-names-task",
+    "CMD-5": "state-unchanged",
+    "CMD-14": "no-other-update",
+    "CMD-1": "model-not-invoked",
+    "CMD-4": "task-ref",
+    "CMD-6": "no-command-reply",
+    "CMD-8": "no-command-reply",
+}
+"""The name of the live check that guards each requirement of the commands extension."""
+CHECK_NAMES = ("task-before", "answered", *dict.fromkeys(REQUIREMENT_CHECKS.values()))
+"""Every check the live run can report."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,38 +183,31 @@ class _Run:
             return self._report(body, results)
         self.checks.append(verdict.answered(results))
         task_id = self.task_id or verdict.task_id_of(results)
-        streaming = self.plan.streaming
-        if self.plan.outcome != "command" or self.plan.command is None:
-            self.checks.append(verdict.no_command_reply(results, before, streaming=streaming))
-            return self._report(body, results, task_id)
         after = await self._get_task(rpc, task_id, None) if task_id else None
-        reply, found = verdict.command_reply(self.plan.command, results, streaming=streaming)
-        self.checks.append(found)
-        if reply is None:
-            for name in ("reply-message", "state-unchanged", "task-ref"):
-                self.checks.append(verdict.check(name, None, "no command reply to check"))
-        else:
-            self.checks.append(verdict.reply_message(reply))
-            self.checks.append(
-                verdict.state_unchanged(reply, before, results, after, streaming=streaming)
-            )
-            self.checks.append(await self._task_ref(rpc, reply))
+        obs = Observation(
+            binding="JSONRPC",
+            stream=self.plan.streaming,
+            existing=before is not None,
+            label=_label(message),
+            exchange=sent,
+            before=before,
+            after=after,
+        )
+        if self.plan.outcome != "command" or self.plan.command is None:
+            name = decide(message, self.plan.extension.commands).name
+            requirement = "CMD-6" if name else "CMD-8"
+            self._take(ordinary_checks(obs, requirement))
+            return self._report(body, results, task_id)
+        self._take(command_checks(obs, self.plan.command))
+        reply = find_reply(obs, self.plan.command)
+        if reply is not None:
+            self._take([await task_ref_check(_RpcReader(rpc), obs, reply)])
         return self._report(body, results, task_id)
 
-    async def _task_ref(self, rpc: JsonRpcClient, reply: dict[str, Any]) -> LiveCheck:
-        """``metadata.task_ref``, if present, names a task that ``GetTask`` can read."""
-        meta = verdict.metadata(reply)
-        if "task_ref" not in meta:
-            return verdict.check("task-ref", None, "the command started no sub-task (no task_ref)")
-        ref = meta["task_ref"]
-        if not isinstance(ref, str) or not ref:
-            return verdict.check("task-ref", False, f"task_ref {ref!r} is not a task id")
-        exchange = await rpc.call("GetTask", {"id": ref})
-        if exchange.ok and exchange.results and isinstance(exchange.results[0], dict):
-            return verdict.check(
-                "task-ref", True, f"GetTask {ref}: {verdict.state(exchange.results[0])}"
-            )
-        return verdict.check("task-ref", False, f"GetTask {ref}: {exchange.problem() or 'no task'}")
+    def _take(self, checks: list[Check]) -> None:
+        for found in checks:
+            name = REQUIREMENT_CHECKS.get(found.requirement, found.requirement)
+            self.checks.append(LiveCheck(name, found.status, found.detail, found.requirement))
 
     async def _get_task(
         self, rpc: JsonRpcClient, task_id: str, name: str | None
@@ -219,3 +237,22 @@ class _Run:
             checks=list(self.checks),
             notices=list(self.scope.notices()),
         )
+
+
+class _RpcReader:
+    """The ``GetTask`` side of a conform wire, over the live check's JSON-RPC client."""
+
+    binding = "JSONRPC"
+
+    def __init__(self, rpc: JsonRpcClient) -> None:
+        self._rpc = rpc
+
+    async def get_task(self, task_id: str) -> RpcExchange:
+        return await self._rpc.call("GetTask", {"id": task_id})
+
+
+def _label(message: dict[str, Any]) -> str:
+    parts = message.get("parts")
+    first = parts[0] if isinstance(parts, list) and parts else None
+    text = first.get("text") if isinstance(first, dict) else None
+    return repr(text) if isinstance(text, str) else "the message"

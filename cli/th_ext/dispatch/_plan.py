@@ -197,13 +197,37 @@ def _expected_reply(
     summary = (
         "a status update for the message's task: status.state is the task's current state, "
         "unchanged; status.message is the command's reply (ROLE_AGENT); metadata is "
-        f'{{"command": "{command}"}}, plus "task_ref" when the command created a sub-task'
+        f'{{"command": "{command}"}}, plus "task_ref" when the command created a sub-task, on '
+        "the event and on status.message.metadata alike"
     )
-    if not streaming:
+    if streaming:
         summary += (
-            "; the card does not stream, so SendMessage returns the task with that status "
-            "and the metadata merged into the task's metadata"
+            "; the stream begins with the Task (for an existing task, its current snapshot), "
+            "then that status update, and nothing else: no other status update, no model answer"
         )
+    else:
+        summary += (
+            "; the card does not stream, so SendMessage returns the task with that status: the "
+            "reply is status.message, recognised by status.message.metadata.command (never by "
+            "task.metadata, which keeps the metadata of earlier updates)"
+        )
+    task = task_id or "<the message's task>"
+    context = context_id or "<the task's context>"
+    reply = {
+        "statusUpdate": {
+            "taskId": task,
+            "contextId": context,
+            "status": {
+                "message": {
+                    "messageId": "<chosen by the agent>",
+                    "role": "ROLE_AGENT",
+                    "parts": [{"text": "<the command's reply>"}],
+                    "metadata": {"command": command},
+                },
+            },
+            "metadata": {"command": command},
+        }
+    }
     return {
         "kind": "command-reply",
         "summary": summary,
@@ -211,20 +235,13 @@ def _expected_reply(
         "metadata": {"command": command},
         "task_ref": "present only when the command created a sub-task; "
         "names a task GetTask can read",
-        "stream_response": {
-            "statusUpdate": {
-                "taskId": task_id or "<the message's task>",
-                "contextId": context_id or "<the task's context>",
-                "status": {
-                    "message": {
-                        "messageId": "<chosen by the agent>",
-                        "role": "ROLE_AGENT",
-                        "parts": [{"text": "<the command's reply>"}],
-                    },
-                },
-                "metadata": {"command": command},
-            }
-        },
+        "stream_response": reply,
+        "stream": [
+            {"task": {"id": task, "contextId": context, "status": "<the task's current status>"}},
+            reply,
+        ]
+        if streaming
+        else None,
     }
 
 

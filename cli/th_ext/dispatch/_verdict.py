@@ -1,5 +1,6 @@
-"""The live check's verdicts: pure functions from what the agent sent to pass, fail or skip.
+"""The live check's own verdicts (the task read before, the answer received) and its check type.
 
+The extension's checks themselves are ``th_ext.conform``'s, shared with ``th-ext conform``.
 They read only A2A 1.0 JSON (the JSON-RPC results of the send, and the tasks read with
 ``GetTask``) and never raise on a malformed answer: a missing or mistyped field is a failed or
 skipped check with the reason in words.
@@ -10,18 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = [
-    "LiveCheck",
-    "answered",
-    "check",
-    "command_reply",
-    "metadata",
-    "no_command_reply",
-    "reply_message",
-    "state",
-    "state_unchanged",
-    "task_id_of",
-]
+__all__ = ["LiveCheck", "answered", "check", "metadata", "state", "task_id_of"]
 
 Status = Literal["pass", "fail", "skip"]
 
@@ -33,6 +23,8 @@ class LiveCheck:
     name: str
     status: Status
     detail: str
+    requirement: str = ""
+    """The commands extension requirement the check guards (``CMD-5``...), if any."""
 
 
 def check(name: str, ok: bool | None, detail: str) -> LiveCheck:
@@ -50,135 +42,12 @@ def answered(results: list[Any]) -> LiveCheck:
     return check("answered", True, detail)
 
 
-def command_reply(
-    name: str, results: list[Any], *, streaming: bool
-) -> tuple[dict[str, Any] | None, LiveCheck]:
-    """The event that carries the command's reply, and the ``command-reply`` check.
-
-    Streaming, it is the last status update whose ``metadata.command`` is ``name``. Without
-    streaming, ``SendMessage`` returns the task, whose metadata the agent's status updates
-    were merged into.
-    """
-    if streaming:
-        updates = _status_updates(results)
-        replies = [u for u in updates if metadata(u).get("command") == name]
-        seen = sorted({str(metadata(u)["command"]) for u in updates if "command" in metadata(u)})
-        where = "status update"
-    else:
-        task = _result_task(results)
-        replies = [task] if task is not None and metadata(task).get("command") == name else []
-        seen = []
-        where = "SendMessage result (task metadata)"
-    if not replies:
-        other = f" (saw metadata.command {', '.join(seen)})" if seen else ""
-        return None, check(
-            "command-reply", False, f"no {where} has metadata.command = {name!r}{other}"
-        )
-    return replies[-1], check("command-reply", True, f"a {where} has metadata.command = {name!r}")
-
-
-def reply_message(reply: dict[str, Any]) -> LiveCheck:
-    """``status.message`` is present, from ``ROLE_AGENT``, with at least one part."""
-    status = reply.get("status")
-    message = status.get("message") if isinstance(status, dict) else None
-    if not isinstance(message, dict):
-        return check("reply-message", False, "status.message is missing")
-    if message.get("role") != "ROLE_AGENT":
-        role = message.get("role")
-        return check("reply-message", False, f"status.message has role {role!r}, not ROLE_AGENT")
-    parts = message.get("parts")
-    if not isinstance(parts, list) or not parts:
-        return check("reply-message", False, "status.message has no parts")
-    text = " ".join(str(p.get("text")) for p in parts if isinstance(p, dict) and "text" in p)
-    return check("reply-message", True, f"status.message (ROLE_AGENT): {_clip(text)!r}")
-
-
-def state_unchanged(
-    reply: dict[str, Any],
-    before: dict[str, Any] | None,
-    results: list[Any],
-    after: dict[str, Any] | None,
-    *,
-    streaming: bool,
-) -> LiveCheck:
-    """The task's state before, in the reply, and after is one and the same.
-
-    "Before" is the task read with ``GetTask`` (``--task-id``) or, for a task the message
-    created, the task as the stream first showed it.
-    """
-    replied = state(reply)
-    if before is not None:
-        was, source = state(before), "GetTask before"
-    else:
-        first = next(
-            (r["task"] for r in results if isinstance(r, dict) and isinstance(r.get("task"), dict)),
-            None,
-        )
-        was, source = (
-            (state(first), "the task as first streamed") if first and streaming else (None, "")
-        )
-    if after is None:
-        return check(
-            "state-unchanged",
-            False,
-            "GetTask after the message failed, so the state cannot be compared",
-        )
-    now = state(after)
-    if was is None:
-        return check(
-            "state-unchanged",
-            None,
-            f"the message created the task and no earlier state was shown (now {now}); "
-            "use --task-id to compare",
-        )
-    if was == replied == now:
-        return check("state-unchanged", True, f"{was} before ({source}), in the reply, and after")
-    return check(
-        "state-unchanged", False, f"{was} before ({source}), {replied} in the reply, {now} after"
-    )
-
-
-def no_command_reply(
-    results: list[Any], before: dict[str, Any] | None, *, streaming: bool
-) -> LiveCheck:
-    """An ordinary message: no status update carries ``metadata.command``."""
-    if streaming:
-        updates = _status_updates(results)
-        flagged = [u for u in updates if "command" in metadata(u)]
-        if flagged:
-            names = ", ".join(sorted({str(metadata(u)["command"]) for u in flagged}))
-            return check(
-                "no-command-reply",
-                False,
-                f"{len(flagged)} status update(s) carry metadata.command ({names})",
-            )
-        return check(
-            "no-command-reply",
-            True,
-            f"none of {len(updates)} status update(s) carries metadata.command",
-        )
-    task = _result_task(results)
-    was = metadata(before).get("command") if before else None
-    now = metadata(task).get("command") if task else None
-    if now is not None and now != was:
-        return check("no-command-reply", False, f"the task's metadata.command became {now!r}")
-    return check("no-command-reply", True, "the SendMessage result carries no new metadata.command")
-
-
 def _status_updates(results: list[Any]) -> list[dict[str, Any]]:
     return [
         r["statusUpdate"]
         for r in results
         if isinstance(r, dict) and isinstance(r.get("statusUpdate"), dict)
     ]
-
-
-def _result_task(results: list[Any]) -> dict[str, Any] | None:
-    for result in reversed(results):
-        if isinstance(result, dict) and isinstance(result.get("task"), dict):
-            task: dict[str, Any] = result["task"]
-            return task
-    return None
 
 
 def task_id_of(results: list[Any]) -> str | None:

@@ -16,6 +16,7 @@ from th_ext.publish._diagrams import inline_diagrams
 from th_ext.publish._draft import draft_banner, publication_lines
 from th_ext.publish._field_table import FieldTable
 from th_ext.publish._field_text import described_field_tables
+from th_ext.publish._requirements_page import annotate_requirements, requirements_section
 
 __all__ = ["EXAMPLE_DIRECTIVE", "render_spec_page"]
 
@@ -107,7 +108,8 @@ def _history_section(version: ExtensionVersion, siblings: list[ExtensionVersion]
 def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]) -> str:
     """The page's Markdown; ``siblings`` are all versions of the same extension."""
     body = EXAMPLE_DIRECTIVE.sub(
-        lambda match: _example_block(version, match["file"]), inline_diagrams(version)
+        lambda match: _example_block(version, match["file"]),
+        annotate_requirements(version, inline_diagrams(version)),
     )
     schema_text = version.schema_bytes.decode("utf-8")
     front_matter = {
@@ -134,6 +136,7 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
     sections = [
         "\n".join(header),
         body.strip(),
+        *filter(None, [requirements_section(version)]),
         "## Schema\n\nThe extension's `params` on the agent card must validate against this "
         "schema (JSON Schema draft 2020-12). Absent `params` mean an empty object.",
         _field_section(described_field_tables(version)),

@@ -23,13 +23,13 @@ def test_the_demo_runs_every_step_and_passes(th_ext: Callable[..., Result]) -> N
     for step in (
         "1. th-ext validate http://127.0.0.1:",
         "2. th-ext dispatch http://127.0.0.1:",
-        "3. th-ext dispatch --live: an ordinary message starts a task: passed",
-        "4. th-ext dispatch --live --task-id: /model fast on that task: passed",
+        "3. th-ext conform http://127.0.0.1:",
     ):
         assert step in out
     assert "outcome    command /model" in out
-    assert "pass  state-unchanged  TASK_STATE_INPUT_REQUIRED before (GetTask before)" in out
-    assert "Model for this task: fast (was: balanced)." in out
+    assert "pass  CMD-5  MUST   The task's state does not change" in out
+    assert "bindings   JSONRPC, HTTP+JSON" in out
+    assert "passed: 14 passed, 0 failed, 0 warning(s), 4 skipped" in out
     assert out.rstrip().endswith("demo passed")
 
 
@@ -40,15 +40,21 @@ def test_the_demo_json_report(th_ext: Callable[..., Result]) -> None:
     assert report["passed"] is True
     assert report["validate"]["valid"] is True
     assert report["dry_run"]["outcome"] == "command" and report["dry_run"]["command"] == "model"
-    assert [step["passed"] for step in report["live"]] == [True, True]
-    assert report["live"][1]["message"]["parts"] == [{"text": "/model fast"}]
+    assert report["conform"]["passed"] is True
+    assert {r["status"] for r in report["conform"]["requirements"]} == {"pass", "skip"}
 
 
 def test_the_demo_against_a_broken_variant_fails_with_exit_1(th_ext: Callable[..., Result]) -> None:
     result = th_ext("demo", "--variant", "changed-state")
     assert result.exit_code == 1
-    assert "FAIL  state-unchanged" in result.stdout
+    assert "FAIL  CMD-5" in result.stdout
     assert result.stdout.rstrip().endswith("demo FAILED")
+
+
+def test_the_variant_option_lists_every_variant() -> None:
+    from th_ext.cli._demo import VariantChoice
+
+    assert [choice.value for choice in VariantChoice] == [v.value for v in DemoVariant]
 
 
 @pytest.mark.parametrize("variant", list(DemoVariant))

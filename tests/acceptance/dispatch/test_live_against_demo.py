@@ -55,11 +55,18 @@ def test_a_command_on_an_existing_task_passes_every_check(
     assert statuses(report) == {
         "task-before": "pass",
         "answered": "pass",
+        "stream-order": "pass",
         "command-reply": "pass",
+        "command-metadata": "pass",
+        "message-metadata": "pass",
         "reply-message": "pass",
+        "reply-names-task": "pass",
         "state-unchanged": "pass",
+        "no-other-update": "pass",
+        "model-not-invoked": "pass",
         "task-ref": "skip",
     }
+    assert {c["name"]: c["requirement"] for c in report["checks"]}["state-unchanged"] == "CMD-5"
     assert report["task_id"] == task_id
     assert report["sent"]["params"]["message"]["taskId"] == task_id
 
@@ -109,10 +116,13 @@ def test_an_agent_that_does_not_stream_is_checked_through_send_message(
 @pytest.mark.parametrize(
     ("variant", "text", "expected"),
     [
-        (DemoVariant.NO_METADATA, "/model fast", ["command-reply"]),
-        (DemoVariant.NO_METADATA, "/help", ["command-reply"]),
+        (DemoVariant.NO_METADATA, "/model fast", ["command-metadata"]),
+        (DemoVariant.NO_METADATA, "/help", ["command-metadata"]),
         (DemoVariant.CHANGED_STATE, "/model fast", ["state-unchanged"]),
         (DemoVariant.MISSING_TASK_REF, "/review the tests", ["task-ref"]),
+        (DemoVariant.WORKING_FIRST, "/help", ["no-other-update"]),
+        (DemoVariant.SLASHED_COMMAND, "/help", ["command-metadata"]),
+        (DemoVariant.USER_ROLE, "/help", ["reply-message"]),
     ],
 )
 def test_each_broken_variant_fails_exactly_its_check(
@@ -128,6 +138,28 @@ def test_each_broken_variant_fails_exactly_its_check(
         code, report = live(th_ext, server.base_url, text, *extra)
         assert code == 1
         assert failed(report) == expected
+
+
+def test_a_command_that_also_reaches_the_model_fails_on_an_existing_task(
+    th_ext: Callable[..., Result], demo_agent: Agent
+) -> None:
+    server = demo_agent(DemoVariant.REACHES_MODEL)
+    code, report = live(th_ext, server.base_url, "/help", "--task-id", new_task(th_ext, server))
+    assert code == 1
+    assert "model-not-invoked" in failed(report)
+    assert statuses(report)["state-unchanged"] == "pass"  # the state came back: not enough
+
+
+def test_a_repeated_command_without_metadata_of_its_own_fails_on_send_message(
+    th_ext: Callable[..., Result], demo_agent: Agent
+) -> None:
+    server = demo_agent(DemoVariant.NO_MESSAGE_METADATA)
+    task_id = new_task(th_ext, server)
+    assert live(th_ext, server.base_url, "/model fast", "--task-id", task_id)[0] == 1
+    code, report = live(th_ext, server.base_url, "/help", "--task-id", task_id)
+    assert code == 1
+    assert report["sent"]["method"] == "SendMessage"
+    assert failed(report) == ["message-metadata"]
 
 
 def test_the_broken_check_is_named_in_the_text_output(

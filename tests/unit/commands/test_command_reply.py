@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,3 +81,30 @@ def test_reply_command_name_reads_only_a_string_command() -> None:
     assert reply_command_name({"metadata": None}) is None
     assert reply_command_name({}) is None
     assert reply_command_name("x") is None
+
+
+def test_a_reply_is_found_in_the_message_metadata_only() -> None:
+    from th_ext.commands import build_command_reply, command_reply_of
+
+    reply = build_command_reply(
+        task_id="t",
+        context_id="c",
+        state="TASK_STATE_INPUT_REQUIRED",
+        command="review",
+        text="started",
+        task_ref="sub",
+    )
+    assert reply["status"]["message"]["metadata"] == {"command": "review", "task_ref": "sub"}
+    found = command_reply_of({"statusUpdate": reply})
+    assert found is not None and (found.command, found.task_ref) == ("review", "sub")
+    # A later model answer on a task whose metadata still holds the earlier command:
+    message: dict[str, Any] = {"role": "ROLE_AGENT", "parts": [{"text": "hi"}]}
+    task: dict[str, Any] = {
+        "id": "t",
+        "status": {"state": "TASK_STATE_INPUT_REQUIRED", "message": message},
+        "metadata": {"command": "review", "task_ref": "sub"},
+    }
+    assert command_reply_of(task) is None
+    assert command_reply_of({"task": task}) is None
+    message["metadata"] = {"command": "/review"}
+    assert command_reply_of(task) is None

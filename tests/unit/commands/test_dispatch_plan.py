@@ -151,3 +151,23 @@ def test_every_public_dispatch_name_resolves() -> None:
         assert getattr(package, name) is not None, name
     with pytest.raises(AttributeError):
         _ = package.NoSuchName
+
+
+def test_the_expected_stream_begins_with_the_task_then_the_reply(card: dict[str, Any]) -> None:
+    plan = plan_dispatch(card, text_message("/model fast", task_id="task-42"))
+    stream = plan.expected_reply["stream"]
+    assert [next(iter(event)) for event in stream] == ["task", "statusUpdate"]
+    assert stream[0]["task"]["id"] == "task-42"
+    reply = stream[1]["statusUpdate"]
+    assert reply["status"]["message"]["metadata"] == reply["metadata"] == {"command": "model"}
+    assert "no other status update" in plan.expected_reply["summary"]
+
+
+def test_without_streaming_the_expectation_names_the_message_metadata(
+    card: dict[str, Any],
+) -> None:
+    card["capabilities"]["streaming"] = False
+    plan = plan_dispatch(card, text_message("/help"))
+    assert plan.expected_reply["stream"] is None
+    assert "status.message.metadata.command" in plan.expected_reply["summary"]
+    assert "never by task.metadata" in plan.expected_reply["summary"]

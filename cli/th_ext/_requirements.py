@@ -1,0 +1,124 @@
+"""An extension version's requirements: stable IDs with RFC 2119 levels, kept as data.
+
+Each version folder may hold ``requirements.toml``: one ``[[requirements]]`` table per
+requirement, with its ``id`` (``CMD-1``...), ``level`` (MUST, SHOULD, MAY), ``subject`` (who must
+comply: ``agent`` or ``client``), a one-line ``summary``, the passage of ``spec.md`` it
+``annotates`` (quoted exactly; line breaks may differ) and whether ``th-ext conform`` checks it.
+The spec page and the conformance checker both read this one file, so adding a version needs no
+code.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from th_ext._exceptions import CatalogError
+
+if TYPE_CHECKING:
+    from th_ext._catalog import ExtensionVersion
+
+__all__ = [
+    "REQUIREMENTS_FILE",
+    "Requirement",
+    "annotation_pattern",
+    "load_requirements",
+    "requirement_anchor",
+]
+
+REQUIREMENTS_FILE = "requirements.toml"
+Level = Literal["MUST", "SHOULD", "MAY"]
+_LEVELS = ("MUST", "SHOULD", "MAY")
+_SUBJECTS = ("agent", "client")
+_ID = re.compile(r"^[A-Z][A-Z0-9]*-[1-9][0-9]*$")
+_KEYS = {"id", "level", "subject", "summary", "annotates", "conform", "why_not"}
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One requirement of an extension version."""
+
+    id: str
+    level: Level
+    subject: Literal["agent", "client"]
+    summary: str
+    annotates: str
+    conform: bool
+    why_not: str = ""
+
+    @property
+    def anchor(self) -> str:
+        return requirement_anchor(self.id)
+
+
+def requirement_anchor(requirement_id: str) -> str:
+    """The anchor of a requirement on its spec page: ``CMD-3`` is ``cmd-3``."""
+    return requirement_id.lower()
+
+
+def annotation_pattern(passage: str) -> re.Pattern[str]:
+    """A pattern matching ``passage`` in the spec text, whatever whitespace separates its words."""
+    return re.compile(r"\s+".join(re.escape(word) for word in passage.split()))
+
+
+def load_requirements(version: ExtensionVersion) -> tuple[Requirement, ...]:
+    """The version's requirements in file order; none when it has no ``requirements.toml``."""
+    path = version.folder / REQUIREMENTS_FILE
+    if not path.is_file():
+        return ()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise CatalogError(f"{path}: cannot be read as TOML ({exc})") from None
+    tables = raw.get("requirements")
+    if not isinstance(tables, list) or set(raw) != {"requirements"}:
+        raise CatalogError(f"{path}: expected only [[requirements]] tables")
+    requirements = [
+        _requirement(table, f"{path}: requirements[{i}]") for i, table in enumerate(tables)
+    ]
+    ids = [requirement.id for requirement in requirements]
+    duplicates = sorted({rid for rid in ids if ids.count(rid) > 1})
+    if duplicates:
+        raise CatalogError(f"{path}: duplicate requirement id {', '.join(duplicates)}")
+    spec = version.spec_text()
+    for requirement in requirements:
+        if len(annotation_pattern(requirement.annotates).findall(spec)) != 1:
+            raise CatalogError(
+                f"{path}: {requirement.id} annotates a passage that spec.md must hold exactly "
+                f"once: {requirement.annotates!r}"
+            )
+    return tuple(requirements)
+
+
+def _requirement(table: object, where: str) -> Requirement:
+    if not isinstance(table, dict):
+        raise CatalogError(f"{where}: not a table")
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise CatalogError(f"{where}: unknown key {unknown[0]!r}")
+    for key in ("id", "level", "subject", "summary", "annotates"):
+        if not isinstance(table.get(key), str) or not table[key].strip():
+            raise CatalogError(f"{where}: {key} must be a non-empty string")
+    if not _ID.match(table["id"]):
+        raise CatalogError(f"{where}: id {table['id']!r} is not like CMD-1")
+    if table["level"] not in _LEVELS:
+        raise CatalogError(f"{where}: level must be one of {', '.join(_LEVELS)}")
+    if table["subject"] not in _SUBJECTS:
+        raise CatalogError(f"{where}: subject must be agent or client")
+    conform = table.get("conform", False)
+    why_not = table.get("why_not", "")
+    if not isinstance(conform, bool) or not isinstance(why_not, str):
+        raise CatalogError(f"{where}: conform must be a boolean and why_not a string")
+    if not conform and not why_not:
+        raise CatalogError(f"{where}: a requirement conform does not check needs why_not")
+    return Requirement(
+        id=table["id"],
+        level=table["level"],
+        subject=table["subject"],
+        summary=table["summary"],
+        annotates=table["annotates"],
+        conform=conform,
+        why_not=why_not,
+    )

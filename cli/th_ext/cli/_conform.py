@@ -1,0 +1,136 @@
+"""``th-ext conform``: check a live agent against every requirement of the commands extension."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from th_ext._exceptions import ThExtError
+from th_ext.cli._internal_errors import DebugOption, internal_errors
+from th_ext.cli._output import ExitCode, fail, use_color, write
+from th_ext.cli._source_options import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    HeaderOption,
+    HeaderOriginOption,
+    MaxBytesOption,
+    SourceArgument,
+    TimeoutOption,
+    source_limits,
+)
+
+__all__ = ["conform_command"]
+
+
+class ConformFormat(StrEnum):
+    text = "text"
+    json = "json"
+    junit = "junit"
+
+
+class BindingChoice(StrEnum):
+    jsonrpc = "jsonrpc"
+    http_json = "http+json"
+
+
+class LevelChoice(StrEnum):
+    must = "MUST"
+    should = "SHOULD"
+    may = "MAY"
+
+
+_BINDINGS = {BindingChoice.jsonrpc: "JSONRPC", BindingChoice.http_json: "HTTP+JSON"}
+
+
+def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
+    source: SourceArgument,
+    command: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--command", metavar="NAME", help="Run only this command (repeatable; no slash)."
+        ),
+    ] = None,
+    skip_command: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--skip-command",
+            metavar="NAME",
+            help="Never send this command, e.g. one with side effects (repeatable).",
+        ),
+    ] = None,
+    binding: Annotated[
+        list[BindingChoice] | None,
+        typer.Option("--binding", help="Check only this binding (repeatable)."),
+    ] = None,
+    level: Annotated[
+        list[LevelChoice] | None,
+        typer.Option("--level", help="Report only requirements of this level (repeatable)."),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Fail on SHOULD requirements too (warnings).")
+    ] = False,
+    output_format: Annotated[
+        ConformFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = ConformFormat.text,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", metavar="FILE", help="Also write a self-contained HTML report."),
+    ] = None,
+    header: HeaderOption = None,
+    header_origin: HeaderOriginOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    debug: DebugOption = False,
+) -> None:
+    """Check a live agent against every requirement of the commands extension.
+
+    Sends every registered command (each may have side effects: see --skip-command), an
+    unregistered /name and messages that must stay ordinary, on a new and an existing task,
+    streaming and with SendMessage, over every JSON-RPC and HTTP+JSON interface on the card.
+    Exit 0 when every MUST requirement holds (with --strict, every SHOULD too), 1 when one
+    fails, 2 when nothing could be checked.
+    """
+    with internal_errors(debug):
+        from th_ext.conform import LEVELS, ConformOptions, run_conform
+
+        limits = source_limits(header, timeout, max_bytes, header_origin)
+        options = ConformOptions(
+            commands=tuple(name.lstrip("/") for name in command or ()),
+            skip_commands=tuple(name.lstrip("/") for name in skip_command or ()),
+            bindings=tuple(_BINDINGS[b] for b in binding or ()),
+            levels=tuple(lv.value for lv in level) if level else LEVELS,
+            strict=strict,
+            headers=limits.headers,
+            header_origins=limits.header_origins,
+            timeout=limits.timeout,
+            max_bytes=limits.max_bytes,
+        )
+        try:
+            report = run_conform(source, options)
+        except ThExtError as exc:
+            fail(str(exc))
+        if html is not None:
+            from th_ext.cli._conform_html import render_html
+
+            try:
+                html.write_text(render_html(report), encoding="utf-8")
+            except OSError as exc:
+                fail(f"--html {html}: cannot be written ({(exc.strerror or str(exc)).lower()})")
+        if output_format is ConformFormat.json:
+            import json
+
+            write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        elif output_format is ConformFormat.junit:
+            from th_ext.cli._conform_junit import render_junit
+
+            write(render_junit(report))
+        else:
+            from th_ext.cli._conform_text import render_text
+
+            write(render_text(report, color=use_color(sys.stdout)))
+        if not report.passed:
+            raise typer.Exit(int(ExitCode.PROBLEMS))

@@ -1,0 +1,144 @@
+"""The conformance report as one self-contained HTML page (``th-ext conform --html FILE``).
+
+No script, no font, no image, no outside request: the styles are inline and a Content Security
+Policy forbids loading anything, so the file can be attached to a CI run or mailed as it is. The
+summary comes first; then a row per requirement whose ID links to its anchor on the published
+spec page, with the checks behind each verdict in a ``<details>`` element.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import TYPE_CHECKING
+
+from th_ext.validate._text import clean
+
+if TYPE_CHECKING:
+    from th_ext.conform import Check, ConformReport, RequirementResult
+
+__all__ = ["render_html"]
+
+_STYLE = """
+:root { color-scheme: light dark; --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700;
+  --skip: #6e7781; --line: #d0d7de; }
+body { font: 15px/1.5 system-ui, sans-serif; max-width: 72rem; margin: 2rem auto;
+  padding: 0 1rem; }
+h1 { font-size: 1.5rem; margin: 0 0 .5rem; }
+.verdict { display: inline-block; padding: .2rem .8rem; border-radius: 1rem; color: #fff;
+  font-weight: 600; }
+.verdict.passed { background: var(--pass); } .verdict.failed { background: var(--fail); }
+dl.summary { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
+dl.summary dt { font-weight: 600; } dl.summary dd { margin: 0; }
+.counts span { margin-right: 1rem; font-weight: 600; }
+table { border-collapse: collapse; width: 100%; margin-top: 1.5rem; }
+th, td { text-align: left; vertical-align: top; padding: .4rem .6rem;
+  border-bottom: 1px solid var(--line); }
+.status { font-weight: 700; text-transform: uppercase; font-size: .8rem; }
+.status.pass, .counts .pass { color: var(--pass); }
+.status.fail, .counts .fail { color: var(--fail); }
+.status.warn, .counts .warn { color: var(--warn); }
+.status.skip, .counts .skip { color: var(--skip); }
+td:first-child, td:nth-child(2) { white-space: nowrap; }
+tr.fail td:first-child { border-left: 4px solid var(--fail); }
+tr.warn td:first-child { border-left: 4px solid var(--warn); }
+details ul { margin: .3rem 0; padding-left: 1.2rem; font-size: .9rem; }
+code { font-family: ui-monospace, monospace; font-size: .9em; }
+"""
+
+
+def _text(value: str) -> str:
+    return escape(clean(value))
+
+
+def _prose(value: str) -> str:
+    """Text whose Markdown code spans (`x`) become ``<code>`` elements."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _text(value))
+
+
+def _check_item(check: Check) -> str:
+    return (
+        f'<li><span class="status {check.status}">{check.status}</span> '
+        f"{_text(check.binding)} {_text(check.mode)}, {_text(check.scenario)}: "
+        f"{_text(check.detail)}</li>"
+    )
+
+
+def _row(requirement: RequirementResult) -> str:
+    failing = [c for c in requirement.checks if c.status == "fail"]
+    ran = [c for c in requirement.checks if c.status != "skip"]
+    if requirement.status == "skip":
+        detail = f"skipped: {_text(requirement.reason)}"
+    else:
+        shown = failing or requirement.checks
+        label = (
+            f"{len(failing)} of {len(ran)} check(s) failed"
+            if failing
+            else (f"{len(ran)} check(s) passed")
+        )
+        items = "".join(_check_item(c) for c in shown)
+        detail = f"<details><summary>{label}</summary><ul>{items}</ul></details>"
+    return (
+        f'<tr id="{escape(requirement.id.lower())}" class="{requirement.status}">'
+        f'<td><a href="{escape(requirement.anchor_url)}">{escape(requirement.id)}</a></td>'
+        f"<td>{escape(requirement.level)}</td>"
+        f'<td class="status {requirement.status}">{requirement.status}</td>'
+        f"<td>{_prose(requirement.summary)}</td><td>{detail}</td></tr>"
+    )
+
+
+def render_html(report: ConformReport) -> str:
+    agent = report.agent
+    counts = report.counts()
+    verdict = "passed" if report.passed else "failed"
+    not_checked = ", ".join(agent.bindings_not_checked) or "none"
+    bindings = _text(", ".join(agent.bindings_checked))
+    modes = "SendStreamingMessage and SendMessage" if agent.streaming else "SendMessage"
+    ran = _text(", ".join(report.commands_run) or "none")
+    strict = " (strict)" if report.strict else ""
+    notes = "".join(f"<li>{_text(note)}</li>" for note in report.notes)
+    rows = "".join(_row(r) for r in report.requirements)
+    notes_section = (
+        "<h2>Notes</h2><p>Deviations from core A2A and other remarks; not failures of the "
+        f'extension.</p><ul id="notes">{notes}</ul>'
+        if notes
+        else ""
+    )
+    summary = f"""
+<dl class="summary">
+<dt>Agent</dt><dd>{_text(agent.name)} — <code>{_text(agent.card_url)}</code></dd>
+<dt>Extension</dt><dd><code>{escape(agent.extension_uri)}</code></dd>
+<dt>Bindings</dt><dd>{bindings} (not checked: {_text(not_checked)})</dd>
+<dt>Modes</dt><dd>{modes}</dd>
+<dt>Commands run</dt><dd>{ran} (each may have side effects)</dd>
+<dt>Requests</dt><dd>{report.requests} in {report.seconds:.2f} s{strict}</dd>
+</dl>"""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>th-ext conform: {_text(agent.name)} {verdict}</title>
+<style>{_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>Commands extension conformance</h1>
+<p><span class="verdict {verdict}" id="verdict">{verdict}</span></p>
+<p class="counts" id="counts"><span class="pass">{counts["pass"]} passed</span>
+<span class="fail">{counts["fail"]} failed</span>
+<span class="warn">{counts["warn"]} warnings</span>
+<span class="skip">{counts["skip"]} skipped</span></p>
+{summary}
+</header>
+<main>
+<table id="requirements">
+<thead><tr><th>ID</th><th>Level</th><th>Status</th><th>Requirement</th><th>Checks</th></tr></thead>
+<tbody>{rows}</tbody>
+</table>
+{notes_section}
+</main>
+</body>
+</html>
+"""

@@ -1,0 +1,68 @@
+"""The conformance report as JUnit XML, built with ElementTree.
+
+One ``<testsuite>`` (``th-ext.conform``) with one ``<testcase>`` per requirement, named by its
+ID: a failed MUST requirement (or, under ``--strict``, a warned SHOULD one) holds a
+``<failure>`` listing its failing checks; a warning otherwise passes with the checks in
+``<system-out>``; a skipped requirement is ``<skipped>`` with the reason.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
+
+from th_ext.validate._text import clean
+
+if TYPE_CHECKING:
+    from th_ext.conform import ConformReport, RequirementResult
+
+__all__ = ["render_junit"]
+
+
+def _failing(requirement: RequirementResult) -> str:
+    return "\n".join(
+        f"{c.binding} {c.mode}, {clean(c.scenario)}: {clean(c.detail)}"
+        for c in requirement.checks
+        if c.status == "fail"
+    )
+
+
+def render_junit(report: ConformReport) -> str:
+    root = ET.Element("testsuites", name="th-ext conform")
+    suite = ET.SubElement(root, "testsuite", name="th-ext.conform")
+    properties = ET.SubElement(suite, "properties")
+    ET.SubElement(properties, "property", name="agent", value=clean(report.agent.card_url))
+    ET.SubElement(properties, "property", name="extension", value=report.agent.extension_uri)
+    failures = skipped = 0
+    for requirement in report.requirements:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"th-ext.conform.{requirement.level}",
+            name=f"{requirement.id}: {clean(requirement.summary)}",
+        )
+        failed = requirement.status == "fail" or (requirement.status == "warn" and report.strict)
+        if failed:
+            failures += 1
+            failure = ET.SubElement(
+                case,
+                "failure",
+                message=f"{requirement.id} ({requirement.level}) not met",
+                type=requirement.level,
+            )
+            failure.text = _failing(requirement)
+        elif requirement.status == "warn":
+            ET.SubElement(case, "system-out").text = "warning:\n" + _failing(requirement)
+        elif requirement.status == "skip":
+            skipped += 1
+            ET.SubElement(case, "skipped", message=clean(requirement.reason))
+        else:
+            ran = sum(1 for c in requirement.checks if c.status == "pass")
+            ET.SubElement(case, "system-out").text = f"{ran} check(s) passed"
+    suite.set("tests", str(len(report.requirements)))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    suite.set("skipped", str(skipped))
+    suite.set("time", f"{report.seconds:.3f}")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")

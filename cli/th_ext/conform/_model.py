@@ -1,0 +1,84 @@
+"""The conformance report as data: checks, requirement verdicts, and the whole report.
+
+Plain dataclasses that serialise to the JSON ``th-ext conform --format json`` prints, so that a
+program (a CI step, a pytest plugin) reads the same thing a person reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from th_ext.checks import Check, CheckStatus
+
+__all__ = [
+    "AgentInfo",
+    "Check",
+    "CheckStatus",
+    "ConformReport",
+    "RequirementResult",
+    "RequirementStatus",
+]
+
+RequirementStatus = Literal["pass", "fail", "warn", "skip"]
+
+
+@dataclass(frozen=True, slots=True)
+class RequirementResult:
+    """A requirement's verdict over all its checks."""
+
+    id: str
+    level: str
+    subject: str
+    summary: str
+    anchor_url: str
+    status: RequirementStatus
+    checks: list[Check] = field(default_factory=list)
+    reason: str = ""
+    """Why the requirement was skipped, when it was."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentInfo:
+    """The agent as its card describes it, and what conform did with it."""
+
+    name: str
+    card_url: str
+    extension_uri: str
+    commands: list[str]
+    bindings_checked: list[str]
+    bindings_not_checked: list[str]
+    streaming: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ConformReport:
+    """The whole run: the verdict, the agent, every requirement, notes and side effects."""
+
+    passed: bool
+    strict: bool
+    agent: AgentInfo
+    requirements: list[RequirementResult]
+    notes: list[str]
+    """Deviations from core A2A noticed on the way, and other remarks; never failures."""
+    commands_run: list[str]
+    """The command texts conform sent (each may have side effects on the agent)."""
+    requests: int
+    """HTTP requests made, the card fetch included."""
+    seconds: float
+
+    def counts(self) -> dict[str, int]:
+        """How many requirements passed, failed, warned and were skipped."""
+        totals = {"pass": 0, "fail": 0, "warn": 0, "skip": 0}
+        for requirement in self.requirements:
+            totals[requirement.status] += 1
+        return totals
+
+    def failed(self) -> list[str]:
+        return [r.id for r in self.requirements if r.status == "fail"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON (``th-ext conform --format json``)."""
+        document = asdict(self)
+        document["summary"] = self.counts()
+        return document

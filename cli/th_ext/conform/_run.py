@@ -1,0 +1,230 @@
+"""The entry point: ``run_conform`` checks a live agent against every requirement it can.
+
+It reads the card, picks the bindings the card declares among JSON-RPC and HTTP+JSON (gRPC and
+others are reported as not checked), runs every scenario on a new and on an existing task,
+streaming and with ``SendMessage`` as the card allows, and returns a ``ConformReport``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from th_ext._catalog import find
+from th_ext._exceptions import ConformError
+from th_ext._requirements import load_requirements
+from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope, is_url
+from th_ext.commands._card import CardCommands, read_card_commands
+from th_ext.commands._names import EXTENSION_URI
+from th_ext.conform._card_check import card_check, fetch_card
+from th_ext.conform._model import AgentInfo, Check, ConformReport
+from th_ext.conform._runner import (
+    Interface,
+    gather_groups,
+    open_wire,
+    run_header_check,
+)
+from th_ext.conform._scenarios import command_text, scenarios
+from th_ext.conform._verdicts import requirement_results, run_passed
+from th_ext.conform._wire import BINDINGS
+from th_ext.net import HeaderScope, ssl_context
+
+__all__ = ["LEVELS", "ConformOptions", "run_conform", "run_conform_async"]
+
+LEVELS = ("MUST", "SHOULD", "MAY")
+
+
+@dataclass(frozen=True, slots=True)
+class ConformOptions:
+    """What to check and how. Empty ``commands`` means every registered command."""
+
+    commands: tuple[str, ...] = ()
+    skip_commands: tuple[str, ...] = ()
+    bindings: tuple[str, ...] = ()
+    """``JSONRPC`` and/or ``HTTP+JSON``; empty means every one the card declares."""
+    levels: tuple[str, ...] = LEVELS
+    strict: bool = False
+    headers: tuple[tuple[str, str], ...] = ()
+    """The caller's headers (credentials): sent only where ``th_ext.net.HeaderScope`` allows,
+    to the origin of ``source`` and of ``header_origins``."""
+    header_origins: tuple[str, ...] = ()
+    timeout: float = DEFAULT_TIMEOUT
+    """Seconds for each exchange (a whole stream included) and for the card fetch."""
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+def run_conform(
+    source: str,
+    options: ConformOptions | None = None,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> ConformReport:
+    """Check the agent whose card is at ``source`` (a file, or a card or base URL).
+
+    Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
+    be read, a ``--command`` is not registered, no binding is left to check.
+    """
+
+    def run() -> ConformReport:
+        return asyncio.run(run_conform_async(source, options, transport=transport))
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return run()
+    # Called from code that runs an event loop in this thread: run ours in another one.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
+async def run_conform_async(
+    source: str,
+    options: ConformOptions | None = None,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> ConformReport:
+    """``run_conform`` for a caller that already runs an event loop."""
+    options = options or ConformOptions()
+    started = time.perf_counter()
+    limits = SourceLimits(
+        options.headers, options.timeout, options.max_bytes, options.header_origins
+    )
+    scope = header_scope(source, limits)
+    inner = transport or httpx.AsyncHTTPTransport(verify=ssl_context(), trust_env=False)
+    counter = _Counting(inner)
+    async with httpx.AsyncClient(
+        transport=counter, timeout=options.timeout, trust_env=False, follow_redirects=False
+    ) as client:
+        if transport is not None and is_url(source):
+            card, location = await fetch_card(client, source, limits, scope)
+        else:
+            from th_ext.validate import load_card
+
+            loaded = load_card(source, limits, scope=scope)
+            card, location = loaded.card, loaded.location
+            counter.count += 1 if is_url(source) else 0
+        return await _check(card, location, scope, options, client, counter, started)
+
+
+async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
+    card: dict[str, Any],
+    location: str,
+    scope: HeaderScope,
+    options: ConformOptions,
+    client: httpx.AsyncClient,
+    counter: _Counting,
+    started: float,
+) -> ConformReport:
+    if "supportedInterfaces" not in card and "url" in card:
+        raise ConformError("this is an A2A 0.3 card; conform needs an A2A 1.0 card")
+    extension = read_card_commands(card)
+    notes: list[str] = []
+    checks: list[Check] = [card_check(extension)]
+    if not extension.declared:
+        raise ConformError(f"the card does not declare the commands extension ({EXTENSION_URI})")
+    selected = _select(extension, options)
+    interfaces, not_checked = _interfaces(card, options, notes)
+    streaming = (card.get("capabilities") or {}).get("streaming") is True
+    modes = [True, False] if streaming else [False]
+    headers = {"A2A-Version": "1.0", "A2A-Extensions": EXTENSION_URI}
+    wires = [
+        open_wire(client, i, headers, scope, timeout=options.timeout, max_bytes=options.max_bytes)
+        for i in interfaces
+    ]
+    plan = scenarios(selected, extension.names)
+    groups = await gather_groups(wires, modes, plan)
+    for group in groups:
+        checks += group.checks
+        notes += [note for note in group.notes if note not in notes]
+    if selected:
+        checks += await run_header_check(wires[0], modes[0], selected[0])
+    notes += list(scope.notices())
+    version = find(EXTENSION_URI)
+    requirements = [r for r in load_requirements(version) if r.level in options.levels]
+    results = requirement_results(requirements, checks, version.uri)
+    sends = len(wires) * len(modes) * 2
+    ran = [command_text(c) for c in selected]
+    return ConformReport(
+        passed=run_passed(results, strict=options.strict),
+        strict=options.strict,
+        agent=AgentInfo(
+            name=str(card.get("name", "")),
+            card_url=location,
+            extension_uri=EXTENSION_URI,
+            commands=list(extension.names),
+            bindings_checked=[i.binding for i in interfaces],
+            bindings_not_checked=not_checked,
+            streaming=streaming,
+        ),
+        requirements=results,
+        notes=notes,
+        commands_run=[
+            f"{text} ({sends + (1 if i == 0 else 0)} times)" for i, text in enumerate(ran)
+        ],
+        requests=counter.count,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+
+
+def _select(extension: CardCommands, options: ConformOptions) -> list[Any]:
+    names = extension.names
+    for name in (*options.commands, *options.skip_commands):
+        if name not in names:
+            known = ", ".join(f"/{n}" for n in names) or "none"
+            raise ConformError(f"/{name} is not registered on the card (registered: {known})")
+    return [
+        c
+        for c in extension.commands
+        if (not options.commands or c.name in options.commands)
+        and c.name not in options.skip_commands
+    ]
+
+
+def _interfaces(
+    card: dict[str, Any], options: ConformOptions, notes: list[str]
+) -> tuple[list[Interface], list[str]]:
+    chosen: dict[str, Interface] = {}
+    not_checked: list[str] = []
+    declared = card.get("supportedInterfaces")
+    for entry in declared if isinstance(declared, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        binding, url = entry.get("protocolBinding"), entry.get("url")
+        if binding not in BINDINGS:
+            not_checked.append(str(binding))
+            notes.append(
+                f"{binding} interface at {url}: not checked (conform speaks JSON-RPC and HTTP+JSON)"
+            )
+            continue
+        if binding in chosen or (options.bindings and binding not in options.bindings):
+            continue
+        if not isinstance(url, str) or not is_url(url):
+            notes.append(f"{binding} interface has no http(s) url ({url!r}); not checked")
+            continue
+        tenant = entry.get("tenant")
+        chosen[binding] = Interface(binding, url, tenant if isinstance(tenant, str) else "")
+    if not chosen:
+        wanted = " or ".join(options.bindings or BINDINGS)
+        raise ConformError(f"the card declares no {wanted} interface with an http(s) url to check")
+    return list(chosen.values()), not_checked
+
+
+class _Counting(httpx.AsyncBaseTransport):
+    """An httpx transport that counts the requests it forwards."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.count = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.count += 1
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()

@@ -1,0 +1,68 @@
+"""The requirement IDs on a spec page: an anchored marker before each annotated passage, and
+the table that gathers them.
+
+The passages themselves are never altered: each marker is inserted just before the passage
+it annotates, so the specification's sentences stay word for word. It reads only the version's
+``requirements.toml``, so it serves every extension alike.
+"""
+
+from __future__ import annotations
+
+from th_ext._catalog import ExtensionVersion
+from th_ext._requirements import Requirement, annotation_pattern, load_requirements
+
+__all__ = ["annotate_requirements", "requirements_section"]
+
+
+def _marker(requirements: list[Requirement]) -> str:
+    return " ".join(
+        f"[{r.id} {r.level}](#{r.anchor}){{ #{r.anchor} .th-req "
+        f'title="{r.level} ({r.subject}): {_attr(r.summary)}" }}'
+        for r in requirements
+    )
+
+
+def _attr(text: str) -> str:
+    """Text for an attribute value: no backticks, quotes or angle brackets to escape."""
+    plain = text.replace("`", "").replace('"', "'").replace("<", "\u2039").replace(">", "\u203a")
+    return " ".join(plain.split())
+
+
+def annotate_requirements(version: ExtensionVersion, body: str) -> str:
+    """``body`` (the spec text) with each requirement's ID marked before its passage."""
+    at: dict[int, list[Requirement]] = {}
+    for requirement in load_requirements(version):
+        match = annotation_pattern(requirement.annotates).search(body)
+        if match is not None:
+            at.setdefault(match.start(), []).append(requirement)
+    for start in sorted(at, reverse=True):
+        body = body[:start] + _marker(at[start]) + " " + body[start:]
+    return body
+
+
+def requirements_section(version: ExtensionVersion) -> str:
+    """The ``## Requirements`` section, or "" for a version without requirements."""
+    requirements = load_requirements(version)
+    if not requirements:
+        return ""
+    lines = [
+        "## Requirements { #requirements }",
+        "",
+        "Every requirement of this version, with the level RFC 2119 gives its words. Each ID "
+        "links to the passage it annotates above; `th-ext conform` checks the agent's "
+        "requirements against a live agent and names these IDs in its report.",
+        "",
+        "| ID | Level | Who | Requirement | Checked by `th-ext conform` |",
+        "|---|---|---|---|---|",
+    ]
+    for r in requirements:
+        checked = "yes" if r.conform else f"no: {r.why_not}"
+        lines.append(
+            f"| [{r.id}](#{r.anchor}) | {r.level} | {r.subject} | {_cell(r.summary)} | "
+            f"{_cell(checked)} |"
+        )
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")

@@ -1,0 +1,42 @@
+"""Real demo agents on 127.0.0.1 for the conformance tests (each variant started once), and one
+conform run per variant, shared by the tests that read it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from th_ext.conform import ConformReport, run_conform
+from th_ext.demo import DemoServer, DemoVariant
+
+Agent = Callable[[DemoVariant], DemoServer]
+
+
+@pytest.fixture(scope="session")
+def conform_agent() -> Iterator[Agent]:
+    started: dict[DemoVariant, DemoServer] = {}
+
+    def get(variant: DemoVariant = DemoVariant.CORRECT) -> DemoServer:
+        if variant not in started:
+            server = DemoServer(variant)
+            server.start()
+            started[variant] = server
+        return started[variant]
+
+    yield get
+    for server in started.values():
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def conform_report(conform_agent: Agent) -> Callable[[DemoVariant], ConformReport]:
+    """The library's report for a variant, computed once per session."""
+    reports: dict[DemoVariant, ConformReport] = {}
+
+    def get(variant: DemoVariant) -> ConformReport:
+        if variant not in reports:
+            reports[variant] = run_conform(conform_agent(variant).base_url)
+        return reports[variant]
+
+    return get

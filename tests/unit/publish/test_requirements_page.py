@@ -1,0 +1,76 @@
+"""Requirement IDs on the spec page: read from the folder's requirements.toml, shown before
+the passage each annotates without changing a word of it, and gathered in a table."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from th_ext import find
+from th_ext._catalog import load_version
+from th_ext._exceptions import CatalogError
+from th_ext._requirements import load_requirements
+from th_ext.publish import render_spec_page
+
+
+def test_every_requirement_is_anchored_before_its_passage_and_in_the_table() -> None:
+    version = find("commands/v1")
+    page = render_spec_page(version, [version])
+    requirements = load_requirements(version)
+    assert [r.id for r in requirements] == [f"CMD-{n}" for n in range(1, 19)]
+    table = page.split("## Requirements { #requirements }", 1)[1]
+    for requirement in requirements:
+        anchor = requirement.anchor
+        marker = f"[{requirement.id} {requirement.level}](#{anchor}){{ #{anchor} "
+        assert page.count(marker) == 1
+        after = page.split(marker, 1)[1].split(" } ", 1)[1]
+        after = re.sub(r"^(\[CMD-\d+ \w+\]\(#cmd-\d+\)\{[^}]*\} )+", "", after)
+        passage = " ".join(requirement.annotates.split())
+        assert " ".join(after.split()).startswith(passage)
+        assert f"| [{requirement.id}](#{requirement.anchor}) | {requirement.level} |" in table
+
+
+def test_the_specification_sentences_survive_the_markers_word_for_word() -> None:
+    version = find("commands/v1")
+    page = render_spec_page(version, [version])
+    unmarked = re.sub(r"\[CMD-\d+ (MUST|SHOULD|MAY)\]\(#cmd-\d+\)\{[^}]*\} ", "", page)
+    spec = version.spec_text()
+    section = spec.split("## Specification", 1)[1].split("\n## ", 1)[0]
+    paragraphs = [p for p in section.split("\n\n") if p.strip() and not p.startswith("<!--")]
+    assert len(paragraphs) == 4
+    for paragraph in paragraphs:
+        assert " ".join(paragraph.split()) in " ".join(unmarked.split())
+
+
+def copy_version(tmp_path: Path) -> Path:
+    folder = tmp_path / "commands" / "v1"
+    shutil.copytree(find("commands/v1").folder, folder)
+    return folder
+
+
+def test_a_passage_missing_from_the_spec_is_refused(tmp_path: Path) -> None:
+    folder = copy_version(tmp_path)
+    path = folder / "requirements.toml"
+    path.write_text(path.read_text().replace("The task's state does not change.", "Nowhere."))
+    with pytest.raises(CatalogError, match="CMD-5 annotates a passage"):
+        load_requirements(load_version(folder))
+
+
+def test_a_duplicate_id_is_refused(tmp_path: Path) -> None:
+    folder = copy_version(tmp_path)
+    path = folder / "requirements.toml"
+    path.write_text(path.read_text().replace('id = "CMD-2"', 'id = "CMD-1"'))
+    with pytest.raises(CatalogError, match="duplicate requirement id CMD-1"):
+        load_requirements(load_version(folder))
+
+
+def test_a_version_without_requirements_renders_without_a_table(tmp_path: Path) -> None:
+    folder = copy_version(tmp_path)
+    (folder / "requirements.toml").unlink()
+    version = load_version(folder)
+    page = render_spec_page(version, [version])
+    assert "## Requirements" not in page
+    assert ".th-req" not in page
