@@ -6,7 +6,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: demo example test lint typecheck pytest site serve bench browser js-agent dist-check clean
+.PHONY: card-model demo example test lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
+	browser diagrams axe js-agent dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,21 +17,35 @@ $(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[demo]'
 	touch $@
 
+$(VENV)/.installed-site: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[site]'
+	touch $@
+
+$(VENV)/.installed-zensical: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[site,zensical]'
+	touch $@ $(VENV)/.installed-site
+
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $@ $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-demo $(VENV)/.installed-site $(VENV)/.installed-zensical
 
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
-	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
+		$(VENV)/.installed-zensical
+
+$(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,mutate]'
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
+		$(VENV)/.installed-zensical
 
 ## The main job: start the demo agent on 127.0.0.1 and check it with th-ext, end to end.
 demo: $(VENV)/.installed-demo
 	$(BIN)/th-ext demo
 
 ## Every check: lint, type-check, and the whole test suite (browser tests included).
-test: $(VENV)/.installed-test browser js-agent
-	$(BIN)/ruff check cli tests benchmarks action examples
+test: $(VENV)/.installed-test browser js-agent axe
+	$(BIN)/ruff check cli tests benchmarks tools action examples
 	$(BIN)/mypy
 	$(BIN)/pytest
 	$(MAKE) example
@@ -40,7 +55,8 @@ example: $(VENV)/.installed-test
 	cd examples/python-agent && $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check cli tests benchmarks action examples
+	$(BIN)/ruff check cli tests benchmarks tools action examples
+	$(BIN)/ruff format --check cli tests benchmarks
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
@@ -50,7 +66,9 @@ pytest: $(VENV)/.installed-test
 
 ## Debian's Chromium for the real-browser tests.
 browser:
-	@command -v chromium >/dev/null 2>&1 || .ci/install-chromium
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium with apt-get (needs root or sudo) for the browser tests"; \
+	  .ci/install-chromium; }
 
 ## The npm packages of the commands agent on the official JavaScript SDK (tests/agents/js),
 ## installed from its lock file. Without npm its tests are skipped (and fail under CI).
@@ -67,19 +85,76 @@ $(JS_AGENT)/node_modules/.package-lock.json: $(JS_AGENT)/package-lock.json $(JS_
 	npm ci --prefix $(JS_AGENT) --no-audit --no-fund --loglevel=error
 	touch $@
 
-## Build the site into build/site, failing on any warning.
-site: $(VENV)/.installed-test
+## axe-core for the site's accessibility test, installed from tests/browser/package-lock.json.
+AXE_DIR := tests/browser
+axe:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(AXE_DIR)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the accessibility test will be skipped (it fails under CI)"; \
+	fi
+
+$(AXE_DIR)/node_modules/.package-lock.json: $(AXE_DIR)/package-lock.json $(AXE_DIR)/package.json
+	@echo "Installing axe-core for the accessibility test (npm ci in $(AXE_DIR))"
+	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
+## Build the site into build/site, failing on any warning (the build that is deployed).
+site: $(VENV)/.installed-site
 	$(BIN)/mkdocs build --strict
+
+## The same site built by Zensical, from the generated files, into build/zensical.
+site-zensical: $(VENV)/.installed-zensical
+	$(BIN)/th-ext-publish zensical --site-dir build/zensical
+
+## The extension pages, schemas, catalog and th-ext reference into an existing Pages
+## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
+pages-subtree: $(VENV)/.installed-site
+	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
+	$(BIN)/th-ext-publish subtree --dest "$(DEST)"
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test
 	$(BIN)/mkdocs serve
+
+## Draw every spec's Mermaid diagrams into extensions/*/*/diagrams/ (commit the result).
+tools/diagrams/node_modules/.package-lock.json: tools/diagrams/package-lock.json tools/diagrams/package.json
+	npm ci --prefix tools/diagrams --no-audit --no-fund --loglevel=error
+	touch $@
+
+diagrams: $(VENV)/.installed-test tools/diagrams/node_modules/.package-lock.json browser
+	$(BIN)/python tools/render_diagrams.py
 
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_conform.py
 	$(BIN)/python benchmarks/bench_hostile.py
+	$(BIN)/python benchmarks/bench_site_builds.py
+
+## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
+## `make mutate MODULE=validate._fastschema` runs one; `make mutate` all of them in turn.
+## mutmut names a mutant by its file's path, so it runs in a workspace where th_ext is at the
+## top (links to the real folders). The workspace is outside the checkout, whose sdist build
+## would otherwise walk it; its mutants and results stay there until the next run.
+MUTATE_MODULES ?= commands._dispatch_rule commands._entry validate._commands_params \
+	validate._document validate._fastschema dispatch._verdict
+MODULE ?=
+MUTATE_DIR ?= $(or $(TMPDIR),/tmp)/th-ext-mutate
+## Regenerate the card layer's model of A2A 1.0 from the installed official SDK's proto.
+card-model: $(VENV)/.installed-test
+	$(BIN)/python scripts/generate_card_model.py
+
+mutate: $(VENV)/.installed-mutate
+	rm -rf $(MUTATE_DIR) && mkdir -p $(MUTATE_DIR)
+	for name in cli/th_ext tests extensions pyproject.toml; do \
+		ln -s $(CURDIR)/$$name $(MUTATE_DIR)/$$(basename $$name); done
+	ln -s $(CURDIR)/tests/support/mutation_ids.py $(MUTATE_DIR)/conftest.py
+	cd $(MUTATE_DIR) && for module in $(or $(MODULE),$(MUTATE_MODULES)); do \
+		$(CURDIR)/$(BIN)/mutmut run "th_ext.$$module.*" >/dev/null || exit 1; \
+	done
+	cd $(MUTATE_DIR) && $(CURDIR)/$(BIN)/python $(CURDIR)/tests/support/mutation_scores.py \
+		$(or $(MODULE),$(MUTATE_MODULES))
 
 ## Build the sdist and wheel into dist/ and check them as the release workflow does.
 dist-check: $(VENV)/.installed-test

@@ -82,6 +82,11 @@ def th_ext(*args: str) -> list[str]:
     return [str(BIN / "th-ext"), *args]
 
 
+def bare_typer_app(ws: Workspace) -> list[str]:
+    """The framework's floor: a typer app with one command that does nothing."""
+    return [sys.executable, "-c", BARE_TYPER_APP, ws.file("small")]
+
+
 def check_jsonschema_small_params(ws: Workspace) -> list[str]:
     """The baseline for a small card: check-jsonschema validating just that card's params."""
     return [str(BIN / "check-jsonschema"), "--schemafile", str(SCHEMA), ws.file("small-params")]
@@ -123,6 +128,20 @@ CASES: list[Case] = [
         baseline=check_jsonschema_small_params,
         baseline_name="check-jsonschema 0.39.0 on its params",
         limit=0.5,
+    ),
+    Case(
+        name="validate a small card, against the framework's floor",
+        ours=lambda ws: th_ext("validate", ws.file("small")),
+        baseline=bare_typer_app,
+        baseline_name="a bare one-command typer app",
+        limit=1.3,
+    ),
+    Case(
+        name="dispatch dry run, against the framework's floor",
+        ours=lambda ws: th_ext("dispatch", ws.file("small"), "/model fast"),
+        baseline=bare_typer_app,
+        baseline_name="a bare one-command typer app",
+        limit=1.3,
     ),
 ]
 

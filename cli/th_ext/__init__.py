@@ -4,7 +4,10 @@ This is the library; ``th_ext.cli`` is the command line built on it. Everything 
 ``__all__`` is public and may be imported by other programs.
 """
 
-from th_ext._catalog import Example, ExtensionVersion, HistoryEntry, discover, find
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from th_ext._exceptions import (
     CardDocumentError,
     CatalogError,
@@ -26,8 +29,13 @@ from th_ext._exceptions import (
     SourceUnreadableError,
     ThExtError,
 )
-from th_ext._source import LoadedCard, SourceLimits, load_card, read_source
+from th_ext._lazy import lazy_names as _lazy_names
 from th_ext._version import __version__
+
+if TYPE_CHECKING:
+    from th_ext._catalog import Example, ExtensionVersion, HistoryEntry, discover, find
+    from th_ext._source import SourceLimits, read_source
+    from th_ext.validate import LoadedCard, load_card
 
 __all__ = [
     "CardDocumentError",
@@ -60,3 +68,20 @@ __all__ = [
     "load_card",
     "read_source",
 ]
+
+# Imported on first use: every ``th-ext`` command imports this package first, and most of them
+# never read the catalog (``tomllib``) or load a card.
+__getattr__ = _lazy_names(
+    __name__,
+    {
+        "Example": "th_ext._catalog",
+        "ExtensionVersion": "th_ext._catalog",
+        "HistoryEntry": "th_ext._catalog",
+        "discover": "th_ext._catalog",
+        "find": "th_ext._catalog",
+        "SourceLimits": "th_ext._source",
+        "read_source": "th_ext._source",
+        "LoadedCard": "th_ext.validate",
+        "load_card": "th_ext.validate",
+    },
+)

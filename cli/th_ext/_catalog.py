@@ -11,7 +11,6 @@ whole of a small card's validation.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import tomllib
@@ -125,6 +124,8 @@ class ExtensionVersion:
 
     @property
     def schema_sha256(self) -> str:
+        import hashlib  # loading OpenSSL is a start-up cost only the lock pays
+
         return hashlib.sha256(self.schema_bytes).hexdigest()
 
     def spec_text(self) -> str:

@@ -15,6 +15,8 @@ __all__ = [
     "MessageError",
     "PublishError",
     "PublishedSchemaChangedError",
+    "SiteBuildError",
+    "SubtreeConflictError",
     "ThExtError",
 ]
 
@@ -140,3 +142,11 @@ class SchemaError(ThExtError):
 
 class DeadlineError(ThExtError):
     """The run's deadline (``--timeout``) passed before the work was done, e.g. a validation."""
+
+
+class SiteBuildError(PublishError):
+    """A site build could not run: a setting, tool or folder it needs is missing or unusable."""
+
+
+class SubtreeConflictError(SiteBuildError):
+    """The subtree build would overwrite or shadow a file in the destination it did not write."""

@@ -15,11 +15,10 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from th_ext._exceptions import (
-    CardDocumentError,
     HTTPStatusError,
     SourceArgumentError,
     SourceTooLargeError,
@@ -39,8 +38,8 @@ from th_ext._source_limits import (
 from th_ext._version import __version__
 
 if TYPE_CHECKING:
+    from th_ext._problem import Problem
     from th_ext.net import HeaderScope
-    from th_ext.validate._problem import Problem
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -48,13 +47,11 @@ __all__ = [
     "MAX_BYTES_LIMIT",
     "MAX_REDIRECTS",
     "MAX_TIMEOUT",
-    "LoadedCard",
     "SourceBytes",
     "SourceLimits",
     "check_limits",
     "header_scope",
     "is_url",
-    "load_card",
     "parse_header",
     "read_bounded",
     "read_source",
@@ -82,20 +79,6 @@ class SourceBytes:
     data: bytes
     content_type: str = ""
     notices: tuple[Problem, ...] = field(default=())
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedCard:
-    """A card read and parsed: a JSON object, plus the warnings about reading and parsing it.
-
-    ``problems`` holds the notices of the source and the document problems that did not stop
-    the card from being read (a byte-order mark, a duplicate key, ``NaN``), in document order.
-    """
-
-    source: str
-    location: str
-    card: dict[str, Any]
-    problems: tuple[Problem, ...] = ()
 
 
 def is_url(source: str) -> bool:
@@ -159,32 +142,6 @@ def read_source(
     return SourceBytes(source, source, _read_file(source, limits.max_bytes))
 
 
-def load_card(
-    source: str, limits: SourceLimits | None = None, *, scope: HeaderScope | None = None
-) -> LoadedCard:
-    """Read ``source`` and parse it as a card: a JSON object.
-
-    Raises what ``read_source`` raises, and ``CardDocumentError`` when the bytes are not a JSON
-    object (empty, not UTF-8, not JSON, nested too deep, or a top-level array or scalar). Its
-    ``code`` is the document problem's code (``empty-document``, ``invalid-utf8``,
-    ``invalid-json``, ``too-deep``, ``not-an-object``).
-    """
-    from th_ext.validate._document import parse_document
-
-    raw = read_source(source, limits, scope=scope)
-    document = parse_document(raw.data)
-    fatal = next((p for p in document.problems if p.fatal), None)
-    if fatal is not None or not isinstance(document.value, dict):
-        problem = fatal or document.problems[-1]
-        raise CardDocumentError(
-            f"{raw.location}: {problem.message}", code=problem.code, path=problem.path
-        )
-    return LoadedCard(
-        source=raw.source,
-        location=raw.location,
-        card=document.value,
-        problems=raw.notices + document.problems,
-    )
 
 
 def _read_stream(max_bytes: int) -> bytes:
@@ -253,7 +210,7 @@ def _read_url(
             status=first.status,
             url=first.url,
         ) from None
-    from th_ext.validate._problem import Problem
+    from th_ext._problem import Problem
 
     notice = Problem(
         "warning",
@@ -269,7 +226,7 @@ def _read_url(
 
 
 def _withheld_notice(text: str) -> Problem:
-    from th_ext.validate._problem import Problem
+    from th_ext._problem import Problem
 
     return Problem(
         "warning",

@@ -1,4 +1,6 @@
-"""Building the site for tests: ``mkdocs build --strict`` in a subprocess, as a user runs it."""
+"""Building the site for tests, in a subprocess as a user runs it: ``mkdocs build --strict``,
+the Zensical build and the Pages subtree build (both through ``th-ext-publish``, as ``make``
+runs them)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["BuildResult", "build_site", "copy_project_for_build"]
+__all__ = [
+    "BuildResult",
+    "build_pages_subtree",
+    "build_site",
+    "build_zensical_site",
+    "copy_project_for_build",
+]
 
 
 class BuildResult:
@@ -28,6 +36,32 @@ def build_site(project_dir: Path, site_dir: Path, *, strict: bool = True) -> Bui
         command, cwd=project_dir, capture_output=True, text=True, env=env, timeout=300, check=False
     )
     return BuildResult(process, site_dir)
+
+
+def _publish(project_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "th-ext-publish"), *args],
+        cwd=project_dir,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+
+
+def build_zensical_site(project_dir: Path, site_dir: Path) -> BuildResult:
+    """``make site-zensical`` for the project in ``project_dir``, into ``site_dir``."""
+    return BuildResult(_publish(project_dir, "zensical", "--site-dir", str(site_dir)), site_dir)
+
+
+def build_pages_subtree(project_dir: Path, dest: Path, work_dir: Path) -> BuildResult:
+    """``make pages-subtree DEST=dest`` for the project in ``project_dir``."""
+    process = _publish(
+        project_dir, "subtree", "--dest", str(dest), "--work-dir", str(work_dir)
+    )
+    return BuildResult(process, dest)
 
 
 def copy_project_for_build(repo_root: Path, destination: Path) -> Path:

@@ -2,7 +2,9 @@
 
 The site is served under a path prefix (``/tiny-harness/``, as a project page is), a folder
 asked for without its trailing slash is redirected to it with 301, a folder is answered with
-its ``index.html``, and anything missing gets the site's ``404.html`` with status 404.
+its ``index.html``, a path without a file of its own is answered by ``<path>.html`` when there
+is one (the clean URLs of a VitePress site), and anything missing gets the site's ``404.html``
+with status 404.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from tests.support.loopback import POLL_SECONDS
 
 __all__ = ["serve_site"]
 
@@ -53,6 +57,8 @@ def _handler(root: Path, prefix: str) -> type[BaseHTTPRequestHandler]:
                     self._redirect(path + "/")
                     return
                 target = target / "index.html"
+            if not target.exists() and target.with_name(target.name + ".html").is_file():
+                target = target.with_name(target.name + ".html")
             if not target.is_file():
                 self._not_found(send_body)
                 return
@@ -91,7 +97,7 @@ def serve_site(root: Path, prefix: str = "/tiny-harness/") -> Iterator[str]:
     """Serve ``root`` on a free port; yields the site's base URL, ending in ``prefix``."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(root.resolve(), prefix))
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"

@@ -1,6 +1,26 @@
 """The ``th-ext`` command line: argument parsing and terminal output over the th_ext library."""
 
-from th_ext.cli._app import app, main
-from th_ext.cli._hook import main as pre_commit_main
+from __future__ import annotations
 
-__all__ = ["app", "main", "pre_commit_main"]
+from typing import TYPE_CHECKING
+
+from th_ext._lazy import lazy_names as _lazy_names
+from th_ext.cli._app import main
+
+if TYPE_CHECKING:
+    from th_ext.cli._app import app
+    from th_ext.cli._hook import main as pre_commit_main
+    from th_ext.cli._publish_main import main as publish_main
+
+__all__ = ["app", "main", "pre_commit_main", "publish_main"]
+
+# The whole application is built on first use; the ``th-ext`` script builds only the
+# subcommand it runs.
+__getattr__ = _lazy_names(
+    __name__,
+    {
+        "app": "th_ext.cli._app",
+        "pre_commit_main": "th_ext.cli._hook:main",
+        "publish_main": "th_ext.cli._publish_main:main",
+    },
+)

@@ -1,30 +1,39 @@
-"""The typer application: one line per subcommand, each implemented in its own module."""
+"""The typer application: one line per subcommand, each implemented in its own module.
+
+``app`` is the whole command line, for programs and tests that drive it. ``main`` (the
+``th-ext`` script) builds only the subcommand it was asked for: typer turns every registered
+function into a click command before it parses anything, and the others' modules and
+parameters are start-up time a command never uses. Anything else (no subcommand, ``--help``,
+``--version``, a mistyped name) gets the whole application.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+import sys
+from collections.abc import Iterable
+from typing import Annotated, Any
 
 import typer
 
 from th_ext._version import __version__
-from th_ext.cli._catalog_commands import extensions_command, schema_command
-from th_ext.cli._commands import commands_command
-from th_ext.cli._conform import conform_command
-from th_ext.cli._demo import demo_command
-from th_ext.cli._dispatch import dispatch_command
-from th_ext.cli._lock import lock_app
-from th_ext.cli._validate import validate_command
 
-__all__ = ["app", "main"]
+__all__ = ["app", "build_app", "main"]
 
-app = typer.Typer(
-    name="th-ext",
-    help="Check A2A agents against the tiny-harness extensions, and read their published specs.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+app: typer.Typer  # the whole command line, built on first use (see ``__getattr__``)
+
+#: Each subcommand, in the order ``--help`` lists them: its module and the function (or, for a
+#: group, the ``typer.Typer``) that implements it.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("th_ext.cli._validate", "validate_command"),
+    "dispatch": ("th_ext.cli._dispatch", "dispatch_command"),
+    "commands": ("th_ext.cli._card_commands", "commands_command"),
+    "conform": ("th_ext.cli._conform", "conform_command"),
+    "demo": ("th_ext.cli._demo", "demo_command"),
+    "extensions": ("th_ext.cli._catalog", "extensions_command"),
+    "schema": ("th_ext.cli._catalog", "schema_command"),
+    "lock": ("th_ext.cli._lock", "lock_app"),
+}
 
 
 def _print_version(value: bool) -> None:
@@ -33,7 +42,6 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool,
@@ -45,15 +53,36 @@ def _root(
     """Check A2A agents against the tiny-harness extensions."""
 
 
-app.command("validate")(validate_command)
-app.command("dispatch")(dispatch_command)
-app.command("commands")(commands_command)
-app.command("conform")(conform_command)
-app.command("demo")(demo_command)
-app.command("extensions")(extensions_command)
-app.command("schema")(schema_command)
-app.add_typer(lock_app, name="lock")
+def build_app(names: Iterable[str] = SUBCOMMANDS) -> typer.Typer:
+    """The command line with the subcommands ``names`` (all of them by default)."""
+    built = typer.Typer(
+        name="th-ext",
+        help="Check A2A agents against the tiny-harness extensions, and read their published "
+        "specs.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    built.callback()(_root)
+    for name in names:
+        module, attribute = SUBCOMMANDS[name]
+        implementation = getattr(importlib.import_module(module), attribute)
+        if isinstance(implementation, typer.Typer):
+            built.add_typer(implementation, name=name)
+        else:
+            built.command(name)(implementation)
+    return built
 
 
 def main() -> None:
-    app()
+    asked = sys.argv[1] if len(sys.argv) > 1 else ""
+    build_app([asked] if asked in SUBCOMMANDS else SUBCOMMANDS)()
+
+
+def __getattr__(name: str) -> Any:
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    whole = build_app()
+    globals()["app"] = whole
+    return whole

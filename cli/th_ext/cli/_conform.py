@@ -16,6 +16,7 @@ from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     HeaderOption,
+    HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
     TimeoutOption,
@@ -90,6 +91,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         ),
     ] = None,
     header: HeaderOption = None,
+    header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
     debug: DebugOption = False,
@@ -105,7 +107,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     with internal_errors(debug):
         from th_ext.conform import LEVELS, ConformOptions, run_conform
 
-        limits = source_limits(header, timeout, max_bytes)
+        limits = source_limits(header, timeout, max_bytes, header_origin)
         options = ConformOptions(
             commands=tuple(name.lstrip("/") for name in command or ()),
             skip_commands=tuple(name.lstrip("/") for name in skip_command or ()),
@@ -113,6 +115,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             levels=tuple(lv.value for lv in level) if level else LEVELS,
             strict=strict,
             headers=limits.headers,
+            header_origins=limits.header_origins,
             timeout=limits.timeout,
             max_bytes=limits.max_bytes,
         )

@@ -63,8 +63,9 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     """
     with internal_errors(debug):
         from th_ext._exceptions import SourceError
-        from th_ext._source import header_scope, load_card
-        from th_ext.dispatch import load_message, plan_dispatch, text_message
+        from th_ext._source import header_scope
+        from th_ext.dispatch import plan_dispatch, read_message, text_message
+        from th_ext.validate import load_card
 
         if (text is None) == (message_file is None):
             fail("give the message as TEXT or with --message FILE, not both and not neither")
@@ -79,8 +80,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
             fail(str(exc))
         try:
             if message_file is not None:
-                data, where = _read_message(message_file, max_bytes)
-                message = load_message(data, where, task_id=task_id)
+                message = read_message(message_file, max_bytes, task_id=task_id)
             else:
                 message = text_message(text or "", task_id=task_id)
             plan = plan_dispatch(loaded.card, message)
@@ -124,22 +124,3 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
             raise typer.Exit(int(ExitCode.PROBLEMS))
 
 
-def _read_message(path: str, max_bytes: int) -> tuple[bytes, str]:
-    from th_ext._exceptions import MessageError
-    from th_ext._source import read_bounded
-
-    try:
-        if path == "-":
-            data = read_bounded(sys.stdin.buffer, max_bytes)
-            where = "<stdin>"
-        else:
-            with open(path, "rb") as handle:  # noqa: PTH123 (keeps pathlib off the start-up path)
-                data = read_bounded(handle, max_bytes)
-            where = path
-    except OSError as exc:
-        raise MessageError(
-            f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})"
-        ) from None
-    if data is None:
-        raise MessageError(f"{where}: larger than the cap of {max_bytes} bytes")
-    return data, where

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from th_ext._catalog import discover, find
 from th_ext._exceptions import ThExtError
 from th_ext.cli._output import ExitCode, fail, write
 
@@ -35,6 +34,7 @@ def lock_add(
     extensions_dir: SourceDirOption = Path("extensions"),
 ) -> None:
     """Record a version's schema as published. A published entry is never replaced."""
+    from th_ext._catalog import find
     from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock
 
     try:
@@ -49,6 +49,7 @@ def lock_add(
 @lock_app.command("check")
 def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     """Fail when a published schema changed or vanished, or a stable version is not locked."""
+    from th_ext._catalog import discover
     from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
 
     try:

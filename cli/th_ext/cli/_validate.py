@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from th_ext._exceptions import SchemaError, SourceError, ThExtError
+from th_ext._exceptions import SourceError, ThExtError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
 from th_ext.cli._internal_errors import DebugOption, internal_errors
 from th_ext.cli._output import ExitCode, fail, use_color
@@ -31,7 +31,7 @@ from th_ext.cli._source_options import (
 )
 
 if TYPE_CHECKING:
-    from th_ext.validate import Report, SchemaOverride
+    from th_ext.validate import Report
 
 __all__ = ["validate_command"]
 
@@ -114,7 +114,14 @@ def _run(source: str, options: _Options) -> int:
     from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
 
     started = time.monotonic()
-    override = _read_schema(options.schema_source, options.limits)
+    override = None
+    if options.schema_source is not None:
+        from th_ext.validate import read_schema_override
+
+        override = read_schema_override(options.schema_source, options.limits)
+        note_withheld(
+            [f"--schema: {n.message}" for n in override.notices if n.code == "header-withheld"]
+        )
     validate_options = ValidateOptions(
         strict=options.strict, extensions=options.extensions, schema=override
     )
@@ -172,33 +179,6 @@ def _shown(source: str) -> str:
     from th_ext.net import redact_url
 
     return redact_url(source)
-
-
-def _read_schema(schema_source: str | None, limits: SourceLimits) -> SchemaOverride | None:
-    """The ``--schema`` document, read under the same limits as the card; ``None`` if unset."""
-    if schema_source is None:
-        return None
-    from th_ext.validate import SchemaOverride, parse_document
-
-    try:
-        raw = read_source(schema_source, limits, well_known=False)
-    except SourceError as exc:
-        raise SchemaError(f"--schema: {exc}") from None
-    note_withheld([f"--schema: {n.message}" for n in raw.notices if n.code == "header-withheld"])
-    document = parse_document(raw.data)
-    if document.fatal or not isinstance(document.value, dict):
-        problem = next((p for p in document.problems if p.fatal), None)
-        reason = problem.message if problem else "a schema must be a JSON object"
-        raise SchemaError(f"--schema {raw.location}: {reason}")
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError as JsonSchemaError
-
-    try:
-        Draft202012Validator.check_schema(document.value)
-    except JsonSchemaError as exc:
-        reason = " ".join(exc.message.split())[:200]
-        raise SchemaError(f"--schema {raw.location}: not a valid JSON schema ({reason})") from None
-    return SchemaOverride(document.value, raw.location)
 
 
 def _emit(report: Report, output_format: ReportFormat, source: str) -> None:

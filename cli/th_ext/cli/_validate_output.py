@@ -70,6 +70,8 @@ def render_text(report: Report, *, color: bool) -> str:
     lines.append("")
     errors, warnings = len(report.errors), len(report.warnings)
     counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    if report.notices:
+        counts += f", {len(report.notices)} note{'s' * (len(report.notices) != 1)}"
     if report.valid:
         lines.append(f"{style.green('valid')} ({counts})")
     elif not report.card_read:
@@ -109,18 +111,24 @@ def _summary_lines(report: Report) -> list[str]:
 
 def _counts(problems: list[Problem]) -> str:
     errors = sum(1 for p in problems if p.severity == "error")
-    warnings = len(problems) - errors
+    warnings = sum(1 for p in problems if p.severity == "warning")
+    notes = len(problems) - errors - warnings
     parts = []
     if errors:
         parts.append(f"{errors} error{'s' * (errors != 1)}")
     if warnings:
         parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
+    if notes:
+        parts.append(f"{notes} note{'s' * (notes != 1)}")
     return ", ".join(parts)
 
 
 def _problem_lines(problem: Problem, report: Report, style: _Style) -> list[str]:
-    label = problem.severity
-    marked = style.red(label) if report.fails(problem) else style.yellow(label)
+    label = "note" if problem.severity == "info" else problem.severity
+    if problem.severity == "info":
+        marked = style.dim(label)
+    else:
+        marked = style.red(label) if report.fails(problem) else style.yellow(label)
     if problem.path:
         where = f" at {clean(problem.path)}"
     else:
@@ -128,6 +136,7 @@ def _problem_lines(problem: Problem, report: Report, style: _Style) -> list[str]
     if problem.line is not None:
         where += f" ({clean(report.location)}:{problem.line}:{problem.column})"
     lines = [f"  {marked} {style.bold(problem.code)}{where}", f"    {clean(problem.message)}"]
+    lines += [f"      {clean(part)}" for part in problem.excerpt.split("\n") if problem.excerpt]
     if problem.hint:
         lines.append(f"    {style.dim('hint: ' + clean(problem.hint))}")
     return lines

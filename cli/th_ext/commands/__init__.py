@@ -6,35 +6,26 @@ message with ``parse_command``; answer a command with ``build_command_reply``. A
 the card's commands with ``read_card_commands`` and finds a command's reply in a task or an
 event with ``command_reply_of``.
 
-The rule, the reply and the card reader need only the standard library. The names built on
-pydantic (the params models, the schema and the registry that produces them) are imported on
-first use, so that a client deciding messages starts quickly.
+The rule, the reply and the card reader need only the standard library. Every name is imported
+on first use, so that a client deciding messages never loads pydantic (the params models, the
+schema and the registry that produces them), and the validator loads only the entry rules.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
-from th_ext.commands._names import COMMAND_NAME_PATTERN
-from th_ext.commands._reply import (
-    TASK_STATES,
-    CommandReply,
-    build_command_reply,
-    command_reply_metadata,
-    command_reply_of,
-    reply_command_name,
-)
-from th_ext.commands._rule import (
-    ASCII_WHITESPACE,
-    CommandCall,
-    CommandDecision,
-    decide,
-    parse_command,
-)
+from th_ext._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
+    from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
+    from th_ext.commands._dispatch_rule import (
+        ASCII_WHITESPACE,
+        CommandCall,
+        CommandDecision,
+        decide,
+        parse_command,
+    )
     from th_ext.commands._models import (
         COMMANDS_V1_URI,
         CommandsExtensionParams,
@@ -42,7 +33,16 @@ if TYPE_CHECKING:
         commands_v1_schema,
         render_schema,
     )
+    from th_ext.commands._names import COMMAND_NAME_PATTERN
     from th_ext.commands._registry import CommandRegistry
+    from th_ext.commands._reply import (
+        TASK_STATES,
+        CommandReply,
+        build_command_reply,
+        command_reply_metadata,
+        command_reply_of,
+        reply_command_name,
+    )
 
 __all__ = [
     "ASCII_WHITESPACE",
@@ -68,20 +68,29 @@ __all__ = [
     "reply_command_name",
 ]
 
-_LAZY = {
-    "COMMANDS_V1_URI": "th_ext.commands._models",
-    "CommandsExtensionParams": "th_ext.commands._models",
-    "CommandSpec": "th_ext.commands._models",
-    "commands_v1_schema": "th_ext.commands._models",
-    "render_schema": "th_ext.commands._models",
-    "CommandRegistry": "th_ext.commands._registry",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = _lazy_names(
+    __name__,
+    {
+        "CardCommand": "th_ext.commands._card",
+        "CardCommands": "th_ext.commands._card",
+        "read_card_commands": "th_ext.commands._card",
+        "ASCII_WHITESPACE": "th_ext.commands._dispatch_rule",
+        "CommandCall": "th_ext.commands._dispatch_rule",
+        "CommandDecision": "th_ext.commands._dispatch_rule",
+        "decide": "th_ext.commands._dispatch_rule",
+        "parse_command": "th_ext.commands._dispatch_rule",
+        "COMMANDS_V1_URI": "th_ext.commands._models",
+        "CommandsExtensionParams": "th_ext.commands._models",
+        "CommandSpec": "th_ext.commands._models",
+        "commands_v1_schema": "th_ext.commands._models",
+        "render_schema": "th_ext.commands._models",
+        "COMMAND_NAME_PATTERN": "th_ext.commands._names",
+        "CommandRegistry": "th_ext.commands._registry",
+        "TASK_STATES": "th_ext.commands._reply",
+        "build_command_reply": "th_ext.commands._reply",
+        "command_reply_metadata": "th_ext.commands._reply",
+        "command_reply_of": "th_ext.commands._reply",
+        "CommandReply": "th_ext.commands._reply",
+        "reply_command_name": "th_ext.commands._reply",
+    },
+)

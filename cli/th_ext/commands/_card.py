@@ -2,9 +2,9 @@
 
 A client needs three things from the card: whether the agent declares the extension, the
 registered commands (for ``/`` completion and for the dispatch rule), and anything wrong with
-the params. Entries that cannot be used are left out and named in ``problems``; the rest are
-kept, so one bad entry does not hide the others. Plain dataclasses keep this, like the rule,
-free of pydantic, so that a client's start-up stays light.
+the params. Entries that cannot be used (by the rules in ``_entry``) are left out and named in
+``problems``; the rest are kept, so one bad entry does not hide the others. Plain dataclasses
+keep this, like the rule, free of pydantic, so that a client's start-up stays light.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from th_ext.commands._names import COMMAND_NAME_PATTERN, EXTENSION_URI
+from th_ext.commands._entry import entry_fault, listed_twice, repeated_names
+from th_ext.commands._names import EXTENSION_URI
 
 __all__ = ["CardCommand", "CardCommands", "read_card_commands"]
 
@@ -72,19 +73,21 @@ def read_card_commands(card: Any, uri: str = EXTENSION_URI) -> CardCommands:
             declared=True, required=required, problems=("params.commands is not a list",)
         )
     problems = [f"params has an unknown field {key!r}" for key in params if key != "commands"]
+    faults = list(map(entry_fault, raw_commands))
+    usable = [
+        raw["name"] if fault is None else None
+        for raw, fault in zip(raw_commands, faults, strict=True)
+    ]
+    for index, name, _ in repeated_names(usable):
+        faults[index] = listed_twice(name)
     commands: list[CardCommand] = []
-    seen: set[str] = set()
-    for index, raw in enumerate(raw_commands):
-        where = f"params.commands[{index}]"
-        problem = _entry_problem(raw)
-        if problem is not None:
-            problems.append(f"{where}: {problem}")
-            continue
-        if raw["name"] in seen:
-            problems.append(f"{where}: {raw['name']!r} is listed twice")
-            continue
-        seen.add(raw["name"])
-        commands.append(CardCommand(raw["name"], raw["description"], raw.get("argument_hint", "")))
+    for index, (raw, fault) in enumerate(zip(raw_commands, faults, strict=True)):
+        if fault is not None:
+            problems.append(f"params.commands[{index}]: {fault}")
+        else:
+            commands.append(
+                CardCommand(raw["name"], raw["description"], raw.get("argument_hint", ""))
+            )
     return CardCommands(
         declared=True, required=required, commands=tuple(commands), problems=tuple(problems)
     )
@@ -102,22 +105,4 @@ def _find_entry(card: Any, uri: str) -> dict[str, Any] | None:
     for entry in extensions:
         if isinstance(entry, dict) and entry.get("uri") == uri:
             return entry
-    return None
-
-
-def _entry_problem(raw: Any) -> str | None:
-    if not isinstance(raw, dict):
-        return "not a JSON object"
-    unknown = sorted(set(raw) - {"name", "description", "argument_hint"})
-    if unknown:
-        return f"unknown field {unknown[0]!r}"
-    name = raw.get("name")
-    if not isinstance(name, str):
-        return "name is missing or not a string"
-    if COMMAND_NAME_PATTERN.fullmatch(name) is None:
-        return f"name {name!r} does not match ^[a-z][a-z0-9-]*$"
-    if not isinstance(raw.get("description"), str):
-        return f"{name!r} has no description"
-    if not isinstance(raw.get("argument_hint", ""), str):
-        return f"{name!r}: argument_hint is not a string"
     return None

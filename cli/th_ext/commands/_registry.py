@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from th_ext._exceptions import CommandRegistrationError
+from th_ext.commands._entry import is_command_name, name_requirement
 from th_ext.commands._models import COMMANDS_V1_URI, CommandsExtensionParams, CommandSpec
-from th_ext.commands._names import COMMAND_NAME_PATTERN
 
 __all__ = ["CommandRegistry"]
 
@@ -25,8 +25,8 @@ class CommandRegistry:
 
     def register(self, name: str, description: str, argument_hint: str = "") -> CommandSpec:
         """Register ``/name``; ``CommandRegistrationError`` if the name is malformed or taken."""
-        if not isinstance(name, str) or COMMAND_NAME_PATTERN.fullmatch(name) is None:
-            raise CommandRegistrationError(f"command name {name!r} must match ^[a-z][a-z0-9-]*$")
+        if not is_command_name(name):
+            raise CommandRegistrationError(name_requirement(name))
         if name in self._specs:
             raise CommandRegistrationError(f"command name {name!r} is already registered")
         if not isinstance(description, str) or not description.strip():

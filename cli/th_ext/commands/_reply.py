@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.commands._entry import is_command_name, name_requirement
 
 __all__ = [
     "TASK_STATES",
@@ -44,8 +44,8 @@ TASK_STATES = (
 
 def command_reply_metadata(command: str, task_ref: str | None = None) -> dict[str, str]:
     """The reply event's ``metadata``: ``{"command": name}`` plus ``task_ref`` if given."""
-    if COMMAND_NAME_PATTERN.fullmatch(command) is None:
-        raise ValueError(f"command name {command!r} must match ^[a-z][a-z0-9-]*$")
+    if not is_command_name(command):
+        raise ValueError(name_requirement(command))
     metadata = {"command": command}
     if task_ref is not None:
         if not task_ref:
@@ -134,7 +134,7 @@ def command_reply_of(value: Any) -> CommandReply | None:
     if not isinstance(metadata, Mapping) or not isinstance(message, Mapping):
         return None
     command = metadata.get("command")
-    if not isinstance(command, str) or COMMAND_NAME_PATTERN.fullmatch(command) is None:
+    if not isinstance(command, str) or not is_command_name(command):
         return None
     task_ref = metadata.get("task_ref")
     return CommandReply(

@@ -13,6 +13,8 @@ from th_ext.conform._model import Check
 if TYPE_CHECKING:
     import httpx
 
+    from th_ext.net import HeaderScope
+
 __all__ = ["card_check", "fetch_card"]
 
 
@@ -28,7 +30,7 @@ def card_check(extension: CardCommands) -> Check:
 
 
 async def fetch_card(
-    client: httpx.AsyncClient, source: str, limits: SourceLimits
+    client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
 ) -> tuple[dict[str, Any], str]:
     """GET the card through ``client`` with the card reader's limits: the well-known path for a
     base URL, the byte cap, the whole-fetch deadline. Redirects are not followed."""
@@ -40,7 +42,7 @@ async def fetch_card(
     data = bytearray()
     try:
         async with asyncio.timeout(limits.timeout):
-            headers = {**dict(limits.headers), "Accept": "application/json"}
+            headers = {**dict(scope.headers_for(url)), "Accept": "application/json"}
             async with client.stream("GET", url, headers=headers) as response:
                 if response.status_code >= 300:
                     raise HTTPStatusError(

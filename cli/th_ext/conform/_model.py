@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from th_ext.checks import Check, CheckStatus
+
 __all__ = [
     "AgentInfo",
     "Check",
@@ -18,23 +20,7 @@ __all__ = [
     "RequirementStatus",
 ]
 
-CheckStatus = Literal["pass", "fail", "skip"]
 RequirementStatus = Literal["pass", "fail", "warn", "skip"]
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One check of one requirement, on one binding, in one scenario."""
-
-    requirement: str
-    status: CheckStatus
-    binding: str
-    """``JSONRPC``, ``HTTP+JSON``, or ``card`` for checks of the card itself."""
-    scenario: str
-    """What was sent, e.g. ``/model`` or ``leading whitespace``, with the task it went to."""
-    mode: str
-    """``stream`` (SendStreamingMessage), ``send`` (SendMessage), or ``card``."""
-    detail: str
 
 
 @dataclass(frozen=True, slots=True)

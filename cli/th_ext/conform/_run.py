@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
 from th_ext._catalog import find
 from th_ext._exceptions import ConformError
 from th_ext._requirements import load_requirements
-from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url
+from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope, is_url
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._names import EXTENSION_URI
 from th_ext.conform._card_check import card_check, fetch_card
@@ -33,6 +31,7 @@ from th_ext.conform._runner import (
 from th_ext.conform._scenarios import command_text, scenarios
 from th_ext.conform._verdicts import requirement_results, run_passed
 from th_ext.conform._wire import BINDINGS
+from th_ext.net import HeaderScope, ssl_context
 
 __all__ = ["LEVELS", "ConformOptions", "run_conform", "run_conform_async"]
 
@@ -50,6 +49,9 @@ class ConformOptions:
     levels: tuple[str, ...] = LEVELS
     strict: bool = False
     headers: tuple[tuple[str, str], ...] = ()
+    """The caller's headers (credentials): sent only where ``th_ext.net.HeaderScope`` allows,
+    to the origin of ``source`` and of ``header_origins``."""
+    header_origins: tuple[str, ...] = ()
     timeout: float = DEFAULT_TIMEOUT
     """Seconds for each exchange (a whole stream included) and for the card fetch."""
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -66,6 +68,7 @@ def run_conform(
     Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
     be read, a ``--command`` is not registered, no binding is left to check.
     """
+
     def run() -> ConformReport:
         return asyncio.run(run_conform_async(source, options, transport=transport))
 
@@ -89,26 +92,30 @@ async def run_conform_async(
     """``run_conform`` for a caller that already runs an event loop."""
     options = options or ConformOptions()
     started = time.perf_counter()
-    counter = _Counting(transport or httpx.AsyncHTTPTransport())
-    limits = SourceLimits(options.headers, options.timeout, options.max_bytes)
+    limits = SourceLimits(
+        options.headers, options.timeout, options.max_bytes, options.header_origins
+    )
+    scope = header_scope(source, limits)
+    inner = transport or httpx.AsyncHTTPTransport(verify=ssl_context(), trust_env=False)
+    counter = _Counting(inner)
     async with httpx.AsyncClient(
-        transport=counter, timeout=options.timeout, follow_redirects=False
+        transport=counter, timeout=options.timeout, trust_env=False, follow_redirects=False
     ) as client:
         if transport is not None and is_url(source):
-            card, location = await fetch_card(client, source, limits)
+            card, location = await fetch_card(client, source, limits, scope)
         else:
-            from th_ext._source import load_card
+            from th_ext.validate import load_card
 
-            loaded = load_card(source, limits)
+            loaded = load_card(source, limits, scope=scope)
             card, location = loaded.card, loaded.location
             counter.count += 1 if is_url(source) else 0
-        return await _check(card, location, source, options, client, counter, started)
+        return await _check(card, location, scope, options, client, counter, started)
 
 
 async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     card: dict[str, Any],
     location: str,
-    source: str,
+    scope: HeaderScope,
     options: ConformOptions,
     client: httpx.AsyncClient,
     counter: _Counting,
@@ -126,9 +133,8 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     streaming = (card.get("capabilities") or {}).get("streaming") is True
     modes = [True, False] if streaming else [False]
     headers = {"A2A-Version": "1.0", "A2A-Extensions": EXTENSION_URI}
-    headers |= dict(_agent_headers(source, location, interfaces, options.headers))
     wires = [
-        open_wire(client, i, headers, timeout=options.timeout, max_bytes=options.max_bytes)
+        open_wire(client, i, headers, scope, timeout=options.timeout, max_bytes=options.max_bytes)
         for i in interfaces
     ]
     plan = scenarios(selected, extension.names)
@@ -138,6 +144,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         notes += [note for note in group.notes if note not in notes]
     if selected:
         checks += await run_header_check(wires[0], modes[0], selected[0])
+    notes += list(scope.notices())
     version = find(EXTENSION_URI)
     requirements = [r for r in load_requirements(version) if r.level in options.levels]
     results = requirement_results(requirements, checks, version.uri)
@@ -206,31 +213,6 @@ def _interfaces(
         wanted = " or ".join(options.bindings or BINDINGS)
         raise ConformError(f"the card declares no {wanted} interface with an http(s) url to check")
     return list(chosen.values()), not_checked
-
-
-def _agent_headers(
-    source: str,
-    location: str,
-    interfaces: Collection[Interface],
-    headers: tuple[tuple[str, str], ...],
-) -> tuple[tuple[str, str], ...]:
-    """``--header`` values reach the agent when the card came from a file or from the same
-    origin as every interface checked; never another origin."""
-    if not headers or not is_url(source):
-        return headers
-    if all(_origin(location) == _origin(i.url) for i in interfaces):
-        return headers
-    return ()
-
-
-def _origin(url: str) -> tuple[str, str, int | None]:
-    parts = urlsplit(url)
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    default = {"http": 80, "https": 443}.get(parts.scheme.lower())
-    return parts.scheme.lower(), (parts.hostname or "").lower(), port or default
 
 
 class _Counting(httpx.AsyncBaseTransport):

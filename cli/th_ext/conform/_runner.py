@@ -11,29 +11,34 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
+from th_ext.checks import (
+    Check,
+    Observation,
+    check,
+    command_checks,
+    find_reply,
+    ordinary_checks,
+    stale_task_metadata,
+    task_ref_check,
+)
+from th_ext.checks._observe import event_kind, message_of, metadata, state
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
-from th_ext.conform._command_checks import check, command_checks, find_reply
-from th_ext.conform._model import Check
-from th_ext.conform._observe import Observation, event_kind, message_of, metadata, state
-from th_ext.conform._ordinary_checks import ordinary_checks, stale_task_metadata
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
-from th_ext.dispatch._jsonrpc import FINAL_STATES, RpcExchange
+from th_ext.dispatch._jsonrpc import FINAL_STATES
 from th_ext.dispatch._verdict import task_id_of
 
 if TYPE_CHECKING:
     import httpx
 
+    from th_ext.net import HeaderScope
+
 __all__ = ["GroupResult", "Interface", "open_wire", "run_group", "run_header_check"]
 
 _TERMINAL = FINAL_STATES - {"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"}
 _GREETING = ({"text": "Hello! This task is for th-ext conform."},)
-
-
-class _TaskReader(Protocol):
-    async def get_task(self, task_id: str) -> RpcExchange: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +58,20 @@ def open_wire(
     client: httpx.AsyncClient,
     interface: Interface,
     headers: dict[str, str],
+    scope: HeaderScope,
     *,
     timeout: float,
     max_bytes: int,
 ) -> Wire:
     kind = JsonRpcWire if interface.binding == "JSONRPC" else RestWire
     return kind(
-        client, interface.url, headers, interface.tenant, timeout=timeout, max_bytes=max_bytes
+        client,
+        interface.url,
+        headers,
+        interface.tenant,
+        scope,
+        timeout=timeout,
+        max_bytes=max_bytes,
     )
 
 
@@ -132,20 +144,6 @@ async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: Group
     reply = find_reply(obs, scenario.command)
     if reply is not None:
         result.checks.append(await task_ref_check(wire, obs, reply))
-
-
-async def task_ref_check(wire: _TaskReader, obs: Observation, reply: dict[str, Any]) -> Check:
-    """CMD-4: a ``task_ref`` in the reply names a task ``GetTask`` can read."""
-    ref = metadata(reply).get("task_ref") or metadata(message_of(reply)).get("task_ref")
-    if ref is None:
-        return check(obs, "CMD-4", None, "the command started no sub-task (no task_ref)")
-    if not isinstance(ref, str) or not ref:
-        return check(obs, "CMD-4", False, f"task_ref {ref!r} is not a task id")
-    exchange = await wire.get_task(ref)
-    task = exchange.results[0] if exchange.ok and exchange.results else None
-    if isinstance(task, dict) and task.get("id") == ref:
-        return check(obs, "CMD-4", True, f"GetTask {ref}: {state(task)}")
-    return check(obs, "CMD-4", False, f"GetTask {ref}: {exchange.problem() or 'not that task'}")
 
 
 async def _read(wire: Wire, task_id: str | None) -> dict[str, Any] | None:

@@ -3,7 +3,8 @@
 Both answer in the same shape, an ``RpcExchange`` whose results are A2A 1.0 JSON: for a send,
 ``{"task": ...}`` or ``{"message": ...}``, one per event on a stream (a ``StreamResponse``); for
 ``GetTask``, the Task. Failures are data, never exceptions, and every exchange is bounded by a
-deadline over the whole answer and a byte cap, as the card reader is.
+deadline over the whole answer and a byte cap, as the card reader is. The caller's headers go
+only where the run's ``HeaderScope`` allows (``th_ext.net``), asked before every request.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from th_ext.dispatch._jsonrpc import JsonRpcClient, RpcExchange
 
 if TYPE_CHECKING:
     import httpx
+
+    from th_ext.net import HeaderScope
 
 __all__ = ["BINDINGS", "JsonRpcWire", "RestWire", "Wire"]
 
@@ -45,6 +48,7 @@ class JsonRpcWire:
         url: str,
         headers: dict[str, str],
         tenant: str,
+        scope: HeaderScope,
         *,
         timeout: float,
         max_bytes: int,
@@ -55,6 +59,7 @@ class JsonRpcWire:
             headers | {"Content-Type": "application/json"},
             timeout=timeout,
             max_bytes=max_bytes,
+            scope=scope,
         )
         bare = {k: v for k, v in headers.items() if k.lower() != "a2a-extensions"}
         self._without = JsonRpcClient(
@@ -63,6 +68,7 @@ class JsonRpcWire:
             bare | {"Content-Type": "application/json"},
             timeout=timeout,
             max_bytes=max_bytes,
+            scope=scope,
         )
         self._tenant = tenant
 
@@ -91,11 +97,13 @@ class RestWire:
         url: str,
         headers: dict[str, str],
         tenant: str,
+        scope: HeaderScope,
         *,
         timeout: float,
         max_bytes: int,
     ) -> None:
         self._client = client
+        self._scope = scope
         base = url.rstrip("/")
         self._base = f"{base}/{quote(tenant, safe='')}" if tenant else base
         self._headers = {**headers, "Accept-Encoding": "identity"}
@@ -106,7 +114,7 @@ class RestWire:
         self, message: dict[str, Any], *, stream: bool, extensions: bool = True
     ) -> RpcExchange:
         path = "/message:stream" if stream else "/message:send"
-        headers = dict(self._headers)
+        headers = {**self._headers, **dict(self._scope.headers_for(self._base + path))}
         if not extensions:
             headers = {k: v for k, v in headers.items() if k.lower() != "a2a-extensions"}
         headers["Content-Type"] = "application/a2a+json"
@@ -119,7 +127,8 @@ class RestWire:
     async def get_task(self, task_id: str) -> RpcExchange:
         url = f"{self._base}/tasks/{quote(task_id, safe='')}"
         exchange = RpcExchange(method="GetTask", request={"id": task_id})
-        headers = {**self._headers, "Accept": "application/a2a+json"}
+        headers = {**self._headers, **dict(self._scope.headers_for(url))}
+        headers["Accept"] = "application/a2a+json"
         await self._bounded(exchange, "GET", url, headers, None)
         return exchange
 

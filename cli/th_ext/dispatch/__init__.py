@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from th_ext.dispatch._message import check_message, load_message, text_message
+from th_ext.dispatch._message import check_message, load_message, read_message, text_message
 from th_ext.dispatch._plan import DispatchPlan, DispatchRequest, ExtensionSummary, plan_dispatch
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ __all__ = [
     "check_message",
     "load_message",
     "plan_dispatch",
+    "read_message",
     "text_message",
 ]
 

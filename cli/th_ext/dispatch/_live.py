@@ -2,9 +2,9 @@
 
 It sends nothing but that message and the ``GetTask`` reads the checks need: the task before
 (with ``--task-id``), the task after, and the task a ``task_ref`` names. The answer is judged by
-the checks of ``th_ext.conform`` (one code path: ``dispatch --live`` is one scenario of a
-conformance run); each check is named, carries the requirement ID it guards, passes or fails
-(or is skipped when it does not apply), and says why in words.
+``th_ext.checks``, the checks ``th-ext conform`` runs (one code path: ``dispatch --live`` is one
+scenario of a conformance run); each check is named, carries the requirement ID it guards,
+passes or fails (or is skipped when it does not apply), and says why in words.
 """
 
 from __future__ import annotations
@@ -14,12 +14,15 @@ from typing import Any
 
 from th_ext._exceptions import DispatchError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
-from th_ext.commands._rule import decide
-from th_ext.conform._command_checks import command_checks, find_reply
-from th_ext.conform._model import Check
-from th_ext.conform._observe import Observation
-from th_ext.conform._ordinary_checks import ordinary_checks
-from th_ext.conform._runner import task_ref_check
+from th_ext.checks import (
+    Check,
+    Observation,
+    command_checks,
+    find_reply,
+    ordinary_checks,
+    task_ref_check,
+)
+from th_ext.commands._dispatch_rule import decide
 from th_ext.dispatch import _verdict as verdict
 from th_ext.dispatch._jsonrpc import JsonRpcClient, RpcExchange
 from th_ext.dispatch._plan import DispatchPlan

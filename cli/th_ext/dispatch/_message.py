@@ -8,12 +8,13 @@ rule itself never rejects a message; it only calls it ordinary.
 from __future__ import annotations
 
 import json
+import sys
 import uuid
 from typing import Any
 
 from th_ext._exceptions import MessageError
 
-__all__ = ["check_message", "load_message", "text_message"]
+__all__ = ["check_message", "load_message", "read_message", "text_message"]
 
 _ROLES = ("ROLE_USER", "ROLE_AGENT")
 _CONTENT = ("text", "raw", "url", "data")
@@ -29,6 +30,30 @@ def text_message(text: str, *, task_id: str | None = None) -> dict[str, Any]:
     if task_id:
         message["taskId"] = task_id
     return message
+
+
+def read_message(path: str, max_bytes: int, *, task_id: str | None = None) -> dict[str, Any]:
+    """The message in the file ``path`` (``-`` for standard input), at most ``max_bytes`` long.
+
+    ``MessageError`` when it cannot be read, is over the cap, or is not an A2A 1.0 Message.
+    """
+    from th_ext._source import read_bounded
+
+    try:
+        if path == "-":
+            data = read_bounded(sys.stdin.buffer, max_bytes)
+            where = "<stdin>"
+        else:
+            with open(path, "rb") as handle:  # noqa: PTH123 (keeps pathlib off the start-up path)
+                data = read_bounded(handle, max_bytes)
+            where = path
+    except OSError as exc:
+        raise MessageError(
+            f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})"
+        ) from None
+    if data is None:
+        raise MessageError(f"{where}: larger than the cap of {max_bytes} bytes")
+    return load_message(data, where, task_id=task_id)
 
 
 def load_message(data: bytes, where: str, *, task_id: str | None = None) -> dict[str, Any]:

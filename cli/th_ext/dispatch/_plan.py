@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from th_ext._exceptions import DispatchError
 from th_ext.commands._card import CardCommands, read_card_commands
+from th_ext.commands._dispatch_rule import decide
 from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
-from th_ext.commands._rule import decide
 
 __all__ = [
     "DispatchPlan",

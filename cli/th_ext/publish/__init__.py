@@ -1,32 +1,51 @@
 """Publishing: turn the extension folders into the site's pages, schemas and catalog.
 
-Plain functions that run without MkDocs; ``th_ext.publish.mkdocs_plugin`` adapts them to a build.
+Plain functions that run without MkDocs: ``generate`` writes the generated files for any site
+generator, ``build_zensical`` and ``build_subtree`` make whole builds on top of it, and
+``th_ext.publish.mkdocs_plugin`` adapts the same step to an MkDocs build.
 """
 
+from th_ext.publish._build import build_subtree, build_zensical
 from th_ext.publish._catalog_page import render_catalog_json, render_index_page
+from th_ext.publish._checks import check_version, relative_path, resolve_pointer
+from th_ext.publish._external import ExternalExtension, read_external
 from th_ext.publish._field_table import FieldRow, FieldTable, field_tables
+from th_ext.publish._generate import expand_nav, generate, write_plan
 from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock, check_lock, read_lock, write_lock
-from th_ext.publish._rules import check_version, relative_path, resolve_pointer
 from th_ext.publish._site_plan import GeneratedFile, NavEntry, SitePlan, plan_site
 from th_ext.publish._spec_page import render_spec_page
+from th_ext.publish._stage import stage_project, stage_subtree
+from th_ext.publish._subtree import MANIFEST_NAME, SubtreeResult, install_subtree
 
 __all__ = [
     "LOCK_FILE_NAME",
+    "MANIFEST_NAME",
+    "ExternalExtension",
     "FieldRow",
     "FieldTable",
     "GeneratedFile",
     "NavEntry",
     "SitePlan",
+    "SubtreeResult",
     "add_to_lock",
+    "build_subtree",
+    "build_zensical",
     "check_lock",
     "check_version",
+    "expand_nav",
     "field_tables",
+    "generate",
+    "install_subtree",
     "plan_site",
+    "read_external",
     "read_lock",
     "relative_path",
     "render_catalog_json",
     "render_index_page",
     "render_spec_page",
     "resolve_pointer",
+    "stage_project",
+    "stage_subtree",
     "write_lock",
+    "write_plan",
 ]

@@ -23,7 +23,9 @@ def _marker(requirements: list[Requirement]) -> str:
 
 
 def _attr(text: str) -> str:
-    return " ".join(text.replace("`", "").replace('"', "'").split())
+    """Text for an attribute value: no backticks, quotes or angle brackets to escape."""
+    plain = text.replace("`", "").replace('"', "'").replace("<", "\u2039").replace(">", "\u203a")
+    return " ".join(plain.split())
 
 
 def annotate_requirements(version: ExtensionVersion, body: str) -> str:

@@ -15,8 +15,12 @@ from pydantic import BaseModel, ConfigDict
 from th_ext._catalog import ExtensionVersion, discover
 from th_ext._exceptions import PublishError
 from th_ext.publish._catalog_page import render_catalog_json, render_index_page
+from th_ext.publish._checks import check_version, relative_path
+from th_ext.publish._diagrams import check_diagrams
+from th_ext.publish._draft import check_draft_examples
+from th_ext.publish._external import EXTERNAL_FILE_NAME, read_external
+from th_ext.publish._field_text import check_field_descriptions
 from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
-from th_ext.publish._rules import check_version, relative_path
 from th_ext.publish._spec_page import render_spec_page
 
 __all__ = ["GeneratedFile", "NavEntry", "SitePlan", "plan_site"]
@@ -84,9 +88,15 @@ def plan_site(
     """Check every version under ``extensions_dir`` and plan the files to publish.
 
     ``check_published`` compares schemas with ``published.lock`` beside the versions.
+    ``index_dir`` is where the index and catalog go ("" for the site's root); the URIs listed
+    in ``external.toml`` beside the versions join the catalog, marked external.
     """
     versions = discover(extensions_dir)
+    external = read_external(extensions_dir / EXTERNAL_FILE_NAME)
     problems = [problem for version in versions for problem in check_version(version, site_url)]
+    problems += check_draft_examples(versions)
+    problems += check_field_descriptions(versions)
+    problems += check_diagrams(versions)
     if check_published:
         problems += check_lock(versions, read_lock(extensions_dir / LOCK_FILE_NAME))
     paths: dict[str, str] = {}
@@ -98,6 +108,11 @@ def plan_site(
         if clash is not None:
             problems.append(f"{version.key}: URI {version.uri} is also the URI of {clash}")
         paths[version.key] = path
+    for entry in external:
+        if relative_path(entry.uri, site_url) is None:
+            problems.append(f"{entry.uri}: listed as external, but not under {site_url}")
+        if any(version.uri == entry.uri for version in versions):
+            problems.append(f"{entry.uri}: listed as external, but this project publishes it")
     if problems:
         raise PublishError("; ".join(problems), problems)
 
@@ -107,17 +122,18 @@ def plan_site(
         siblings = [other for other in versions if other.name == version.name]
         files += _version_files(version, paths[version.key], siblings)
         nav.append(NavEntry(title=version.title, path=f"{paths[version.key]}/index.md"))
+    prefix = f"{index_dir}/" if index_dir else ""
     files.append(
         GeneratedFile(
-            path=f"{index_dir}/index.md",
-            content=render_index_page(versions, paths, index_dir).encode("utf-8"),
+            path=f"{prefix}index.md",
+            content=render_index_page(versions, paths, index_dir, external).encode("utf-8"),
             kind="page",
         )
     )
     files.append(
         GeneratedFile(
-            path=f"{index_dir}/index.json",
-            content=render_catalog_json(versions).encode("utf-8"),
+            path=f"{prefix}index.json",
+            content=render_catalog_json(versions, external).encode("utf-8"),
             kind="asset",
         )
     )

@@ -12,7 +12,10 @@ import re
 
 from th_ext._catalog import ExtensionVersion
 from th_ext._exceptions import PublishError
-from th_ext.publish._field_table import FieldTable, field_tables
+from th_ext.publish._diagrams import inline_diagrams
+from th_ext.publish._draft import draft_banner, publication_lines
+from th_ext.publish._field_table import FieldTable
+from th_ext.publish._field_text import described_field_tables
 from th_ext.publish._requirements_page import annotate_requirements, requirements_section
 
 __all__ = ["EXAMPLE_DIRECTIVE", "render_spec_page"]
@@ -106,13 +109,12 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
     """The page's Markdown; ``siblings`` are all versions of the same extension."""
     body = EXAMPLE_DIRECTIVE.sub(
         lambda match: _example_block(version, match["file"]),
-        annotate_requirements(version, version.spec_text()),
+        annotate_requirements(version, inline_diagrams(version)),
     )
     schema_text = version.schema_bytes.decode("utf-8")
     front_matter = {
         "title": version.title,
         "description": version.summary,
-        "mermaid": "```mermaid" in body,
     }
     header = [
         "---",
@@ -123,12 +125,13 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
         "",
         version.summary,
         "",
+        *draft_banner(version),
         '!!! info "Identifiers"',
         "",
         f"    - **URI:** `{version.uri}`",
         f"    - **Schema:** [`{version.schema_url}`](schema.json)",
         f"    - **Status:** {version.status}",
-        f"    - **Published:** {version.history[0].date}",
+        *publication_lines(version),
     ]
     sections = [
         "\n".join(header),
@@ -136,7 +139,7 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
         *filter(None, [requirements_section(version)]),
         "## Schema\n\nThe extension's `params` on the agent card must validate against this "
         "schema (JSON Schema draft 2020-12). Absent `params` mean an empty object.",
-        _field_section(field_tables(version.schema_document)),
+        _field_section(described_field_tables(version)),
         "### The schema document { #schema-document }\n\n"
         f"Served at `{version.schema_url}`, where its `$id` points.\n\n"
         '[Download schema.json](schema.json){ download="schema.json" .md-button '

@@ -1,23 +1,28 @@
-"""The MkDocs plugin ``th-ext``: a thin adapter from MkDocs to ``plan_site``.
+"""The MkDocs plugin ``th-ext``: a thin adapter from MkDocs to the generation step.
 
 It makes the plan when the configuration is loaded (so a broken rule stops the build before
-anything is written), expands the ``Extensions`` navigation entry into one entry per version,
-and adds the planned files to the build.
+anything is written), expands the ``Extensions`` navigation entry with ``expand_nav``, and adds
+the planned files to the build. ``th-ext-publish generate`` writes the same files to
+disk for generators that run no plugin. Whatever the site needs from the extensions belongs in
+the plan, not in a hook here: the Zensical and Pages-subtree builds run without this plugin.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
 from th_ext._exceptions import ThExtError
+from th_ext.publish._configured_url import configured_site_url
+from th_ext.publish._generate import expand_nav
 from th_ext.publish._site_plan import SitePlan, plan_site
 
 __all__ = ["ExtensionsPlugin", "ExtensionsPluginConfig"]
@@ -27,19 +32,31 @@ class ExtensionsPluginConfig(Config):
     extensions_dir = config_options.Type(str, default="extensions")
     index_dir = config_options.Type(str, default="a2a/ext")
     check_published = config_options.Type(bool, default=True)
+    # Folders of docs_dir that the subtree build publishes beside the extensions.
+    subtree_pages = config_options.Type(list, default=[])
 
 
 class ExtensionsPlugin(BasePlugin[ExtensionsPluginConfig]):
     def __init__(self) -> None:
         self.plan: SitePlan | None = None
+        self.serving = False
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        if not config.site_url:
-            raise PluginError("th-ext: site_url must be set; extension URIs live under it")
         config_dir = Path(config.config_file_path).parent
         try:
+            # `mkdocs serve` has put the dev server's address in site_url by now.
+            site_url = (
+                configured_site_url(Path(config.config_file_path))
+                if self.serving
+                else config.site_url
+            )
+            if not site_url:
+                raise PluginError("th-ext: site_url must be set; extension URIs live under it")
             self.plan = plan_site(
-                config.site_url,
+                site_url,
                 config_dir / self.config.extensions_dir,
                 index_dir=self.config.index_dir,
                 check_published=self.config.check_published,
@@ -51,22 +68,15 @@ class ExtensionsPlugin(BasePlugin[ExtensionsPluginConfig]):
                 + "\n".join(f"  - {problem}" for problem in problems)
             ) from None
         if config.nav is not None:
-            config.nav = [self._expand(entry) for entry in config.nav]
+            config.nav = expand_nav(config.nav, self.plan.nav, f"{self.config.index_dir}/index.md")
         return config
 
-    def _expand(self, entry: Any) -> Any:
-        """Replace the entry that points at the extension index with the full section."""
-        assert self.plan is not None
-        index_page = f"{self.config.index_dir}/index.md"
-        if isinstance(entry, dict) and len(entry) == 1:
-            (title, target), = entry.items()
-            if target == index_page:
-                pages = [{"All extensions": index_page}]
-                pages += [{item.title: item.path} for item in self.plan.nav]
-                return {title: pages}
-            if isinstance(target, list):
-                return {title: [self._expand(child) for child in target]}
-        return entry
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer:
+        """Rebuild the preview when an extension's files change, as for the site's own pages."""
+        server.watch(str(Path(config.config_file_path).parent / self.config.extensions_dir))
+        return server
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         assert self.plan is not None

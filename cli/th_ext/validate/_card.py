@@ -12,47 +12,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from th_ext._problem import Problem
+from th_ext.validate._a2a_model import MESSAGES
 from th_ext.validate._fields import FieldChecker
 from th_ext.validate._limits import ProblemList
-from th_ext.validate._problem import Problem
+from th_ext.validate._proto_walk import walk_message
 
 __all__ = ["check_card"]
 
-CARD_FIELDS = frozenset(
-    {
-        "name",
-        "description",
-        "version",
-        "supportedInterfaces",
-        "capabilities",
-        "defaultInputModes",
-        "defaultOutputModes",
-        "skills",
-        "provider",
-        "documentationUrl",
-        "iconUrl",
-        "securitySchemes",
-        "securityRequirements",
-        "signatures",
-    }
-)
-INTERFACE_FIELDS = frozenset({"url", "protocolBinding", "protocolVersion", "tenant"})
-CAPABILITY_FIELDS = frozenset({"streaming", "pushNotifications", "extendedAgentCard", "extensions"})
-EXTENSION_FIELDS = frozenset({"uri", "description", "required", "params"})
-SKILL_FIELDS = frozenset(
-    {
-        "id",
-        "name",
-        "description",
-        "tags",
-        "examples",
-        "inputModes",
-        "outputModes",
-        "securityRequirements",
-    }
-)
-PROVIDER_FIELDS = frozenset({"url", "organization"})
-SIGNATURE_FIELDS = frozenset({"protected", "signature", "header"})
+def _json_names(message: str) -> frozenset[str]:
+    return frozenset(field.json_name for field in MESSAGES[message])
+
+
+CARD_FIELDS = _json_names("AgentCard")
+INTERFACE_FIELDS = _json_names("AgentInterface")
+CAPABILITY_FIELDS = _json_names("AgentCapabilities")
+EXTENSION_FIELDS = _json_names("AgentExtension")
+SKILL_FIELDS = _json_names("AgentSkill")
+PROVIDER_FIELDS = _json_names("AgentProvider")
 BINDINGS = frozenset({"JSONRPC", "GRPC", "HTTP+JSON"})
 
 _INTERFACES_HINT = (
@@ -78,11 +55,15 @@ def check_card(card: dict[str, Any]) -> list[Problem]:
     """
     problems = ProblemList()
     check = FieldChecker(problems)
-    if "url" in card and "supportedInterfaces" not in card:
+    old_card = "url" in card and "supportedInterfaces" not in card
+    if old_card:
+        stated = card.get("protocolVersion")
+        version = stated if isinstance(stated, str) and stated.strip() else "0.3"
         check.error(
             "a2a-0.3-card",
             (),
-            "this is an A2A 0.3 card (a top-level url and no supportedInterfaces)",
+            f"this is an A2A {version} card (a top-level url and no supportedInterfaces), "
+            "not an A2A 1.0 card",
             "A2A 1.0 lists endpoints in supportedInterfaces[{url, protocolBinding: JSONRPC, "
             "protocolVersion: '1.0'}] and drops url, preferredTransport and protocolVersion "
             "from the top level",
@@ -97,8 +78,22 @@ def check_card(card: dict[str, Any]) -> list[Problem]:
         _capabilities(card["capabilities"], check)
     _skills(card, check)
     _optional(card, check)
-    check.unknown_fields(card, CARD_FIELDS, (), CARD_0_3_FIELDS)
+    old_fields = "skip" if old_card else "info" if _serves_0_3(card) else "warning"
+    check.unknown_fields(card, CARD_FIELDS, (), CARD_0_3_FIELDS, old_fields=old_fields)
     return problems.finished()
+
+
+def _serves_0_3(card: dict[str, Any]) -> bool:
+    """Whether the card lists a 0.x interface beside its 1.0 ones (a dual-version card)."""
+    interfaces = card.get("supportedInterfaces")
+    if not isinstance(interfaces, list):
+        return False
+    return any(
+        isinstance(i, dict)
+        and isinstance(i.get("protocolVersion"), str)
+        and i["protocolVersion"].startswith("0.")
+        for i in interfaces
+    )
 
 
 def _interfaces(card: dict[str, Any], check: FieldChecker) -> None:
@@ -122,7 +117,13 @@ def _interfaces(card: dict[str, Any], check: FieldChecker) -> None:
         binding_ok = check.required_string(interface, "protocolBinding", path)
         binding = interface.get("protocolBinding") if binding_ok else None
         if check.required_string(interface, "url", path):
-            check.url(interface, "url", path, strict=binding in ("JSONRPC", "HTTP+JSON"))
+            check.url(
+                interface,
+                "url",
+                path,
+                strict=binding in ("JSONRPC", "HTTP+JSON"),
+                host_port=binding == "GRPC",
+            )
         if binding is not None and binding not in BINDINGS and ":" not in binding:
             check.warn(
                 "unknown-protocol-binding",
@@ -196,7 +197,7 @@ def _skills(card: dict[str, Any], check: FieldChecker) -> None:
         check.string_array(skill, "tags", path, required=True)
         for key in ("examples", "inputModes", "outputModes"):
             check.string_array(skill, key, path, required=False)
-        _object_array(skill, "securityRequirements", path, check)
+        _messages(skill, "securityRequirements", "SecurityRequirement", path, check)
         check.unknown_fields(skill, SKILL_FIELDS, path, SKILL_0_3_FIELDS)
 
 
@@ -212,34 +213,16 @@ def _optional(card: dict[str, Any], check: FieldChecker) -> None:
             check.url(card, key, (), strict=False)
     if check.typed(card, "securitySchemes", "object", (), required=False):
         for name, scheme in card["securitySchemes"].items():
-            if not isinstance(scheme, dict):
-                check.error(
-                    "wrong-type",
-                    ("securitySchemes", name),
-                    f"security scheme {name!r} must be an object",
-                    "describe the scheme as an object",
-                )
-    _object_array(card, "securityRequirements", (), check)
-    if _object_array(card, "signatures", (), check):
-        for index, signature in enumerate(card["signatures"]):
-            if isinstance(signature, dict):
-                path = ("signatures", index)
-                check.required_string(signature, "protected", path)
-                check.required_string(signature, "signature", path)
-                check.unknown_fields(signature, SIGNATURE_FIELDS, path)
+            walk_message(scheme, "SecurityScheme", ("securitySchemes", name), check)
+    _messages(card, "securityRequirements", "SecurityRequirement", (), check)
+    _messages(card, "signatures", "AgentCardSignature", (), check)
 
 
-def _object_array(
-    obj: dict[str, Any], key: str, path: tuple[str | int, ...], check: FieldChecker
-) -> bool:
+def _messages(
+    obj: dict[str, Any], key: str, message: str, path: tuple[str | int, ...], check: FieldChecker
+) -> None:
+    """An optional array of ``message`` values, each checked from the proto."""
     if not check.typed(obj, key, "array", path, required=False):
-        return False
+        return
     for index, item in enumerate(obj[key]):
-        if not isinstance(item, dict):
-            check.error(
-                "wrong-type",
-                (*path, key, index),
-                f"each entry of {key!r} must be an object",
-                "use an object here",
-            )
-    return True
+        walk_message(item, message, (*path, key, index), check)

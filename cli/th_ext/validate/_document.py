@@ -16,10 +16,10 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from th_ext._problem import Problem
 from th_ext.validate._fields import json_type
 from th_ext.validate._limits import ProblemList, TooManyProblems
 from th_ext.validate._pointer import find_path, iter_paths, pointer
-from th_ext.validate._problem import Problem
 from th_ext.validate._shape import MAX_DEPTH, deep_path_in_text, measure
 
 __all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "parse_text"]
@@ -111,12 +111,19 @@ def parse_text(text: str) -> ParsedDocument:
         problems.append(_too_deep(deep_path_in_text(text)))
         return ParsedDocument(None, tuple(problems))
     except json.JSONDecodeError as exc:
+        from th_ext.validate._syntax import explain
+
+        why = explain(text, exc)
         problems.append(
-            _fatal(
+            Problem(
+                "error",
                 "invalid-json",
                 "",
-                f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                "check the card with a JSON parser; an HTML page here usually means a wrong URL",
+                why.message,
+                why.hint,
+                "document",
+                fatal=True,
+                excerpt=why.excerpt,
             )
         )
         return ParsedDocument(None, tuple(problems))

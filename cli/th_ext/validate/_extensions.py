@@ -12,10 +12,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from th_ext.validate._commands_rules import check_commands_params
+from th_ext._problem import Problem
+from th_ext.validate._commands_params import check_commands_params
 from th_ext.validate._limits import ProblemList
+from th_ext.validate._near_miss import near_miss
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 from th_ext.validate._schema import ParamsSchema
 
 __all__ = ["ExtensionRules", "KnownExtension", "check_extensions"]
@@ -36,6 +37,7 @@ class KnownExtension:
     key: str
     schema: ParamsSchema
     rules: ExtensionRules | None
+    draft: bool = False
 
 
 def check_extensions(
@@ -72,19 +74,12 @@ def check_extensions(
         extension = known.get(uri)
         if extension is None:
             if uri.strip():
-                problems.append(
-                    Problem(
-                        "warning",
-                        "extension-not-checked",
-                        pointer((*base, "uri")),
-                        f"extension {uri} is not one th-ext publishes; its params were not checked",
-                        "nothing to do if the extension is meant; otherwise check the URI",
-                        "extension",
-                    )
-                )
+                problems.append(_unchecked(uri, pointer((*base, "uri")), known))
             summaries.append({"uri": uri, "path": pointer(base), "checked": False})
             continue
         found, summary = _check_entry(entry, extension, base)
+        if extension.draft:
+            found.insert(0, _draft_warning(extension, base))
         problems.extend(found)
         summaries.append(
             {
@@ -100,6 +95,41 @@ def check_extensions(
         )
     problems.extend(_missing(required, declared, known, entries is not None and bool(entries)))
     return problems.finished(), summaries
+
+
+def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Problem:
+    """An extension th-ext does not check: an error when it nearly names one it does."""
+    meant = near_miss(uri, ((k.uri, k.key) for k in known.values()))
+    if meant is not None:
+        key, difference = meant
+        target = next(k.uri for k in known.values() if k.key == key)
+        return Problem(
+            "error",
+            "near-miss-extension-uri",
+            path,
+            f"extension URI {uri} differs from {key} only by {difference}",
+            f"use the exact URI {target}; as it is, its params are not checked",
+            "extension",
+        )
+    return Problem(
+        "info",
+        "extension-not-checked",
+        path,
+        f"extension {uri} is not one th-ext publishes; its params were not checked",
+        "nothing to do if the extension is meant; otherwise check the URI",
+        "extension",
+    )
+
+
+def _draft_warning(extension: KnownExtension, base: tuple[str | int, ...]) -> Problem:
+    return Problem(
+        "warning",
+        "extension-draft",
+        pointer((*base, "uri")),
+        f"extension {extension.key} is a draft; it may change before it is published",
+        "declare a published version on a production card",
+        "extension",
+    )
 
 
 def _check_entry(
@@ -138,14 +168,15 @@ def _missing(
         ]
     if any(uri in known for uri in declared):
         return []
-    names = ", ".join(sorted(known)) or "none"
+    names = ", ".join(sorted(k.key for k in known.values())) or "none"
     return [
         Problem(
-            "error",
+            "info",
             "no-known-extension",
             where,
-            "the card declares none of the extensions th-ext checks",
-            f"declare one in capabilities.extensions (known: {names})",
+            "the card declares none of the extensions th-ext checks: only the A2A layers "
+            "were checked",
+            f"to require one, name it with --extension (published: {names})",
             "extension",
         )
     ]

@@ -6,13 +6,16 @@ so a layer reports every problem in one pass instead of stopping at the first.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from th_ext._problem import Problem
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 
 __all__ = ["FieldChecker", "json_type"]
+
+_HOST_PORT = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}")
 
 _TYPE_NAMES = {
     "string": "a string",
@@ -119,14 +122,28 @@ class FieldChecker:
                 )
 
     def url(
-        self, obj: dict[str, Any], key: str, path: tuple[str | int, ...], *, strict: bool
+        self,
+        obj: dict[str, Any],
+        key: str,
+        path: tuple[str | int, ...],
+        *,
+        strict: bool,
+        host_port: bool = False,
     ) -> None:
-        """An absolute http(s) URL: an error when ``strict``, else a warning."""
+        """An absolute http(s) URL: an error when ``strict``, else a warning.
+
+        With ``host_port`` (a gRPC interface) ``host:port`` is accepted too, as the A2A proto
+        gives it (``grpc.example.com:443``).
+        """
         value = obj.get(key)
         if not isinstance(value, str) or not value.strip():
             return
+        if host_port and _HOST_PORT.fullmatch(value):
+            return
         parts = urlsplit(value)
         if parts.scheme.lower() in ("http", "https") and parts.netloc:
+            return
+        if host_port and parts.scheme and parts.netloc:
             return
         report = self.error if strict else self.warn
         report(
@@ -142,12 +159,39 @@ class FieldChecker:
         known: frozenset[str],
         path: tuple[str | int, ...],
         replaced: dict[str, str] | None = None,
+        *,
+        old_fields: str = "warning",
     ) -> None:
-        """Warn about every key not in ``known``; ``replaced`` maps A2A 0.3 names to their fate."""
+        """Warn about every key not in ``known``; ``replaced`` maps A2A 0.3 names to their fate.
+
+        ``old_fields`` says what a 0.3 name is: a ``warning``, an ``info`` (a card that also
+        serves a 0.3 interface carries them on purpose), or ``skip`` (already reported).
+        """
+        if obj and not any(key in known for key in obj):
+            self.error(
+                "no-known-field",
+                path,
+                "none of this object's fields is an A2A 1.0 field here",
+                f"its fields are {', '.join(sorted(known))}; as it is, a client reads nothing",
+            )
         for key in obj:
             if key in known:
                 continue
             if replaced and key in replaced:
+                if old_fields == "skip":
+                    continue
+                if old_fields == "info":
+                    self.problems.append(
+                        Problem(
+                            "info",
+                            "a2a-0.3-compat-field",
+                            pointer((*path, key)),
+                            f"{key!r} is an A2A 0.3 field, kept for the card's 0.3 interface",
+                            "nothing to do while the agent serves A2A 0.3 too; " + replaced[key],
+                            "card",
+                        )
+                    )
+                    continue
                 self.warn(
                     "a2a-0.3-field",
                     (*path, key),

@@ -9,7 +9,7 @@ one skipped test case, so every report shows all four layers.
 
 from __future__ import annotations
 
-from th_ext.validate._problem import LAYERS, Problem
+from th_ext._problem import LAYERS, Problem
 from th_ext.validate._report import Report
 from th_ext.validate._text import clean
 

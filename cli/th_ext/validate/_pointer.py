@@ -1,11 +1,11 @@
-"""RFC 6901 JSON pointers: building them, and finding the values a pointer should name."""
+"""RFC 6901 JSON pointers: building them, resolving them, and finding the values to name."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-__all__ = ["find_path", "iter_paths", "pointer"]
+__all__ = ["find_path", "iter_paths", "pointer", "resolve_pointer"]
 
 PathPart = str | int
 
@@ -13,6 +13,24 @@ PathPart = str | int
 def pointer(parts: Iterable[PathPart]) -> str:
     """``("capabilities", "extensions", 0)`` as ``/capabilities/extensions/0``."""
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """The value at an RFC 6901 ``pointer``; ``KeyError`` when it is absent or not a pointer."""
+    if pointer == "":
+        return document
+    if not pointer.startswith("/"):
+        raise KeyError(pointer)
+    value = document
+    for token in pointer[1:].split("/"):
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        elif isinstance(value, dict) and key in value:
+            value = value[key]
+        else:
+            raise KeyError(pointer)
+    return value
 
 
 def find_path(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from th_ext.validate._problem import LAYERS, Layer, Problem
+from th_ext._problem import LAYERS, Layer, Problem
 from th_ext.validate._text import clean
 
 __all__ = ["FORMAT_VERSION", "Report"]
@@ -54,9 +54,15 @@ class Report:
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "warning"]
 
+    @property
+    def notices(self) -> list[Problem]:
+        """The ``info`` findings: said, never failing."""
+        return [p for p in self.problems if p.severity == "info"]
+
     def fails(self, problem: Problem) -> bool:
-        """Whether ``problem`` makes the card invalid (a warning does only under ``strict``)."""
-        return problem.severity == "error" or self.strict
+        """Whether ``problem`` makes the card invalid (a warning does only under ``strict``,
+        an ``info`` never)."""
+        return problem.severity == "error" or (self.strict and problem.severity == "warning")
 
     @property
     def valid(self) -> bool:
@@ -86,7 +92,11 @@ class Report:
             "location": self.location,
             "card_read": self.card_read,
             "layers": list(self.layers),
-            "summary": {"errors": len(self.errors), "warnings": len(self.warnings)},
+            "summary": {
+                "errors": len(self.errors),
+                "warnings": len(self.warnings),
+                "info": len(self.notices),
+            },
             "card": _clean_tree(self.card),
             "extensions": [_clean_tree(e) for e in self.extensions],
             "problems": [

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from th_ext._exceptions import SchemaError
+from th_ext._problem import Problem
 from th_ext.validate._fastschema import Check, compile_check
 from th_ext.validate._limits import ProblemList, TooManyProblems
 from th_ext.validate._pointer import pointer
-from th_ext.validate._problem import Problem
 
 __all__ = ["ParamsSchema"]
 
@@ -90,16 +90,16 @@ class ParamsSchema:
 
     def _validator(self) -> Any:
         from jsonschema import Draft202012Validator
-        from jsonschema.exceptions import SchemaError as JsonSchemaError
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT202012
 
-        try:
-            Draft202012Validator.check_schema(self.schema)
-        except JsonSchemaError as exc:
+        from th_ext._schema_check import schema_defect
+
+        defect = schema_defect(self.schema)
+        if defect is not None:
             raise SchemaError(
-                f"{self.name}: not a valid JSON schema ({_shorten(exc.message)})"
-            ) from None
+                f"{self.name}: not a valid JSON schema ({_shorten(defect.message)})"
+            )
         resources = [
             (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
             for uri, contents in self.resources.items()

@@ -11,18 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from th_ext._catalog import ExtensionVersion, discover
+from th_ext._bundle import BundledSchema, bundled_schemas
 from th_ext._exceptions import SchemaError, SourceError
+from th_ext._problem import Problem
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._limits import bounded
 from th_ext.validate._positions import locate
-from th_ext.validate._problem import Problem
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
+
+if TYPE_CHECKING:
+    from th_ext._catalog import ExtensionVersion
 
 __all__ = [
     "SchemaOverride",
@@ -39,6 +42,8 @@ class SchemaOverride:
 
     schema: Any
     origin: str
+    notices: tuple[Problem, ...] = ()
+    """Warnings about how the schema was read (such as a header withheld from a redirect)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +156,16 @@ def _unread(report: Report) -> Report:
 
 
 @cache
-def bundled_extensions() -> tuple[ExtensionVersion, ...]:
-    """The extension versions bundled with th-ext, read once per process."""
+def bundled_extensions() -> tuple[BundledSchema | ExtensionVersion, ...]:
+    """The extension versions bundled with th-ext, read once per process.
+
+    From the schema files alone when they say everything a run needs, else from the catalog.
+    """
+    schemas = bundled_schemas()
+    if schemas is not None:
+        return tuple(schemas)
+    from th_ext._catalog import discover
+
     return tuple(discover())
 
 
@@ -211,7 +224,9 @@ def known_extensions(card: dict[str, Any], options: ValidateOptions) -> dict[str
             continue
         schema = ParamsSchema(resources[item.schema_url], resources, name=item.schema_url)
         rules = RULES.get(item.key.split("/")[0])
-        known[item.uri] = KnownExtension(item.uri, item.key, schema, rules)
+        known[item.uri] = KnownExtension(
+            item.uri, item.key, schema, rules, draft=item.status == "draft"
+        )
     if override_uri is not None and options.schema is not None:
         base = next((b for b in bundled if b.uri == override_uri), None)
         key = base.key if base is not None else "draft"

@@ -43,8 +43,11 @@ def _run_action(
         timeout=60,
         check=False,
     )
-    read = lambda path: path.read_text(encoding="utf-8") if path.exists() else ""  # noqa: E731
-    return done, read(summary), read(output)
+    return done, _read(summary), _read(output)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
 def _write_card(workspace: Path, *, broken: bool) -> None:

@@ -1,5 +1,6 @@
-"""``--header`` values reach the agent only where the card came from: the same origin as every
-interface checked, or a card file. Checked in-process on the demo app, recording what it saw."""
+"""``--header`` values reach only the origin of the URL given and the origins named with
+``header_origins`` (``th_ext.net.HeaderScope``), for the card fetch and every request to the
+agent alike. Checked in-process on the demo app, recording what each host saw."""
 
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ class Recorder(httpx.AsyncBaseTransport):
         return await self.inner.handle_async_request(request)
 
 
-def options() -> ConformOptions:
-    return ConformOptions(commands=("help",), headers=(SECRET,))
+def options(*origins: str) -> ConformOptions:
+    return ConformOptions(commands=("help",), headers=(SECRET,), header_origins=origins)
 
 
 def test_same_origin_the_header_goes_with_every_request() -> None:
@@ -41,14 +42,23 @@ def test_same_origin_the_header_goes_with_every_request() -> None:
     assert transport.seen == {"agent.test": {SECRET[1]}}
 
 
-def test_another_origin_never_sees_the_header() -> None:
+def test_another_origin_never_sees_the_header_and_the_report_says_so() -> None:
     transport = Recorder("http://elsewhere.test")
-    assert run_conform("http://agent.test", options(), transport=transport).passed
+    report = run_conform("http://agent.test", options(), transport=transport)
+    assert report.passed
     assert transport.seen["agent.test"] == {SECRET[1]}  # the card fetch
     assert transport.seen["elsewhere.test"] == {""}
+    assert any("not sent to http://elsewhere.test" in note for note in report.notes)
+    assert all(SECRET[1] not in note for note in report.notes)
 
 
-def test_a_card_file_sends_the_header_to_its_interfaces(tmp_path: Path) -> None:
+def test_an_origin_named_explicitly_gets_the_header() -> None:
+    transport = Recorder("http://elsewhere.test")
+    run_conform("http://agent.test", options("http://elsewhere.test"), transport=transport)
+    assert transport.seen == {"agent.test": {SECRET[1]}, "elsewhere.test": {SECRET[1]}}
+
+
+def test_a_card_file_sends_the_header_only_to_origins_named(tmp_path: Path) -> None:
     transport = Recorder("http://agent.test")
 
     async def card() -> dict[str, Any]:
@@ -63,4 +73,7 @@ def test_a_card_file_sends_the_header_to_its_interfaces(tmp_path: Path) -> None:
     path.write_text(json.dumps(asyncio.run(card())))
     transport.seen.clear()
     assert run_conform(str(path), options(), transport=transport).passed
+    assert transport.seen == {"agent.test": {""}}
+    transport.seen.clear()
+    run_conform(str(path), options("http://agent.test/"), transport=transport)
     assert transport.seen == {"agent.test": {SECRET[1]}}

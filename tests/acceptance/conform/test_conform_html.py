@@ -19,7 +19,7 @@ from th_ext.demo import DemoServer, DemoVariant
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 Agent = Callable[[DemoVariant], DemoServer]
 

@@ -134,3 +134,5 @@ def test_serve_runs_the_agent_until_stopped(th_ext: Callable[..., Result]) -> No
     finally:
         agent.terminate()
         assert agent.wait(timeout=20) in (0, -signal.SIGTERM)
+        if agent.stdout is not None:
+            agent.stdout.close()

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support.loopback import POLL_SECONDS
 from th_ext.dispatch._jsonrpc import JsonRpcClient, RpcExchange
 
 
@@ -80,7 +81,7 @@ class Handler(BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()

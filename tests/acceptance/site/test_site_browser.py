@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from tests.conftest import EXTENSIONS_DIR, in_ci
 from tests.support.browser import CHROMIUM_ARGS, chromium_executable
 from tests.support.extension_folders import ExtensionFolder, extension_folders
 from tests.support.html_page import normalise_space
+from tests.support.page_weight import ColorScheme
 from tests.support.site_config import mkdocs_setting
 
 if TYPE_CHECKING:
@@ -138,7 +140,7 @@ OpenPage = Callable[..., tuple["Page", Problems]]
 
 @pytest.fixture
 def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
-    """Open a site path in a fresh light-scheme browser context, watching for problems.
+    """Open a site path in a fresh browser context (light unless told), watching for problems.
 
     ``settle`` waits until the network is idle, so that late requests (the search index, the
     diagram library) have answered before the problems are read.
@@ -146,10 +148,16 @@ def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
     contexts = []
 
     def open_(
-        path: str, *, allowed_document_status: int = 200, settle: bool = False
+        path: str,
+        *,
+        allowed_document_status: int = 200,
+        settle: bool = False,
+        color_scheme: ColorScheme = "light",
     ) -> tuple[Page, Problems]:
         context = browser.new_context(
-            color_scheme="light", accept_downloads=True, viewport={"width": 1280, "height": 900}
+            color_scheme=color_scheme,
+            accept_downloads=True,
+            viewport={"width": 1280, "height": 900},
         )
         contexts.append(context)
         context.set_default_timeout(10_000)
@@ -197,12 +205,18 @@ def _type_name(prop: dict[str, Any]) -> str:
     return kind
 
 
-def _expected_rows(definition: dict[str, Any]) -> dict[str, list[str]]:
-    """Field, type, required, default and description of every property of a definition."""
-    required = set(definition.get("required", []))
+def _expected_rows(definition: dict[str, Any], words: dict[str, str]) -> dict[str, list[str]]:
+    """Field, type, required, default and description of every property of a definition.
+
+    The description is the page's own words from ``fields.toml``, else the schema's
+    ``description`` (never the ``title``, which only repeats the name). Code spans show as text.
+    """
+    required = list(definition.get("required", []))
+    order = required + [name for name in definition.get("properties", {}) if name not in required]
     rows = {}
-    for name, prop in definition.get("properties", {}).items():
-        description = str(prop.get("description") or prop.get("title", ""))
+    for name in order:
+        prop = definition["properties"][name]
+        description = str(words.get(name) or prop.get("description", "")).replace("`", "")
         rows[name] = [
             name,
             _type_name(prop),
@@ -238,12 +252,18 @@ def test_the_field_tables_have_a_row_for_every_schema_property(
     page, _ = open_page(_spec_path(extension, site_url))
     tables = page.evaluate(_FIELD_TABLES)
     definitions = _definitions(_schema(extension))
+    fields_file = extension.folder / "fields.toml"
+    words: dict[str, dict[str, str]] = (
+        tomllib.loads(fields_file.read_text(encoding="utf-8")) if fields_file.is_file() else {}
+    )
     assert definitions, "the schema defines no properties"
     for name, definition in definitions.items():
         field_tables = [t for t in tables.get(name, []) if t["header"] == _FIELD_HEADER]
         assert len(field_tables) == 1, f"expected one field table for {name}, found {tables}"
         shown = {row[0]: [normalise_space(cell) for cell in row] for row in field_tables[0]["rows"]}
-        assert shown == _expected_rows(definition), f"field table of {name}"
+        expected = _expected_rows(definition, words.get(name, {}))
+        assert shown == expected, f"field table of {name}"
+        assert list(shown) == list(expected), f"rows of {name}: required first, schema order"
 
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
@@ -278,26 +298,87 @@ def test_code_blocks_have_copy_buttons_that_copy_the_schema(
     assert json.loads(copied) == _schema(extension)
 
 
+_DIAGRAM_COLOURS = """
+(svg) => {
+  const colour = (element, property) => getComputedStyle(element)[property];
+  let background = null;
+  for (let node = svg; node && !background; node = node.parentElement) {
+    const value = getComputedStyle(node).backgroundColor;
+    if (value && value !== "rgba(0, 0, 0, 0)" && value !== "transparent") background = value;
+  }
+  return {
+    background: background || "rgb(255, 255, 255)",
+    arrowhead: colour(svg.querySelector("marker#arrowhead path"), "fill"),
+    line: colour(svg.querySelector(".messageLine0"), "stroke"),
+    text: colour(svg.querySelector("text.messageText"), "fill"),
+  };
+}
+"""
+
+
+def _luminance(css_colour: str) -> float:
+    red, green, blue = (int(part) for part in re.findall(r"\d+", css_colour)[:3])
+
+    def channel(value: int) -> float:
+        scaled = value / 255
+        return scaled / 12.92 if scaled <= 0.03928 else ((scaled + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+
+
+def _contrast(one: str, other: str) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
-def test_the_sequence_diagram_renders_as_svg(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str
+def test_the_sequence_diagram_is_an_accessible_svg_in_both_schemes(
+    extension: ExtensionFolder, open_page: OpenPage, site_url: str, scheme: ColorScheme
 ) -> None:
     spec = extension.spec_path.read_text(encoding="utf-8")
     diagrams = re.findall(r"^```mermaid\n(.*?)^```", spec, re.M | re.S)
     if not diagrams:
         pytest.skip(f"{extension.key} has no diagram")
-    page, problems = open_page(_spec_path(extension, site_url))
-    svgs = page.locator("article div.mermaid svg")
-    svgs.first.wait_for(state="visible", timeout=10_000)
+    page, problems = open_page(_spec_path(extension, site_url), settle=True, color_scheme=scheme)
+    svgs = page.locator("article figure.th-diagram > svg[role=img]")
     assert svgs.count() == len(diagrams)
-    assert page.locator("article pre.mermaid").count() == 0, "a diagram was left as source"
     for svg, source in zip(svgs.all(), diagrams, strict=True):
         box = svg.bounding_box()
         assert box is not None and box["width"] > 100 and box["height"] > 100
+        title = re.search(r"^\s*accTitle:\s*(.+?)\s*$", source, re.M)
+        assert title is not None, "the diagram source has no accTitle"
+        labelled_by = svg.get_attribute("aria-labelledby")
+        assert svg.locator(f"title#{labelled_by}").text_content() == title[1]
+        described_by = svg.get_attribute("aria-describedby")
+        assert (svg.locator(f"desc#{described_by}").text_content() or "").strip()
         drawn = svg.text_content() or ""
         for participant in re.findall(r"^\s*participant \S+ as (.+?)\s*$", source, re.M):
             assert participant in drawn, f"participant {participant!r} not drawn"
+        colours = svg.evaluate(_DIAGRAM_COLOURS)
+        for part in ("arrowhead", "line", "text"):  # WCAG 1.4.11: 3:1 for graphics
+            ratio = _contrast(colours[part], colours["background"])
+            assert ratio >= 4.5 if part == "text" else ratio >= 3, (scheme, part, colours)
+    scripts = [
+        url for url in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+        if "mermaid" in url.lower()
+    ]
+    assert scripts == [], "a page loaded a diagram script"
     assert not problems.found, problems.found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_long_code_lines_wrap_instead_of_running_off_the_block(
+    open_page: OpenPage, scheme: ColorScheme
+) -> None:
+    for path in ("a2a/ext/commands/v1/", "th-ext/validate/", "th-ext/dispatch/"):
+        page, _ = open_page(path, color_scheme=scheme)
+        overflowing = page.evaluate(
+            """() => [...document.querySelectorAll("article pre > code")]
+                 .filter((code) => code.scrollWidth > code.clientWidth + 1)
+                 .map((code) => code.textContent.slice(0, 60))"""
+        )
+        assert overflowing == [], f"{path} ({scheme}): code cut at the right edge"
 
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)

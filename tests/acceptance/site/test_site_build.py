@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.support.extension_folders import extension_folders
+from tests.support.new_version import copy_as_draft
 from tests.support.site_build import build_site, copy_project_for_build
 
 SITE_URL = "https://madarauchiha-314.github.io/tiny-harness/"
@@ -25,13 +27,17 @@ def test_spec_page_and_schema_are_at_the_uri_path(built_site: Path, extensions_d
         assert (built_site / V1 / "examples" / example.name).read_bytes() == example.read_bytes()
 
 
-def test_catalog_lists_every_schema_with_its_sha256(built_site: Path) -> None:
+def test_catalog_lists_every_schema_with_its_sha256(built_site: Path, extensions_dir: Path) -> None:
     catalog = json.loads((built_site / "a2a/ext/index.json").read_bytes())
-    [entry] = catalog["extensions"]
-    served = (built_site / V1 / "schema.json").read_bytes()
-    assert entry["uri"] == SITE_URL + str(V1)
-    assert entry["schema_url"] == SITE_URL + str(V1) + "/schema.json"
-    assert entry["schema_sha256"] == hashlib.sha256(served).hexdigest()
+    folders = extension_folders(extensions_dir)
+    assert [f"{e['name']}/{e['version']}" for e in catalog["extensions"]] == [
+        folder.key for folder in folders
+    ]
+    for entry, folder in zip(catalog["extensions"], folders, strict=True):
+        served = (built_site / "a2a/ext" / folder.key / "schema.json").read_bytes()
+        assert entry["uri"] == folder.uri == SITE_URL + "a2a/ext/" + folder.key
+        assert entry["schema_url"] == folder.uri + "/schema.json"
+        assert entry["schema_sha256"] == hashlib.sha256(served).hexdigest()
 
 
 def test_index_page_and_navigation_list_the_extension(built_site: Path) -> None:
@@ -48,34 +54,48 @@ def test_search_index_and_404_page_are_built(built_site: Path) -> None:
     assert "Page not found" in (built_site / "404.html").read_text(encoding="utf-8")
 
 
+def _next_version(extensions: Path, name: str) -> str:
+    numbers = [int(folder.name[1:]) for folder in (extensions / name).glob("v[0-9]*")]
+    return f"v{max(numbers) + 1}"
+
+
 def test_adding_a_version_is_adding_a_folder(repo_root: Path, tmp_path: Path) -> None:
+    """Copy v1, change its URI and $id, mark it draft: the copied schema_source stays."""
     project = copy_project_for_build(repo_root, tmp_path / "project")
-    v2 = project / "extensions" / "commands" / "v2"
-    shutil.copytree(project / "extensions" / "commands" / "v1", v2)
-    meta = (v2 / "extension.toml").read_text()
-    meta = meta.replace('version = "v1"', 'version = "v2"').replace("/commands/v1", "/commands/v2")
-    meta = meta.replace('status = "stable"', 'status = "draft"').replace(
-        'title = "Commands extension v1"', 'title = "Commands extension v2"'
-    )
-    meta = meta.replace('schema_source = "th_ext.commands:commands_v1_schema"\n', "")
-    (v2 / "extension.toml").write_text(meta)
-    schema = json.loads((v2 / "schema.json").read_bytes())
-    schema["$id"] = SITE_URL + "a2a/ext/commands/v2/schema.json"
-    (v2 / "schema.json").write_text(json.dumps(schema, indent=2, sort_keys=True) + "\n")
-    for example in (v2 / "examples").iterdir():
-        example.write_text(example.read_text().replace("/commands/v1", "/commands/v2"))
+    extensions = project / "extensions"
+    new = _next_version(extensions, "commands")
+    folder = copy_as_draft(extensions, "commands/v1", new)
+    assert "schema_source" in (folder / "extension.toml").read_text()
 
     result = build_site(project, tmp_path / "out")
     assert result.returncode == 0, result.output
     site = result.site_dir
-    assert (site / "a2a/ext/commands/v2/index.html").is_file()
-    assert json.loads((site / "a2a/ext/commands/v2/schema.json").read_bytes())["$id"].endswith(
-        "/commands/v2/schema.json"
+    page = (site / f"a2a/ext/commands/{new}/index.html").read_text()
+    assert f"Commands extension {new}" in page
+    assert "Draft: not published yet" in page and "Published:" not in page
+    assert "Published:" in (site / "a2a/ext/commands/v1/index.html").read_text()
+    assert json.loads((site / f"a2a/ext/commands/{new}/schema.json").read_bytes())["$id"] == (
+        f"{SITE_URL}a2a/ext/commands/{new}/schema.json"
     )
     catalog = json.loads((site / "a2a/ext/index.json").read_bytes())
-    assert [e["version"] for e in catalog["extensions"]] == ["v1", "v2"]
-    assert 'href="../v2/"' in (site / "a2a/ext/commands/v1/index.html").read_text()
-    assert 'href="a2a/ext/commands/v2/"' in (site / "index.html").read_text()
+    assert new in [e["version"] for e in catalog["extensions"]]
+    assert f'href="../{new}/"' in (site / "a2a/ext/commands/v1/index.html").read_text()
+    assert f'href="a2a/ext/commands/{new}/"' in (site / "index.html").read_text()
+
+
+def test_a_draft_whose_examples_name_another_version_fails(
+    repo_root: Path, tmp_path: Path
+) -> None:
+    project = copy_project_for_build(repo_root, tmp_path / "project")
+    extensions = project / "extensions"
+    new = _next_version(extensions, "commands")
+    copy_as_draft(extensions, "commands/v1", new, retarget_examples=False)
+    result = build_site(project, tmp_path / "out")
+    assert result.returncode != 0
+    assert (
+        f"commands/{new}: example card-extension-entry.json still names {SITE_URL}a2a/ext/"
+        "commands/v1; a draft's examples must use its own URI"
+    ) in result.output
 
 
 def _break_schema(project: Path, **changes: object) -> None:
@@ -92,7 +112,7 @@ def _edit(project: Path, relative: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
-BREAKAGES = {
+BREAKAGES: dict[str, tuple[Callable[[Path], object], str]] = {
     "uri-outside-site": (
         lambda p: _edit(p, "mkdocs.yml", "site_url: https://madarauchiha-314.github.io/tiny-harness/",
                         "site_url: https://example.org/elsewhere/"),
@@ -124,6 +144,16 @@ BREAKAGES = {
         lambda p: _edit(p, "extensions/commands/v1/spec.md", "## Overview",
                         "## Overview\n\nSee [the guide](../nowhere.md)."),
         "nowhere.md",
+    ),
+    "field-without-description": (
+        lambda p: _edit(p, "extensions/commands/v1/fields.toml",
+                        'argument_hint = "', 'argument_hint_old = "'),
+        "field CommandSpec.argument_hint has no description; add it to fields.toml",
+    ),
+    "stale-diagram": (
+        lambda p: _edit(p, "extensions/commands/v1/spec.md", "participant M as Model",
+                        "participant M as LLM"),
+        "has no drawing diagrams/",
     ),
     "published-schema-changed": (
         lambda p: _edit(p, "extensions/commands/v1/schema.json", '"title": "Commands"',

@@ -4,7 +4,8 @@ Served under ``/tiny-harness/`` on 127.0.0.1, every extension URI without its tr
 redirects to its page, the page is HTML carrying the specification's normative sentences,
 ``schema.json`` beside it is JSON whose ``$id`` is the URL it was fetched from (once the local
 address is replaced by the published one), the catalog lists each schema's sha256, and an
-unknown address gets the site's 404 page.
+unknown address gets the site's 404 page. The same checks run on both builds of the site: the
+deployed MkDocs build and the Zensical build of the generated files.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -23,6 +25,7 @@ from tests.conftest import EXTENSIONS_DIR
 from tests.support.extension_folders import ExtensionFolder, extension_folders
 from tests.support.html_page import normalise_space, parse_html
 from tests.support.site_config import mkdocs_setting
+from tests.support.static_site import serve_site
 
 pytestmark = pytest.mark.slow
 
@@ -44,6 +47,19 @@ def normative_sentences(spec_markdown: str) -> list[str]:
         if text:
             sentences.extend(re.split(r"(?<=[.:!?])\s+(?=[A-Z])", text))
     return sentences
+
+
+@pytest.fixture(scope="module", params=["mkdocs", "zensical"])
+def built_site(request: pytest.FixtureRequest) -> Path:
+    """Each build of the site in turn (``mkdocs_site``, ``zensical_site``)."""
+    site: Path = request.getfixturevalue(f"{request.param}_site")
+    return site
+
+
+@pytest.fixture(scope="module")
+def site_base_url(built_site: Path) -> Iterator[str]:
+    with serve_site(built_site) as base_url:
+        yield base_url
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +150,20 @@ def test_an_unknown_address_answers_404_with_the_sites_404_page(
     assert response.status_code == 404
     assert _media_type(response) == "text/html"
     assert response.content == (built_site / "404.html").read_bytes()
+
+
+def test_the_catalog_lists_the_host_sites_extensions_as_external(
+    http: httpx.Client, site_base_url: str, repo_root: Path
+) -> None:
+    listed = tomllib.loads((repo_root / "extensions/external.toml").read_text(encoding="utf-8"))
+    external_uris = [entry["uri"] for entry in listed["extension"]]
+    assert external_uris, "extensions/external.toml lists no extension"
+    catalog = http.get(site_base_url + "a2a/ext/index.json").json()
+    assert [entry["uri"] for entry in catalog["external"]] == external_uris
+    assert all(entry["external"] is True for entry in catalog["external"])
+    assert not set(external_uris) & {entry["uri"] for entry in catalog["extensions"]}
+    index = http.get(site_base_url + "a2a/ext/")
+    assert index.status_code == 200
+    text = parse_html(index.text).text
+    for uri in external_uris:
+        assert f"{uri} {listed['publisher']} (external)" in text, uri

@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.loopback import POLL_SECONDS
+
 COMMANDS_URI = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"
 EXAMPLE_CARD = (
     Path(__file__).resolve().parents[3]
@@ -107,7 +109,7 @@ def card_server() -> Iterator[CardServer]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     state.base = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()
     yield state
     server.shutdown()

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.support.seed import seed_text
 from th_ext import find
 from th_ext.commands import COMMANDS_V1_URI, commands_v1_schema, render_schema
-from th_ext.publish._rules import check_schema_source
+from th_ext.publish._checks import check_schema_source
 
 
 def seed_schema() -> dict[str, object]:
@@ -51,3 +51,23 @@ def test_schema_source_rule_catches_a_drifted_file(tmp_path: Path, extensions_di
     assert problems == [
         "commands/v1: schema.json differs from what th_ext.commands:commands_v1_schema generates"
     ]
+
+
+def test_a_copied_binding_is_ignored_on_a_draft_and_an_error_elsewhere(
+    tmp_path: Path, extensions_dir: Path
+) -> None:
+    import shutil
+
+    from tests.support.new_version import copy_as_draft
+
+    shutil.copytree(extensions_dir, tmp_path / "extensions")
+    folder = copy_as_draft(tmp_path / "extensions", "commands/v1", "v9")
+    assert check_schema_source(find("commands/v9", tmp_path / "extensions")) == []
+
+    meta = folder / "extension.toml"
+    meta.write_text(meta.read_text().replace('status = "draft"', 'status = "stable"'))
+    [problem] = check_schema_source(find("commands/v9", tmp_path / "extensions"))
+    assert problem.startswith(
+        "commands/v9: schema_source th_ext.commands:commands_v1_schema generates the schema "
+        f"'{COMMANDS_V1_URI}/schema.json', not this version's"
+    )

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from th_ext.validate import ValidateOptions, validate_value
 from th_ext.validate._card import check_card
 
 
@@ -69,7 +70,6 @@ def test_interfaces(card: dict[str, Any]) -> None:
     ]
     assert codes(card) == [
         ("error", "invalid-url", "/supportedInterfaces/0/url"),
-        ("warning", "invalid-url", "/supportedInterfaces/1/url"),
         ("warning", "unknown-protocol-binding", "/supportedInterfaces/2/protocolBinding"),
         ("error", "missing-field", "/supportedInterfaces/3/protocolBinding"),
         ("warning", "a2a-0.3-field", "/supportedInterfaces/3/transport"),
@@ -93,9 +93,45 @@ def test_a_0_3_card_gets_one_explanation(card: dict[str, Any]) -> None:
     card["preferredTransport"] = "JSONRPC"
     card["protocolVersion"] = "0.3.0"
     found = codes(card)
-    assert found[0] == ("error", "a2a-0.3-card", "")
-    assert ("error", "missing-field", "/supportedInterfaces") not in found
-    assert {c for _, c, _ in found[1:]} == {"a2a-0.3-field"}
+    assert found == [("error", "a2a-0.3-card", "")]  # one finding, said once
+    problem = validate_value(card).problems[0]
+    assert problem.message.startswith("this is an A2A 0.3.0 card (a top-level url and no ")
+
+
+def test_the_version_a_card_states_is_the_one_named(card: dict[str, Any]) -> None:
+    del card["supportedInterfaces"]
+    card["url"] = "https://agent.example/a2a"
+    card["protocolVersion"] = "0.2.9"
+    problem = validate_value(card).problems[0]
+    assert problem.message == (
+        "this is an A2A 0.2.9 card (a top-level url and no supportedInterfaces), "
+        "not an A2A 1.0 card"
+    )
+
+
+def test_a_grpc_interface_is_host_and_port_or_a_url(card: dict[str, Any]) -> None:
+    for url in ("localhost:41242", "grpc.example.com:443", "[::1]:50051", "grpc://h.example:1"):
+        card["supportedInterfaces"] = [
+            {"url": url, "protocolBinding": "GRPC", "protocolVersion": "1.0"}
+        ]
+        assert codes(card) == [], url
+    card["supportedInterfaces"][0]["url"] = "just a host"
+    assert codes(card) == [("warning", "invalid-url", "/supportedInterfaces/0/url")]
+
+
+def test_a_dual_card_may_carry_the_0_3_fields_as_notes(card: dict[str, Any]) -> None:
+    card["supportedInterfaces"].append(
+        {"url": "http://127.0.0.1:8000/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+    )
+    card["url"] = "http://127.0.0.1:8000/a2a"
+    card["preferredTransport"] = "JSONRPC"
+    card["protocolVersion"] = "0.3.0"
+    assert codes(card) == [
+        ("info", "a2a-0.3-compat-field", "/url"),
+        ("info", "a2a-0.3-compat-field", "/preferredTransport"),
+        ("info", "a2a-0.3-compat-field", "/protocolVersion"),
+    ]
+    assert validate_value(card, options=ValidateOptions(strict=True)).exit_code == 0
 
 
 def test_unknown_fields_are_warnings(card: dict[str, Any]) -> None:

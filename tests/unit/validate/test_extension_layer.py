@@ -73,7 +73,7 @@ def test_rules_the_schema_does_not_encode(card: dict[str, Any]) -> None:
 
 def test_names_that_are_not_strings_are_left_to_the_schema(card: dict[str, Any]) -> None:
     commands(card)[0]["name"] = 3
-    commands(card).append("help")
+    card["capabilities"]["extensions"][0]["params"]["commands"].append("help")
     found = ext_codes(card)
     assert ("error", "schema-violation", f"{BASE}/params/commands/0/name") in found
     assert ("error", "schema-violation", f"{BASE}/params/commands/3") in found
@@ -90,11 +90,11 @@ def test_duplicate_and_unknown_and_missing(card: dict[str, Any]) -> None:
     card["capabilities"]["extensions"].append({"uri": "urn:other"})
     card["capabilities"]["extensions"].append({"uri": COMMANDS_URI, "params": {"x": 1}})
     assert ext_codes(card) == [
-        ("warning", "extension-not-checked", "/capabilities/extensions/1/uri"),
+        ("info", "extension-not-checked", "/capabilities/extensions/1/uri"),
         ("error", "duplicate-extension", "/capabilities/extensions/2/uri"),
     ]
     assert ext_codes(card, extensions=("urn:absent",)) == [
-        ("warning", "extension-not-checked", "/capabilities/extensions/1/uri"),
+        ("info", "extension-not-checked", "/capabilities/extensions/1/uri"),
         ("error", "duplicate-extension", "/capabilities/extensions/2/uri"),
         ("error", "missing-extension", "/capabilities/extensions"),
     ]
@@ -102,7 +102,14 @@ def test_duplicate_and_unknown_and_missing(card: dict[str, Any]) -> None:
 
 def test_no_extensions_at_all(card: dict[str, Any]) -> None:
     del card["capabilities"]["extensions"]
-    assert ext_codes(card) == [("error", "no-known-extension", "/capabilities")]
+    assert ext_codes(card) == [("info", "no-known-extension", "/capabilities")]
+    report = validate_value(card)
+    assert report.exit_code == 0
+    assert validate_value(card, options=ValidateOptions(strict=True)).exit_code == 0
+    message = next(p.message for p in report.problems if p.code == "no-known-extension")
+    assert message == (
+        "the card declares none of the extensions th-ext checks: only the A2A layers were checked"
+    )
 
 
 def test_schema_override_for_a_draft_uri(card: dict[str, Any]) -> None:

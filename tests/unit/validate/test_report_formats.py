@@ -39,7 +39,7 @@ def test_json_format_fields(card: dict[str, Any]) -> None:
     data = validate_value(card, source="card.json").to_dict()
     assert json.loads(json.dumps(data)) == data
     assert {"valid", "source", "problems", "card", "extensions", "summary"} <= set(data)
-    assert data["summary"] == {"errors": 0, "warnings": 1}
+    assert data["summary"] == {"errors": 0, "warnings": 1, "info": 0}
     assert data["problems"] == [
         {
             "severity": "warning",

@@ -18,12 +18,11 @@ from th_ext._exceptions import (
 from th_ext._source import (
     SourceLimits,
     is_url,
-    load_card,
     parse_header,
     read_source,
     well_known_urls,
 )
-from th_ext.validate import clean
+from th_ext.validate import clean, load_card
 
 
 def test_parse_header() -> None:

@@ -1,0 +1,32 @@
+"""Whether a JSON schema is itself a valid draft 2020-12 schema: the one place that asks.
+
+The publishing checks, ``--schema`` and the params check all need this answer; each words the
+defect for its own reader. jsonschema is imported only when a schema is checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["SchemaDefect", "schema_defect"]
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaDefect:
+    """What the metaschema rejects: jsonschema's message and the path into the schema."""
+
+    message: str
+    path: tuple[str | int, ...]
+
+
+def schema_defect(schema: Any) -> SchemaDefect | None:
+    """Why ``schema`` is not a valid draft 2020-12 schema, or None when it is."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        return SchemaDefect(exc.message, tuple(exc.absolute_path))
+    return None

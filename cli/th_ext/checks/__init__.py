@@ -1,0 +1,26 @@
+r"""The checks of an agent's answer against the commands extension, shared by every checker.
+
+Pure functions from an ``Observation`` (what one message got back, and the task before and
+after it) to ``Check``\ s, each naming the requirement it guards (``CMD-1``...). ``th-ext
+conform`` runs them over every scenario and binding; ``th-ext dispatch --live`` over its one
+message. They read only A2A 1.0 JSON and never raise on a malformed answer.
+"""
+
+from th_ext.checks._command_checks import check, command_checks, find_reply
+from th_ext.checks._observe import Check, CheckStatus, Exchange, Observation
+from th_ext.checks._ordinary_checks import ordinary_checks, stale_task_metadata
+from th_ext.checks._task_ref import TaskReader, task_ref_check
+
+__all__ = [
+    "Check",
+    "CheckStatus",
+    "Exchange",
+    "Observation",
+    "TaskReader",
+    "check",
+    "command_checks",
+    "find_reply",
+    "ordinary_checks",
+    "stale_task_metadata",
+    "task_ref_check",
+]

@@ -1,0 +1,80 @@
+"""``th-ext extensions`` and ``th-ext schema``: what this th-ext bundles."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from th_ext._exceptions import ThExtError
+from th_ext.cli._output import TextOrJson, TextOrJsonOption, fail, write
+
+__all__ = ["extensions_command", "schema_command"]
+
+
+
+ExtensionsDirOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--extensions-dir",
+        help="Read extensions from this folder instead of the copies bundled with th-ext.",
+        file_okay=False,
+    ),
+]
+
+
+def extensions_command(
+    output_format: TextOrJsonOption = TextOrJson.text,
+    extensions_dir: ExtensionsDirOption = None,
+) -> None:
+    """List the bundled extensions: name, version, status and URI."""
+    from th_ext._catalog import discover
+
+    try:
+        versions = discover(extensions_dir)
+    except ThExtError as exc:
+        fail(str(exc))
+    if output_format is TextOrJson.json:
+        rows = [
+            {
+                "name": v.name,
+                "version": v.version,
+                "title": v.title,
+                "status": v.status,
+                "uri": v.uri,
+                "schema_url": v.schema_url,
+                "schema_sha256": v.schema_sha256,
+            }
+            for v in versions
+        ]
+        write(json.dumps(rows, indent=2))
+        return
+    if not versions:
+        write("no extensions")
+        return
+    header = ("EXTENSION", "STATUS", "URI")
+    table = [header, *((v.key, v.status, v.uri) for v in versions)]
+    widths = [max(len(row[i]) for row in table) for i in range(2)]
+    for key, status, uri in table:
+        write(f"{key:<{widths[0]}}  {status:<{widths[1]}}  {uri}")
+
+
+def schema_command(
+    extension: Annotated[
+        str, typer.Argument(help="The extension as <name>/<version> (commands/v1) or its URI.")
+    ],
+    extensions_dir: ExtensionsDirOption = None,
+) -> None:
+    """Print an extension's schema.json, byte for byte as it is published."""
+    from th_ext._catalog import find
+
+    try:
+        data = find(extension, extensions_dir).schema_bytes
+    except ThExtError as exc:
+        fail(str(exc))
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()

@@ -1,0 +1,89 @@
+"""What a usable entry of the commands extension's ``params.commands`` is: the one definition.
+
+The schema states the shape; the spec adds what a schema cannot: a name matches
+``^[a-z][a-z0-9-]*$`` and is listed once. The card reader (``dispatch``, ``th-ext commands``),
+the validator, the registry and the reply builder all ask here, so that they agree in their
+verdicts, and the words each of them prints are written here once. Standard library only,
+like the dispatch rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from th_ext.commands._names import COMMAND_NAME_PATTERN, NAME_RULE
+
+__all__ = [
+    "ENTRY_FIELDS",
+    "duplicate_message",
+    "entry_fault",
+    "is_command_name",
+    "listed_twice",
+    "name_mismatch",
+    "name_requirement",
+    "repeated_names",
+]
+
+ENTRY_FIELDS = frozenset({"name", "description", "argument_hint"})
+"""The fields an entry may have; ``name`` and ``description`` are required."""
+
+
+def is_command_name(value: object) -> bool:
+    """Whether ``value`` is a string that matches the name rule as a whole."""
+    return isinstance(value, str) and COMMAND_NAME_PATTERN.fullmatch(value) is not None
+
+
+def name_mismatch(name: object) -> str:
+    """What is wrong with a listed name that breaks the rule."""
+    return f"name {name!r} does not match {NAME_RULE}"
+
+
+def name_requirement(name: object) -> str:
+    """Why a program may not register or answer with ``name``."""
+    return f"command name {name!r} must match {NAME_RULE}"
+
+
+def duplicate_message(name: str, first: int) -> str:
+    """What is wrong with a name listed again after index ``first``, in a report."""
+    return f"command {name!r} is already registered at index {first}"
+
+
+def listed_twice(name: str) -> str:
+    """What is wrong with a name listed again, for a client that leaves the entry out."""
+    return f"{name!r} is listed twice"
+
+
+def entry_fault(raw: Any) -> str | None:
+    """The first reason a client cannot use the entry ``raw``, or None when it can."""
+    if not isinstance(raw, dict):
+        return "not a JSON object"
+    unknown = sorted(set(raw) - ENTRY_FIELDS)
+    if unknown:
+        return f"unknown field {unknown[0]!r}"
+    name = raw.get("name")
+    if not isinstance(name, str):
+        return "name is missing or not a string"
+    if not is_command_name(name):
+        return name_mismatch(name)
+    if not isinstance(raw.get("description"), str):
+        return f"{name!r} has no description"
+    if not isinstance(raw.get("argument_hint", ""), str):
+        return f"{name!r}: argument_hint is not a string"
+    return None
+
+
+def repeated_names(names: Iterable[object]) -> Iterator[tuple[int, str, int]]:
+    """``(index, name, first index)`` for every string name listed again, in order.
+
+    Values that are not strings (entries left out, or without a usable name) are skipped and
+    do not stop the search.
+    """
+    first: dict[str, int] = {}
+    for index, name in enumerate(names):
+        if not isinstance(name, str):
+            continue
+        if name in first:
+            yield index, name, first[name]
+        else:
+            first[name] = index

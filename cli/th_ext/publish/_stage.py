@@ -1,0 +1,157 @@
+"""A plugin-free copy of the site project, ready for any MkDocs-compatible generator.
+
+``stage_project`` copies the docs folder, writes the generated pages, schemas, examples and
+catalog into it, and writes a configuration without the ``th-ext`` plugin and with the
+navigation already expanded: Zensical (which runs no MkDocs plugin) builds it as it is.
+``stage_subtree`` stages only what is published under the extensions' folder (``a2a/ext/``),
+rooted there, for a build that goes into another site's Pages artifact.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from th_ext._exceptions import SiteBuildError
+from th_ext.publish._generate import expand_nav, write_plan
+from th_ext.publish._links import rebase_links
+from th_ext.publish._project import (
+    ProjectSettings,
+    dump_config,
+    load_config,
+    without_plugin,
+)
+from th_ext.publish._site_plan import NavEntry, SitePlan, plan_site
+
+__all__ = ["stage_project", "stage_subtree"]
+
+
+def _fresh_docs(config_out: Path, site_dir: Path) -> tuple[Path, Path]:
+    """The staged docs folder beside ``config_out`` (emptied), and the project root."""
+    root = config_out.resolve().parent
+    if not site_dir.resolve().is_relative_to(root):
+        raise SiteBuildError(f"the site folder {site_dir} must be inside {root}")
+    docs = root / f"{config_out.stem}-docs"
+    if docs.exists():
+        shutil.rmtree(docs)
+    docs.mkdir(parents=True)
+    return docs, root
+
+
+def _derived_config(
+    config: dict[str, Any],
+    settings: ProjectSettings,
+    *,
+    root: Path,
+    docs: Path,
+    site_dir: Path,
+    nav: list[Any] | None,
+) -> dict[str, Any]:
+    staged = dict(config)
+    staged["docs_dir"] = os.path.relpath(docs, root)
+    staged["site_dir"] = os.path.relpath(site_dir.resolve(), root)
+    staged["plugins"] = without_plugin(list(config.get("plugins") or []))
+    theme = config.get("theme")
+    if isinstance(theme, dict) and theme.get("custom_dir"):
+        custom = settings.root / str(theme["custom_dir"])
+        staged["theme"] = {**theme, "custom_dir": os.path.relpath(custom, root)}
+    if nav is not None:
+        staged["nav"] = nav
+    return staged
+
+
+def stage_project(config_file: Path, config_out: Path, site_dir: Path) -> SitePlan:
+    """Write ``config_out`` and its docs folder (``<stem>-docs`` beside it) for a build into
+    ``site_dir``: the whole site, generated pages included, with no plugin to run."""
+    config = load_config(config_file)
+    settings = ProjectSettings.from_config(config_file, config)
+    plan = plan_site(
+        settings.site_url,
+        settings.extensions_dir,
+        index_dir=settings.index_dir,
+        check_published=settings.check_published,
+    )
+    docs, root = _fresh_docs(config_out, site_dir)
+    shutil.copytree(settings.docs_dir, docs, dirs_exist_ok=True)
+    write_plan(plan, docs, overwrite=False)
+    nav = config.get("nav")
+    expanded = expand_nav(nav, plan.nav, f"{settings.index_dir}/index.md") if nav else None
+    dump_config(_derived_config(
+        config, settings, root=root, docs=docs, site_dir=site_dir, nav=expanded
+    ), config_out)
+    return plan
+
+
+def _subtree_nav(nav: list[Any], moved: Any) -> list[Any]:
+    """``nav`` with the pages that move into the subtree, at their new paths; others dropped."""
+    kept: list[Any] = []
+    for entry in nav:
+        title, target = next(iter(entry.items())) if isinstance(entry, dict) else (None, entry)
+        if isinstance(target, list):
+            children = _subtree_nav(target, moved)
+            if children:
+                kept.append({title: children})
+            continue
+        new = moved(str(target))
+        if new is not None:
+            kept.append({title: new} if title is not None else new)
+    return kept
+
+
+def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePlan:
+    """Stage the extensions' folder of the site as a site of its own, rooted at its URL.
+
+    It holds the extension pages, schemas, examples and catalog, the docs folders named by
+    the plugin's ``subtree_pages`` (the th-ext reference), and the docs' non-page files
+    (stylesheets, scripts). Links are rebased for the new root; a link to a page left out
+    becomes absolute.
+    """
+    config = load_config(config_file)
+    settings = ProjectSettings.from_config(config_file, config)
+    index_dir, site_url = settings.index_dir, settings.site_url
+    if not index_dir:
+        raise SiteBuildError(f"{config_file}: the extensions' index_dir is the whole site")
+    sub_url = site_url + index_dir + "/"
+    plan = plan_site(
+        sub_url, settings.extensions_dir, index_dir="", check_published=settings.check_published
+    )
+    docs, root = _fresh_docs(config_out, site_dir)
+
+    def moved(path: str) -> str | None:
+        if path.startswith(index_dir + "/"):
+            return path[len(index_dir) + 1 :]
+        if path.split("/", 1)[0] in settings.subtree_pages:
+            return path
+        return None
+
+    def put(old: str, new: str, content: bytes) -> None:
+        target = docs / new
+        if target.exists():
+            raise SiteBuildError(f"{old} is generated from the extensions; remove it from docs")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if new.endswith(".md"):
+            text = rebase_links(content.decode("utf-8"), old, new, moved, site_url)
+            content = text.encode("utf-8")
+        target.write_bytes(content)
+
+    for generated in plan.files:
+        put(f"{index_dir}/{generated.path}", generated.path, generated.content)
+    for source in sorted(settings.docs_dir.rglob("*")):
+        relative = source.relative_to(settings.docs_dir).as_posix()
+        new = moved(relative)
+        # Pages go only where they move to; other files (stylesheets, scripts) come along.
+        if source.is_file() and (new is not None or source.suffix != ".md"):
+            put(relative, new or relative, source.read_bytes())
+    nav = config.get("nav")
+    sub_nav = None
+    if nav:
+        versions = [NavEntry(title=e.title, path=f"{index_dir}/{e.path}") for e in plan.nav]
+        sub_nav = _subtree_nav(expand_nav(nav, versions, f"{index_dir}/index.md"), moved)
+    staged = _derived_config(
+        config, settings, root=root, docs=docs, site_dir=site_dir, nav=sub_nav
+    )
+    staged["site_url"] = sub_url
+    dump_config(staged, config_out)
+    return plan

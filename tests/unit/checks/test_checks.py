@@ -1,0 +1,169 @@
+"""conform's checks on answers no correct agent sends: each fails the requirement it guards,
+with its reason, and none raises on a malformed answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from th_ext.checks import Check, Observation, command_checks, ordinary_checks
+from th_ext.commands import build_command_reply
+from th_ext.commands._card import CardCommand
+from th_ext.conform._scenarios import command_text
+from th_ext.dispatch._jsonrpc import RpcExchange
+
+STATE = "TASK_STATE_INPUT_REQUIRED"
+
+
+def task(state: str = STATE, **extra: Any) -> dict[str, Any]:
+    return {"id": "t", "contextId": "c", "status": {"state": state}, **extra}
+
+
+def reply(command: str = "model", **changes: Any) -> dict[str, Any]:
+    event = build_command_reply(
+        task_id="t", context_id="c", state=STATE, command="model", text="ok"
+    )
+    event["metadata"]["command"] = event["status"]["message"]["metadata"]["command"] = command
+    event.update(changes)
+    return event
+
+
+def observe(results: list[Any], *, stream: bool = True, after: Any = None) -> Observation:
+    exchange = RpcExchange(method="SendStreamingMessage", request={}, results=results)
+    last = results[-1].get("statusUpdate") if results and isinstance(results[-1], dict) else None
+    done = after if after is not None else task(status=(last or {}).get("status", {"state": STATE}))
+    return Observation("JSONRPC", stream, True, "/model", exchange, task(), done)
+
+
+def outcome(checks: list[Check]) -> dict[str, str]:
+    return {c.requirement: c.status for c in checks}
+
+
+def test_a_correct_stream_passes_every_check() -> None:
+    checks = command_checks(observe([{"task": task()}, {"statusUpdate": reply()}]), "model")
+    assert set(outcome(checks).values()) == {"pass"}
+    assert set(outcome(checks)) == {
+        "CMD-1",
+        "CMD-2",
+        "CMD-3",
+        "CMD-5",
+        "CMD-9",
+        "CMD-10",
+        "CMD-11",
+        "CMD-13",
+        "CMD-14",
+    }
+
+
+def test_a_working_update_before_the_reply_fails_cmd_14_only() -> None:
+    working = {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}
+    obs = observe([{"task": task()}, {"statusUpdate": working}, {"statusUpdate": reply()}])
+    failed = [c for c in command_checks(obs, "model") if c.status == "fail"]
+    assert [(c.requirement, c.detail) for c in failed] == [
+        ("CMD-14", "1 other status update(s): TASK_STATE_WORKING")
+    ]
+
+
+def test_a_stream_that_does_not_begin_with_the_task_fails_cmd_13() -> None:
+    checks = command_checks(observe([{"statusUpdate": reply()}]), "model")
+    assert outcome(checks)["CMD-13"] == "fail"
+
+
+def test_the_slash_in_metadata_command_fails_cmd_3() -> None:
+    checks = command_checks(observe([{"task": task()}, {"statusUpdate": reply("/model")}]), "model")
+    bad = next(c for c in checks if c.requirement == "CMD-3")
+    assert (bad.status, bad.detail) == (
+        "fail",
+        "the status update's metadata.command is '/model', not 'model'",
+    )
+
+
+def test_send_message_reads_the_reply_message_never_the_task_metadata() -> None:
+    answer = reply()
+    del answer["status"]["message"]["metadata"]
+    stale = task(status=answer["status"], metadata={"command": "model"})
+    obs = observe([{"task": stale}], stream=False, after=stale)
+    checks = outcome(command_checks(obs, "model"))
+    assert checks["CMD-10"] == "fail"
+    assert checks["CMD-3"] == "skip"
+
+
+def test_an_ordinary_answer_on_a_task_with_stale_metadata_passes() -> None:
+    answered = task(
+        status={"state": STATE, "message": {"role": "ROLE_AGENT", "parts": [{"text": "hi"}]}},
+        metadata={"command": "review", "task_ref": "old"},
+    )
+    obs = observe([{"task": answered}], stream=False, after=answered)
+    assert [c.status for c in ordinary_checks(obs, "CMD-8")] == ["pass"]
+
+
+def test_an_ordinary_message_answered_as_a_command_fails() -> None:
+    obs = observe([{"task": task()}, {"statusUpdate": reply("models")}])
+    [found] = ordinary_checks(obs, "CMD-6")
+    assert found.status == "fail"
+    assert "metadata.command 'models'" in found.detail
+
+
+@pytest.mark.parametrize(
+    "results",
+    [[None], ["x"], [{"task": "x"}], [{"statusUpdate": {"status": 3}}], [{"message": {}}], []],
+)
+def test_malformed_answers_never_raise(results: list[Any]) -> None:
+    obs = observe(results, after={"status": None})
+    assert command_checks(obs, "model")
+    assert ordinary_checks(obs, "CMD-8")
+
+
+@pytest.mark.parametrize(
+    ("hint", "text"),
+    [
+        ("", "/help"),
+        ("[<model>]", "/model"),
+        ("<focus>", "/review th-ext conform"),
+        ("<a> [<b>]", "/review th-ext conform"),
+    ],
+)
+def test_an_argument_is_sent_only_when_the_hint_requires_one(hint: str, text: str) -> None:
+    name = text.split(maxsplit=1)[0][1:]
+    assert command_text(CardCommand(name, "d", hint)) == text
+
+
+def test_the_state_check_names_the_three_states_it_compared() -> None:
+    moved = reply()
+    moved["status"]["state"] = "TASK_STATE_COMPLETED"
+    obs = observe([{"task": task()}, {"statusUpdate": moved}])
+    bad = next(c for c in command_checks(obs, "model") if c.requirement == "CMD-5")
+    assert (bad.status, bad.detail) == (
+        "fail",
+        "TASK_STATE_INPUT_REQUIRED before (GetTask before), TASK_STATE_COMPLETED in the reply, "
+        "TASK_STATE_COMPLETED after",
+    )
+
+
+def test_without_a_task_after_the_state_check_fails_and_says_why() -> None:
+    exchange = RpcExchange(method="SendStreamingMessage", request={}, results=[])
+    exchange.results += [{"task": task()}, {"statusUpdate": reply()}]
+    obs = Observation("JSONRPC", True, True, "/model", exchange, task(), None)
+    bad = next(c for c in command_checks(obs, "model") if c.requirement == "CMD-5")
+    assert (bad.status, bad.detail) == (
+        "fail",
+        "GetTask after the message failed, so the state cannot be compared",
+    )
+
+
+def test_an_artifact_instead_of_a_reply_fails_cmd_2_with_what_the_stream_held() -> None:
+    artifact = {"artifactUpdate": {"taskId": "t", "artifact": {"parts": [{"text": "ok"}]}}}
+    checks = command_checks(observe([{"task": task()}, artifact], after=task()), "model")
+    bad = next(c for c in checks if c.requirement == "CMD-2")
+    assert bad.detail == (
+        "no status update carries a status.message; the stream held task, artifactUpdate"
+    )
+    assert outcome(checks)["CMD-13"] == "pass"  # the Task came first; the reply is what is wrong
+
+
+def test_a_message_instead_of_a_task_fails_cmd_2_on_send_message() -> None:
+    obs = observe([{"message": {"role": "ROLE_AGENT", "parts": [{"text": "ok"}]}}], stream=False)
+    [bad] = command_checks(obs, "model")
+    assert (bad.requirement, bad.status) == ("CMD-2", "fail")
+    assert "answered with a Message" in bad.detail
