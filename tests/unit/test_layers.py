@@ -26,6 +26,7 @@ RANKS: dict[str, int] = {
     "publish": 4,
     "conform": 5,
     "demo": 6,
+    "testing": 6,  # th_ext.testing: the checks from an agent's own pytest suite
     "cli": 7,
     "_facade": 8,  # th_ext/__init__.py and __main__.py re-export what is below them
 }
