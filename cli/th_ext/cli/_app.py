@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from th_ext._version import __version__
+from th_ext.cli._boundary import GuardedGroup
 
 __all__ = ["app", "build_app", "main"]
 
@@ -59,6 +60,7 @@ def build_app(names: Iterable[str] = SUBCOMMANDS) -> typer.Typer:
         name="th-ext",
         help="Check A2A agents against the tiny-harness extensions, and read their published "
         "specs.",
+        cls=GuardedGroup,
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import sys
-
 import typer
 
-from th_ext.cli._internal_errors import DebugOption, internal_errors
-from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, write
+from th_ext.cli._json import to_json
+from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -24,7 +21,6 @@ from th_ext.cli._source_options import (
 __all__ = ["commands_command"]
 
 
-
 def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     source: SourceArgument,
     output_format: TextOrJsonOption = TextOrJson.text,
@@ -32,56 +28,49 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
-    debug: DebugOption = False,
 ) -> None:
     """List the card's commands: name, argument hint and description, in the card's order.
 
     Exit 0 when the card was read (with or without the extension), 1 when the extension's
     params have entries a client cannot use, 2 when no card could be read.
     """
-    with internal_errors(debug):
-        from th_ext._exceptions import SourceError
-        from th_ext.commands._card import read_card_commands
-        from th_ext.commands._names import EXTENSION_URI
-        from th_ext.validate import load_card
-        from th_ext.validate._text import clean
+    from th_ext._source import header_scope
+    from th_ext.commands._card import read_card_commands
+    from th_ext.commands._names import EXTENSION_URI
+    from th_ext.validate import load_card
+    from th_ext._text import clean
 
-        limits = source_limits(header, timeout, max_bytes, header_origin)
-        from th_ext._source import header_scope
-
-        scope = header_scope(source, limits)
-        try:
-            loaded = load_card(source, limits, scope=scope)
-        except SourceError as exc:
-            note_withheld(scope.notices())
-            fail(str(exc))
+    limits = source_limits(header, timeout, max_bytes, header_origin)
+    scope = header_scope(source, limits)
+    try:
+        loaded = load_card(source, limits, scope=scope)
+    finally:
         note_withheld(scope.notices())
-        found = read_card_commands(loaded.card)
-        if output_format is TextOrJson.json:
-            document = {
-                "source": loaded.location,
-                "uri": EXTENSION_URI,
-                "declared": found.declared,
-                "required": found.required,
-                "commands": [spec.to_dict() for spec in found.commands],
-                "problems": list(found.problems),
-            }
-            write(json.dumps(document, indent=2, ensure_ascii=False))
-        elif not found.declared:
-            write(
-                f"{clean(loaded.location)}: the card does not declare the commands extension "
-                f"({EXTENSION_URI})"
-            )
-        elif not found.commands:
-            write(f"{clean(loaded.location)}: the commands extension is declared with no commands")
-        else:
-            usages = [clean(spec.usage) for spec in found.commands]
-            width = max(len(usage) for usage in usages)
-            for usage, spec in zip(usages, found.commands, strict=True):
-                write(f"{usage:<{width}}  {clean(spec.description)}")
-        if found.problems:
-            if output_format is TextOrJson.text:
-                for problem in found.problems:
-                    write(f"th-ext: warning: {clean(problem)}", err=True)
-            sys.stdout.flush()
-            raise typer.Exit(int(ExitCode.PROBLEMS))
+    found = read_card_commands(loaded.card)
+    if output_format is TextOrJson.json:
+        document = {
+            "source": loaded.location,
+            "uri": EXTENSION_URI,
+            "declared": found.declared,
+            "required": found.required,
+            "commands": [spec.to_dict() for spec in found.commands],
+            "problems": list(found.problems),
+        }
+        write(to_json(document))
+    elif not found.declared:
+        write(
+            f"{clean(loaded.location)}: the card does not declare the commands extension "
+            f"({EXTENSION_URI})"
+        )
+    elif not found.commands:
+        write(f"{clean(loaded.location)}: the commands extension is declared with no commands")
+    else:
+        usages = [clean(spec.usage) for spec in found.commands]
+        width = max(len(usage) for usage in usages)
+        for usage, spec in zip(usages, found.commands, strict=True):
+            write(f"{usage:<{width}}  {clean(spec.description)}")
+    if found.problems:
+        if output_format is TextOrJson.text:
+            for problem in found.problems:
+                write(f"th-ext: warning: {clean(problem)}", err=True)
+        raise typer.Exit(int(ExitCode.PROBLEMS))

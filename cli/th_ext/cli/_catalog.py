@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from th_ext._exceptions import ThExtError
-from th_ext.cli._output import TextOrJson, TextOrJsonOption, fail, write
+from th_ext.cli._json import to_json
+from th_ext.cli._output import TextOrJson, TextOrJsonOption, write
 
 __all__ = ["extensions_command", "schema_command"]
 
@@ -33,10 +32,7 @@ def extensions_command(
     """List the bundled extensions: name, version, status and URI."""
     from th_ext._catalog import discover
 
-    try:
-        versions = discover(extensions_dir)
-    except ThExtError as exc:
-        fail(str(exc))
+    versions = discover(extensions_dir)
     if output_format is TextOrJson.json:
         rows = [
             {
@@ -50,7 +46,7 @@ def extensions_command(
             }
             for v in versions
         ]
-        write(json.dumps(rows, indent=2))
+        write(to_json(rows))
         return
     if not versions:
         write("no extensions")
@@ -71,10 +67,7 @@ def schema_command(
     """Print an extension's schema.json, byte for byte as it is published."""
     from th_ext._catalog import find
 
-    try:
-        data = find(extension, extensions_dir).schema_bytes
-    except ThExtError as exc:
-        fail(str(exc))
+    data = find(extension, extensions_dir).schema_bytes
     sys.stdout.flush()
-    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.write(data)  # the published bytes, unchanged: no sanitiser
     sys.stdout.buffer.flush()

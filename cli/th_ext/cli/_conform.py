@@ -9,8 +9,6 @@ from typing import Annotated
 
 import typer
 
-from th_ext._exceptions import ThExtError
-from th_ext.cli._internal_errors import DebugOption, internal_errors
 from th_ext.cli._output import ExitCode, fail, use_color, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
@@ -94,7 +92,6 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
-    debug: DebugOption = False,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -104,55 +101,51 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     Exit 0 when every MUST requirement holds (with --strict, every SHOULD too), 1 when one
     fails, 2 when nothing could be checked.
     """
-    with internal_errors(debug):
-        from th_ext.conform import LEVELS, ConformOptions, run_conform
+    from th_ext.conform import LEVELS, ConformOptions, run_conform
 
-        limits = source_limits(header, timeout, max_bytes, header_origin)
-        options = ConformOptions(
-            commands=tuple(name.lstrip("/") for name in command or ()),
-            skip_commands=tuple(name.lstrip("/") for name in skip_command or ()),
-            bindings=tuple(_BINDINGS[b] for b in binding or ()),
-            levels=tuple(lv.value for lv in level) if level else LEVELS,
-            strict=strict,
-            headers=limits.headers,
-            header_origins=limits.header_origins,
-            timeout=limits.timeout,
-            max_bytes=limits.max_bytes,
-        )
-        try:
-            report = run_conform(source, options)
-        except ThExtError as exc:
-            fail(str(exc))
-        if html is not None:
-            from th_ext.cli._conform_html import render_html
+    limits = source_limits(header, timeout, max_bytes, header_origin)
+    options = ConformOptions(
+        commands=tuple(name.lstrip("/") for name in command or ()),
+        skip_commands=tuple(name.lstrip("/") for name in skip_command or ()),
+        bindings=tuple(_BINDINGS[b] for b in binding or ()),
+        levels=tuple(lv.value for lv in level) if level else LEVELS,
+        strict=strict,
+        headers=limits.headers,
+        header_origins=limits.header_origins,
+        timeout=limits.timeout,
+        max_bytes=limits.max_bytes,
+    )
+    report = run_conform(source, options)
+    if html is not None:
+        from th_ext.cli._conform_html import render_html
 
-            try:
-                html.write_text(render_html(report), encoding="utf-8")
-            except OSError as exc:
-                fail(f"--html {html}: cannot be written ({(exc.strerror or str(exc)).lower()})")
-        if junit_file is not None:
-            from th_ext.cli._conform_junit import render_junit
+        _write_file(html, "--html", render_html(report))
+    if junit_file is not None:
+        from th_ext.cli._conform_junit import render_junit
 
-            try:
-                junit_file.write_text(render_junit(report), encoding="utf-8")
-            except OSError as exc:
-                reason = (exc.strerror or str(exc)).lower()
-                fail(f"--junit-file {junit_file}: cannot be written ({reason})")
-        if output_format is ConformFormat.github:
-            from th_ext.cli._github import render_conform_github
+        _write_file(junit_file, "--junit-file", render_junit(report))
+    if output_format is ConformFormat.github:
+        from th_ext.cli._github import render_conform_github
 
-            write(render_conform_github(report))
-        elif output_format is ConformFormat.json:
-            import json
+        write(render_conform_github(report))
+    elif output_format is ConformFormat.json:
+        from th_ext.cli._json import to_json
 
-            write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
-        elif output_format is ConformFormat.junit:
-            from th_ext.cli._conform_junit import render_junit
+        write(to_json(report.to_dict()))
+    elif output_format is ConformFormat.junit:
+        from th_ext.cli._conform_junit import render_junit
 
-            write(render_junit(report))
-        else:
-            from th_ext.cli._conform_text import render_text
+        write(render_junit(report))
+    else:
+        from th_ext.cli._conform_text import render_text
 
-            write(render_text(report, color=use_color(sys.stdout)))
-        if not report.passed:
-            raise typer.Exit(int(ExitCode.PROBLEMS))
+        write(render_text(report, color=use_color(sys.stdout)))
+    if not report.passed:
+        raise typer.Exit(int(ExitCode.PROBLEMS))
+
+
+def _write_file(path: Path, option: str, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from th_ext.validate._text import clean
+from th_ext._text import clean
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport, RequirementResult

@@ -5,15 +5,13 @@ This is the only command that imports the A2A SDK, and it does so only when it r
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import StrEnum
 from typing import Annotated
 
 import typer
 
-from th_ext._exceptions import ThExtError
-from th_ext.cli._internal_errors import DebugOption, internal_errors
+from th_ext.cli._json import to_json
 from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, use_color, write
 
 __all__ = ["demo_command"]
@@ -39,7 +37,7 @@ class VariantChoice(StrEnum):
     no_message_metadata = "no-message-metadata"
 
 
-def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
+def demo_command(
     serve: Annotated[
         bool,
         typer.Option("--serve", help="Only run the demo agent, in the foreground, until Ctrl-C."),
@@ -58,45 +56,38 @@ def demo_command(  # noqa: PLR0917 (typer maps parameters to options)
     timeout: Annotated[
         float, typer.Option("--timeout", metavar="SECONDS", help="Timeout of each request.")
     ] = 10.0,
-    debug: DebugOption = False,
 ) -> None:
     """Start the demo agent on 127.0.0.1, validate it, dry-run /model, run conform, stop it.
 
     Exit 0 when every step passed, 1 when one failed, 2 when the demo cannot run (for example
     without the optional 'demo' extra).
     """
-    with internal_errors(debug):
-        try:
-            from th_ext.demo import DemoVariant, run_demo, serve_forever
-        except ThExtError as exc:
-            fail(str(exc))
-        if not 0 <= port <= 65535:
-            fail(f"--port must be between 0 and 65535, not {port}")
-        from th_ext._source import MAX_TIMEOUT
+    from th_ext.demo import DemoVariant, run_demo, serve_forever
 
-        if not 0 < timeout <= MAX_TIMEOUT:  # also false for nan
-            fail(
-                f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT:g}, "
-                f"not {timeout:.6g}"
-            )
-        chosen = DemoVariant(variant.value)
-        try:
-            if serve:
+    if not 0 <= port <= 65535:
+        fail(f"--port must be between 0 and 65535, not {port}")
+    from th_ext._source import MAX_TIMEOUT
 
-                def ready(base_url: str) -> None:
-                    write(f"demo agent ({chosen.value}) at {base_url}; Ctrl-C stops it")
-                    sys.stdout.flush()
+    if not 0 < timeout <= MAX_TIMEOUT:  # also false for nan
+        fail(
+            f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT:g}, "
+            f"not {timeout:.6g}"
+        )
+    chosen = DemoVariant(variant.value)
+    if serve:
 
-                serve_forever(chosen, port=port, on_ready=ready)
-                return
-            run = run_demo(chosen, timeout=timeout)
-        except ThExtError as exc:
-            fail(str(exc))
-        from th_ext.cli._demo_output import demo_json, render_demo
+        def ready(base_url: str) -> None:
+            write(f"demo agent ({chosen.value}) at {base_url}; Ctrl-C stops it")
+            sys.stdout.flush()
 
-        if output_format is TextOrJson.json:
-            write(json.dumps(demo_json(run), indent=2, ensure_ascii=False))
-        else:
-            write(render_demo(run, color=use_color(sys.stdout)))
-        if not run.passed:
-            raise typer.Exit(int(ExitCode.PROBLEMS))
+        serve_forever(chosen, port=port, on_ready=ready)
+        return
+    run = run_demo(chosen, timeout=timeout)
+    from th_ext.cli._demo_output import demo_json, render_demo
+
+    if output_format is TextOrJson.json:
+        write(to_json(demo_json(run)))
+    else:
+        write(render_demo(run, color=use_color(sys.stdout)))
+    if not run.passed:
+        raise typer.Exit(int(ExitCode.PROBLEMS))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from th_ext.cli._conform_text import render_text
 from th_ext.cli._dispatch_output import render_plan
-from th_ext.validate._text import clean
+from th_ext._text import clean
 
 if TYPE_CHECKING:
     from th_ext.demo._run import DemoRun

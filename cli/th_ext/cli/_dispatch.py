@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Any
 
 import typer
 
 from th_ext._exceptions import ThExtError
-from th_ext.cli._internal_errors import DebugOption, internal_errors
+from th_ext.cli._json import to_json
 from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, use_color, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
@@ -24,7 +23,6 @@ from th_ext.cli._source_options import (
 )
 
 __all__ = ["dispatch_command"]
-
 
 
 def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
@@ -54,73 +52,58 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
-    debug: DebugOption = False,
 ) -> None:
     """Say whether a message runs a command or reaches the model, and what to send and expect.
 
     Exit 0 when a decision was made (with --live: every check passed), 1 when a live check
     failed, 2 when no card or message could be read.
     """
-    with internal_errors(debug):
-        from th_ext._exceptions import SourceError
-        from th_ext._source import header_scope
-        from th_ext.dispatch import plan_dispatch, read_message, text_message
-        from th_ext.validate import load_card
+    from th_ext._source import header_scope
+    from th_ext.dispatch import plan_dispatch, read_message, text_message
+    from th_ext.validate import load_card
 
-        if (text is None) == (message_file is None):
-            fail("give the message as TEXT or with --message FILE, not both and not neither")
-        if source == "-" and message_file == "-":
-            fail("the card and the message cannot both come from standard input")
-        limits = source_limits(header, timeout, max_bytes, header_origin)
-        scope = header_scope(source, limits)
-        try:
-            loaded = load_card(source, limits, scope=scope)
-        except SourceError as exc:
-            note_withheld(scope.notices())
-            fail(str(exc))
-        try:
-            if message_file is not None:
-                message = read_message(message_file, max_bytes, task_id=task_id)
-            else:
-                message = text_message(text or "", task_id=task_id)
-            plan = plan_dispatch(loaded.card, message)
-        except ThExtError as exc:
-            fail(str(exc))
-        report = None
-        if live:
-            from th_ext.dispatch import check_live
-
-            try:
-                report = check_live(
-                    plan,
-                    scope=scope,
-                    timeout=timeout,
-                    max_bytes=max_bytes,
-                    task_id=task_id,
-                )
-            except ThExtError as exc:
-                fail(str(exc))
-        if output_format is TextOrJson.json:
-            document: dict[str, Any] = {"source": loaded.location, **plan.to_dict()}
-            if report is not None:
-                document["live"] = report.to_dict()
-            write(json.dumps(document, indent=2, ensure_ascii=False))
-        else:
-            from th_ext.cli._dispatch_output import render_live, render_plan
-
-            color = use_color(sys.stdout)
-            sent = plan.request is not None and scope.allows(plan.request.url)
-            plan_text = render_plan(
-                plan, loaded.location, len(limits.headers) if sent else 0, color=color, compact=live
-            )
-            write(plan_text)
-            if report is not None:
-                write("")
-                write(render_live(report, plan, color=color))
-        if plan.request is not None:
-            scope.headers_for(plan.request.url)  # a dry run names the origin it would skip
+    if (text is None) == (message_file is None):
+        fail("give the message as TEXT or with --message FILE, not both and not neither")
+    if source == "-" and message_file == "-":
+        fail("the card and the message cannot both come from standard input")
+    limits = source_limits(header, timeout, max_bytes, header_origin)
+    scope = header_scope(source, limits)
+    try:
+        loaded = load_card(source, limits, scope=scope)
+    except ThExtError:
         note_withheld(scope.notices())
-        if report is not None and not report.passed:
-            raise typer.Exit(int(ExitCode.PROBLEMS))
+        raise
+    if message_file is not None:
+        message = read_message(message_file, max_bytes, task_id=task_id)
+    else:
+        message = text_message(text or "", task_id=task_id)
+    plan = plan_dispatch(loaded.card, message)
+    report = None
+    if live:
+        from th_ext.dispatch import check_live
 
+        report = check_live(
+            plan, scope=scope, timeout=timeout, max_bytes=max_bytes, task_id=task_id
+        )
+    if output_format is TextOrJson.json:
+        document: dict[str, Any] = {"source": loaded.location, **plan.to_dict()}
+        if report is not None:
+            document["live"] = report.to_dict()
+        write(to_json(document))
+    else:
+        from th_ext.cli._dispatch_output import render_live, render_plan
 
+        color = use_color(sys.stdout)
+        sent = plan.request is not None and scope.allows(plan.request.url)
+        plan_text = render_plan(
+            plan, loaded.location, len(limits.headers) if sent else 0, color=color, compact=live
+        )
+        write(plan_text)
+        if report is not None:
+            write("")
+            write(render_live(report, plan, color=color))
+    if plan.request is not None:
+        scope.headers_for(plan.request.url)  # a dry run names the origin it would skip
+    note_withheld(scope.notices())
+    if report is not None and not report.passed:
+        raise typer.Exit(int(ExitCode.PROBLEMS))

@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from th_ext.net import redact_url
-from th_ext.validate._text import clean
+from th_ext._text import clean
 
 if TYPE_CHECKING:
     from th_ext.dispatch import DispatchPlan, LiveReport

@@ -14,6 +14,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand
 
 from th_ext.cli._app import app
+from th_ext.cli._boundary import guard_command, guarded_run
 
 __all__ = ["hook_command", "main"]
 
@@ -50,4 +51,7 @@ def hook_command() -> TyperCommand:
 
 
 def main() -> None:
-    hook_command().main(prog_name=PROG_NAME)
+    command = hook_command()
+    guard_command(command)
+    with guarded_run():
+        command.main(prog_name=PROG_NAME)

@@ -7,8 +7,7 @@ from typing import Annotated
 
 import typer
 
-from th_ext._exceptions import ThExtError
-from th_ext.cli._output import ExitCode, fail, write
+from th_ext.cli._output import ExitCode, write
 
 __all__ = ["lock_app"]
 
@@ -37,11 +36,8 @@ def lock_add(
     from th_ext._catalog import find
     from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock
 
-    try:
-        version = find(extension, extensions_dir)
-        added = add_to_lock(extensions_dir / LOCK_FILE_NAME, version)
-    except ThExtError as exc:
-        fail(str(exc))
+    version = find(extension, extensions_dir)
+    added = add_to_lock(extensions_dir / LOCK_FILE_NAME, version)
     state = "locked" if added else "already locked"
     write(f"{version.key}: {state} (sha256 {version.schema_sha256})")
 
@@ -52,10 +48,7 @@ def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     from th_ext._catalog import discover
     from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
 
-    try:
-        problems = check_lock(discover(extensions_dir), read_lock(extensions_dir / LOCK_FILE_NAME))
-    except ThExtError as exc:
-        fail(str(exc))
+    problems = check_lock(discover(extensions_dir), read_lock(extensions_dir / LOCK_FILE_NAME))
     for problem in problems:
         write(f"th-ext: lock: {problem}", err=True)
     if problems:

@@ -18,6 +18,7 @@ class ExitCode(IntEnum):
     OK = 0
     PROBLEMS = 1  # the input was read and something in it is wrong
     UNUSABLE = 2  # usage error, or the input could not be read at all
+    OUTPUT_CLOSED = 141  # standard output's reader went away (128 + SIGPIPE), as `| head` does
 
 
 class TextOrJson(StrEnum):

@@ -78,6 +78,13 @@ def _run(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run ``th-ext-publish`` behind the command line's boundary; return the exit code."""
+    from th_ext.cli._boundary import run_guarded
+
+    return run_guarded(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     started = time.perf_counter()
     try:

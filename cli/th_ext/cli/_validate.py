@@ -7,7 +7,6 @@ JSON). No traceback reaches the user unless ``--debug`` is given.
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass
 from enum import StrEnum
@@ -16,10 +15,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from th_ext._exceptions import SourceError, ThExtError
+from th_ext._exceptions import SourceError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
-from th_ext.cli._internal_errors import DebugOption, internal_errors
-from th_ext.cli._output import ExitCode, fail, use_color
+from th_ext.cli._output import use_color
 from th_ext.cli._source_options import (
     HeaderOption,
     HeaderOriginOption,
@@ -84,17 +82,11 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
-    debug: DebugOption = False,
 ) -> None:
     """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes, header_origin)
     options = _Options(output_format, strict, tuple(extension or ()), schema, limits, junit_file)
-    with internal_errors(debug):
-        try:
-            code = _run(source, options)
-        except ThExtError as exc:
-            fail(str(exc), ExitCode.UNUSABLE)
-    raise typer.Exit(code)
+    raise typer.Exit(_run(source, options))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +102,7 @@ class _Options:
 def _run(source: str, options: _Options) -> int:
     import time
 
+    from th_ext.cli._sanitise import unwrap
     from th_ext.cli._validate_output import Spinner, stderr_is_terminal
     from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
 
@@ -132,10 +125,16 @@ def _run(source: str, options: _Options) -> int:
         and use_color(sys.stderr)
     )
     try:
-        with Spinner(sys.stderr, f"fetching {_shown(source)}", enabled=spinning):
+        with Spinner(unwrap(sys.stderr), f"fetching {_shown(source)}", enabled=spinning):
             raw = read_source(source, options.limits)
     except SourceError as exc:
+        # Nothing was read. A report says so for a program (and for --junit-file); a person
+        # gets the one-line error of every command.
         report = report_for_source_error(source, exc, strict=options.strict)
+        if options.output_format is ReportFormat.text:
+            if options.junit_file is not None:
+                _write_junit(report, options.junit_file)
+            raise
     else:
         location, notices = raw.location, raw.notices
         body = [raw.data]
@@ -187,7 +186,9 @@ def _emit(report: Report, output_format: ReportFormat, source: str) -> None:
 
         text = render_github(report, file=None if source == "-" or is_url(source) else source)
     elif output_format is ReportFormat.json:
-        text = json.dumps(report.to_dict(), indent=2) + "\n"
+        from th_ext.cli._json import to_json
+
+        text = to_json(report.to_dict()) + "\n"
     elif output_format is ReportFormat.junit:
         from th_ext.validate import to_junit
 
@@ -196,8 +197,4 @@ def _emit(report: Report, output_format: ReportFormat, source: str) -> None:
         from th_ext.cli._validate_output import render_text
 
         text = render_text(report, color=use_color(sys.stdout))
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
+    sys.stdout.write(text)

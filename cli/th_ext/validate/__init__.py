@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from th_ext.validate._override import read_schema_override
     from th_ext.validate._pointer import pointer
     from th_ext.validate._report import FORMAT_VERSION, Report
-    from th_ext.validate._text import clean
+    from th_ext._text import clean
     from th_ext.validate._validator import (
         SchemaOverride,
         ValidateOptions,
@@ -70,7 +70,7 @@ __getattr__ = _lazy_names(
         "pointer": "th_ext.validate._pointer",
         "FORMAT_VERSION": "th_ext.validate._report",
         "Report": "th_ext.validate._report",
-        "clean": "th_ext.validate._text",
+        "clean": "th_ext._text",
         "SchemaOverride": "th_ext.validate._validator",
         "ValidateOptions": "th_ext.validate._validator",
         "report_for_source_error": "th_ext.validate._validator",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from th_ext._problem import LAYERS, Problem
 from th_ext.validate._report import Report
-from th_ext.validate._text import clean
+from th_ext._text import clean
 
 __all__ = ["to_junit"]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from th_ext._problem import LAYERS, Layer, Problem
-from th_ext.validate._text import clean
+from th_ext._text import clean
 
 __all__ = ["FORMAT_VERSION", "Report"]
 

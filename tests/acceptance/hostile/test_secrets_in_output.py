@@ -37,7 +37,7 @@ def test_validate_errors_redact_url_credentials(
     result = th_ext("validate", _with_credentials(origin_a.base) + "/card.json", "-f", output)
     assert result.exit_code == 2
     assert PASSWORD not in result.stdout + result.stderr
-    assert "404" in result.stdout
+    assert "404" in (result.stderr if output == "text" else result.stdout)
 
 
 @pytest.mark.parametrize("command", ["commands", "dispatch"])

@@ -33,7 +33,7 @@ def test_console_examples_match(tmp_path: Path) -> None:
     assert len(examples) == 3
     for args, output, code in examples:
         run = run_validate(*args.split(), cwd=tmp_path)
-        assert run.stdout.rstrip("\n") == output, args
+        assert (run.stdout + run.stderr).rstrip("\n") == output, args
         assert str(run.code) == code, args
 
 

@@ -38,7 +38,7 @@ def test_colour_and_spinner_on_a_terminal(silent_server: str) -> None:
     code, output = run_on_terminal(silent_server, "--timeout", "1.5", no_color=False)
     assert code == 2
     assert b"fetching " in output  # the spinner's line
-    assert b"\x1b[31;1m" in output  # errors in red
+    assert b"th-ext: \x1b[31;1merror\x1b[0m: " in output  # errors in red
 
 
 def test_no_colour_and_no_spinner_with_no_color(silent_server: str) -> None:
@@ -46,4 +46,5 @@ def test_no_colour_and_no_spinner_with_no_color(silent_server: str) -> None:
     assert code == 2
     assert b"\x1b" not in output
     assert b"fetching " not in output
-    assert b"timeout" in output
+    assert b"th-ext: error: " in output
+    assert b"no complete answer within 1.5 s" in output

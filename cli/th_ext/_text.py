@@ -1,0 +1,73 @@
+"""Making a string that came from a card safe to print: no control characters, no escapes.
+
+A card is untrusted input. A name holding ``ESC [ 2 J`` would clear the reader's terminal, an
+OSC sequence could set its title or a hyperlink, a bidirectional override could make a line
+read differently from what it says, and a lone surrogate cannot be encoded at all. ``clean``
+removes all of them and turns line breaks and tabs into spaces, so one problem stays one line.
+
+``escape_unsafe`` is the last gate before any output: whatever still holds such a character
+(a file name, a server's reason phrase, a message from a library) gets it written as a visible
+escape such as ``\\x1b`` or ``\\u202e``, keeping newlines and tabs, so that no byte th-ext prints
+can drive the terminal or reorder what the reader sees.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["clean", "escape_unsafe"]
+
+_ESCAPE_SEQUENCES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor movement, erasing
+    r"|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC: titles, hyperlinks, clipboard
+    r"|\x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?"  # DCS, SOS, PM, APC strings
+    r"|\x1b[ -/]*[0-~]?"  # any other escape sequence, or a lone ESC
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+    r"|[\x90\x98\x9d\x9e\x9f][^\x07\x9c]*(?:\x07|\x9c)?"  # 8-bit string controls
+)
+_SPACES = re.compile(r"[\t\n\v\f\r\x85\u2028\u2029]")
+_INVISIBLE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]"
+)
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    """``text`` without terminal escape sequences and control characters, on one line."""
+    if text.isprintable():
+        return text
+    text = _ESCAPE_SEQUENCES.sub("", text)
+    text = _SPACES.sub(" ", text)
+    text = _INVISIBLE.sub("", text)
+    return _SURROGATES.sub("\ufffd", text)
+
+
+#: Every character no output may carry raw: C0 and C1 controls except tab and newline, DEL,
+#: bidirectional controls, the Unicode line and paragraph separators, and lone surrogates
+#: (which cannot be encoded at all).
+_UNSAFE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    r"\u2028\u2029\ud800-\udfff]"
+)
+#: With ``keep_sgr``: a colour sequence (Select Graphic Rendition) th-ext wrote itself, kept.
+_UNSAFE_OR_SGR = re.compile(r"(\x1b\[[0-9;]*m)|" + _UNSAFE.pattern)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    found = match.group(0)
+    if len(found) > 1:  # a colour sequence, matched only under keep_sgr
+        return found
+    code = ord(found)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def escape_unsafe(text: str, *, keep_sgr: bool = False) -> str:
+    """``text`` with every unsafe character written as a visible escape (``\\x1b``, ``\\u202e``).
+
+    Newlines and tabs stay. ``keep_sgr`` keeps colour sequences (``ESC [ ... m``), for a
+    stream that th-ext colours itself; every other escape sequence is still shown, not run.
+    """
+    pattern = _UNSAFE_OR_SGR if keep_sgr else _UNSAFE
+    if pattern.search(text) is None:
+        return text
+    return pattern.sub(_escaped, text)

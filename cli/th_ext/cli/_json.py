@@ -1,0 +1,87 @@
+"""JSON output that any JSON parser reads, whatever a card or an agent sent.
+
+Every ``--format json`` document goes through ``to_json``. Three things an agent can send
+would otherwise break it: a number such as ``1e400``, which Python reads as infinity and
+``json.dumps`` writes as ``Infinity`` (not JSON); a result nested hundreds of levels deep, which
+the standard encoder walks by recursion; and characters no terminal should receive raw.
+So the output is ASCII (``\\uXXXX`` escapes, lone surrogates included), a non-finite number is
+written as the string ``"Infinity"``, ``"-Infinity"`` or ``"NaN"``, and a document the standard
+encoder cannot handle is written by an encoder that keeps its own stack.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["to_json"]
+
+#: Past this depth the lines stop moving right, so that the output stays linear in size.
+_MAX_INDENT_LEVEL = 64
+_NON_FINITE = {math.inf: '"Infinity"', -math.inf: '"-Infinity"'}
+
+
+def to_json(document: Any, *, indent: int = 2) -> str:
+    """``document`` as strict JSON text, indented like ``json.dumps(..., indent=indent)``."""
+    try:
+        return json.dumps(document, indent=indent, ensure_ascii=True, allow_nan=False)
+    except (ValueError, RecursionError):
+        return "".join(_chunks(document, indent))
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return _NON_FINITE.get(value, '"NaN"')
+    return json.dumps(value, ensure_ascii=True)
+
+
+def _chunks(document: Any, indent: int) -> Iterator[str]:
+    """The same text as ``json.dumps``, from a loop over an explicit stack, not recursion.
+
+    Each stack frame holds an open container's remaining items, the text that closes it, and
+    how many of its items have been written.
+    """
+    stack: list[list[Any]] = []
+    value: Any = document
+    while True:
+        if isinstance(value, dict) and value:
+            yield "{"
+            stack.append([iter([(_key(k), v) for k, v in value.items()]), "}", 0])
+        elif isinstance(value, (list, tuple)) and value:
+            yield "["
+            stack.append([iter([(None, v) for v in value]), "]", 0])
+        elif isinstance(value, dict):
+            yield "{}"
+        elif isinstance(value, (list, tuple)):
+            yield "[]"
+        else:
+            yield _scalar(value)
+        while stack:  # the next value to write, closing each container that has run out
+            frame = stack[-1]
+            entry = next(frame[0], None)
+            if entry is None:
+                stack.pop()
+                yield _newline(indent, len(stack)) + frame[1]
+                continue
+            yield ("," if frame[2] else "") + _newline(indent, len(stack))
+            frame[2] += 1
+            key, value = entry
+            if key is not None:
+                yield json.dumps(key, ensure_ascii=True) + ": "
+            break
+        else:
+            return
+
+
+def _newline(indent: int, depth: int) -> str:
+    return "\n" + " " * (indent * min(depth, _MAX_INDENT_LEVEL))
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if isinstance(key, float) and not math.isfinite(key):
+        return _NON_FINITE.get(key, '"NaN"').strip('"')
+    return json.dumps(key)
