@@ -35,10 +35,10 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     params have entries a client cannot use, 2 when no card could be read.
     """
     from th_ext._source import header_scope
+    from th_ext._text import clean
     from th_ext.commands._card import read_card_commands
     from th_ext.commands._names import EXTENSION_URI
     from th_ext.validate import load_card
-    from th_ext._text import clean
 
     limits = source_limits(header, timeout, max_bytes, header_origin)
     scope = header_scope(source, limits)

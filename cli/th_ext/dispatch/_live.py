@@ -70,8 +70,19 @@ class LiveReport:
     """What the user should know about how the run went, e.g. headers withheld from an origin."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The report as JSON (the ``live`` object of ``th-ext dispatch --format json``)."""
-        return asdict(self)
+        """The report as JSON (the ``live`` object of ``th-ext dispatch --format json``).
+
+        What the agent sent is referenced as it is, not copied: an answer nested hundreds of
+        levels deep must not exhaust the stack here.
+        """
+        return {
+            "passed": self.passed,
+            "task_id": self.task_id,
+            "sent": self.sent,
+            "received": self.received,
+            "checks": [asdict(check) for check in self.checks],
+            "notices": list(self.notices),
+        }
 
     def failed(self) -> list[str]:
         return [check.name for check in self.checks if check.status == "fail"]

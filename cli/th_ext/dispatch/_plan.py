@@ -63,16 +63,25 @@ class DispatchPlan:
 
     def to_dict(self) -> dict[str, Any]:
         """The plan as JSON (``th-ext dispatch --format json``); the URL's credentials redacted."""
-        document = asdict(self)
-        if self.request is not None:
-            request = document["request"]
-            document["request"] = {
-                "url": _redact_url(request["url"]),
-                "method": request["method"],
-                "headers": request["headers"],
-                "body": request["body"],
-            }
-        return document
+        request = self.request
+        return {  # the message is referenced, not deep-copied: it may be nested very deep
+            "outcome": self.outcome,
+            "command": self.command,
+            "arguments": self.arguments,
+            "reason": self.reason,
+            "streaming": self.streaming,
+            "extension": asdict(self.extension),
+            "request": None
+            if request is None
+            else {
+                "url": _redact_url(request.url),
+                "method": request.method,
+                "headers": dict(request.headers),
+                "body": request.body,
+            },
+            "expected_reply": self.expected_reply,
+            "notes": list(self.notes),
+        }
 
     @property
     def message(self) -> dict[str, Any]:

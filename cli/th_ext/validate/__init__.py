@@ -13,13 +13,13 @@ from th_ext._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
     from th_ext._problem import LAYERS, Layer, Problem, Severity
+    from th_ext._text import clean
     from th_ext.validate._document import MAX_DEPTH, ParsedDocument, parse_document
     from th_ext.validate._junit import to_junit
     from th_ext.validate._load import LoadedCard, load_card
     from th_ext.validate._override import read_schema_override
     from th_ext.validate._pointer import pointer
     from th_ext.validate._report import FORMAT_VERSION, Report
-    from th_ext._text import clean
     from th_ext.validate._validator import (
         SchemaOverride,
         ValidateOptions,
