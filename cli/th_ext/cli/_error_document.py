@@ -9,7 +9,7 @@ in that format which carries the error, and the exit code 2:
 * GitHub Actions: one ``::error`` workflow command.
 
 ``code`` is the stable name of what went wrong when the error has one (a source error's
-``not-found``, ``http-error``, ``too-large``, ...), else the kind of error (``dispatch``,
+``unreadable``, ``http-error``, ``too-large``, ...), else the kind of error (``dispatch``,
 ``conform``, ...). Credentials in a source URL are redacted, as everywhere.
 """
 
