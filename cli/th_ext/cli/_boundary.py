@@ -22,14 +22,14 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import Any
 
 import typer
 from typer.core import TyperGroup, TyperOption
 
 from th_ext._exceptions import ThExtError
-from th_ext.cli._output import ExitCode, use_color, write
+from th_ext.cli._output import ExitCode, error_line, write
 from th_ext.cli._sanitise import sanitised_streams
 
 __all__ = ["GuardedGroup", "guard_command", "guarded_run", "run_guarded"]
@@ -88,7 +88,7 @@ def guarded(callback: Callable[..., Any], name: str | None = None) -> Callable[.
         except Exception as exc:
             if _Run.debug:
                 raise
-            _write_error(
+            error_line(
                 f"internal error ({type(exc).__name__}: {exc}); "
                 "rerun with --debug for the traceback"
             )
@@ -117,16 +117,10 @@ def _output_closed() -> None:
     raise typer.Exit(int(ExitCode.OUTPUT_CLOSED))
 
 
-def _write_error(message: str) -> None:
-    label = "\x1b[31;1merror\x1b[0m" if use_color(sys.stderr) else "error"
-    with suppress(BrokenPipeError):  # standard error has gone too: the exit code still tells
-        write(f"th-ext: {label}: {' '.join(message.split())}", err=True)
-
-
 def _report_error(exc: ThExtError, params: dict[str, Any], name: str | None) -> None:
     output_format = str(params.get("output_format") or "text")
     if output_format == "text":
-        _write_error(str(exc))
+        error_line(str(exc))
     else:
         from th_ext.cli._error_document import error_document
 

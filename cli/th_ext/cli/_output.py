@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import suppress
 from enum import IntEnum, StrEnum
 from typing import Annotated, NoReturn, TextIO
 
 import typer
 
-__all__ = ["ExitCode", "TextOrJson", "TextOrJsonOption", "fail", "use_color", "write"]
+__all__ = [
+    "ExitCode",
+    "TextOrJson",
+    "TextOrJsonOption",
+    "error_line",
+    "fail",
+    "use_color",
+    "write",
+]
 
 
 class ExitCode(IntEnum):
@@ -44,8 +53,15 @@ def write(text: str, *, err: bool = False) -> None:
     stream.write(text if text.endswith("\n") else text + "\n")
 
 
+def error_line(message: str) -> None:
+    """Print ``th-ext: error: <message>`` on one line to stderr (``error`` in red on a
+    terminal). Standard error closed too is not an error: the exit code still tells."""
+    label = "\x1b[31;1merror\x1b[0m" if use_color(sys.stderr) else "error"
+    with suppress(BrokenPipeError):
+        write(f"th-ext: {label}: {' '.join(message.split())}", err=True)
+
+
 def fail(message: str, code: ExitCode = ExitCode.UNUSABLE) -> NoReturn:
     """Print ``th-ext: error: <message>`` on one line to stderr and exit with ``code``."""
-    one_line = " ".join(message.split())
-    write(f"th-ext: error: {one_line}", err=True)
+    error_line(message)
     raise typer.Exit(int(code))
