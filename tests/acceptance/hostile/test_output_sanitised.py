@@ -150,3 +150,19 @@ def test_the_installed_script_writes_no_raw_control_bytes(
         for stream in (run.stdout, run.stderr):
             assert not re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", stream), stream
             assert FORBIDDEN.search(stream.decode("utf-8")) is None, stream
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "card.json", "--format", HOSTILE_TEXT],
+        [f"vali{HOSTILE_TEXT}date"],
+        ["dispatch", "card.json", "/x", "--timeout", HOSTILE_TEXT],
+    ],
+    ids=["bad-choice", "bad-command", "bad-number"],
+)
+def test_usage_errors_echo_arguments_safely(th_ext: Callable[..., Result], args: list[str]) -> None:
+    result = th_ext(*args)
+    assert result.exit_code == 2
+    assert_clean(result)
+    assert "\\x1b]52;c;cHduZWQ=\\x07" in result.stderr
