@@ -11,6 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
+from th_ext._junit_xml import junit_text
 from th_ext._text import clean
 
 if TYPE_CHECKING:
@@ -64,5 +65,4 @@ def render_junit(report: ConformReport) -> str:
     suite.set("errors", "0")
     suite.set("skipped", str(skipped))
     suite.set("time", f"{report.seconds:.3f}")
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")
+    return junit_text(root)

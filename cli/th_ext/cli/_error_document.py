@@ -68,6 +68,7 @@ def _shown(source: object) -> str | None:
 def _junit(title: str, source: str | None, code: str, message: str) -> str:
     import xml.etree.ElementTree as ET
 
+    from th_ext._junit_xml import junit_text
     from th_ext._text import clean
 
     suites = ET.Element("testsuites", tests="1", failures="0", errors="1")
@@ -79,4 +80,4 @@ def _junit(title: str, source: str | None, code: str, message: str) -> str:
     )
     error = ET.SubElement(case, "error", type=code, message=clean(message))
     error.text = clean(message)
-    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+    return junit_text(suites)

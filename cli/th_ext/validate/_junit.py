@@ -9,6 +9,7 @@ one skipped test case, so every report shows all four layers.
 
 from __future__ import annotations
 
+from th_ext._junit_xml import junit_text
 from th_ext._problem import LAYERS, Problem
 from th_ext._text import clean
 from th_ext.validate._report import Report
@@ -25,70 +26,59 @@ _LAYER_TITLES = {
 
 def to_junit(report: Report) -> str:
     """The report as a JUnit XML document (a ``<testsuites>`` element), ending in a newline."""
+    import xml.etree.ElementTree as ET
+
     grouped = report.by_layer()
-    suites = []
-    total_tests = total_failures = total_skipped = 0
+    root = ET.Element("testsuites", name="th-ext validate")
+    totals = {"tests": 0, "failures": 0, "skipped": 0}
     for layer in LAYERS:
         classname = f"th-ext.validate.{layer}"
-        cases: list[str] = []
-        failures = skipped = 0
+        suite = ET.SubElement(root, "testsuite", name=classname)
+        properties = ET.SubElement(suite, "properties")
+        ET.SubElement(properties, "property", name="source", value=clean(report.source))
+        tests = failures = skipped = 0
         if layer not in report.layers:
-            cases.append(_case(classname, _LAYER_TITLES[layer], "<skipped/>"))
-            skipped = 1
+            case = ET.SubElement(suite, "testcase", classname=classname, name=_LAYER_TITLES[layer])
+            ET.SubElement(case, "skipped")
+            tests, skipped = 1, 1
         elif not grouped[layer]:
-            cases.append(_case(classname, _LAYER_TITLES[layer], ""))
+            ET.SubElement(suite, "testcase", classname=classname, name=_LAYER_TITLES[layer])
+            tests = 1
         for problem in grouped[layer]:
-            body, failed = _problem_body(problem, report.fails(problem))
+            case = ET.SubElement(
+                suite, "testcase", classname=classname, name=clean(_case_name(problem))
+            )
+            failed = report.fails(problem)
+            if failed:
+                body = ET.SubElement(
+                    case, "failure", message=clean(problem.message), type=problem.code
+                )
+            else:
+                body = ET.SubElement(case, "system-out")
+            body.text = _problem_text(problem)
+            tests += 1
             failures += failed
-            cases.append(_case(classname, _case_name(problem), body))
-        total_tests += len(cases)
-        total_failures += failures
-        total_skipped += skipped
-        suites.append(
-            f'  <testsuite name="{classname}" tests="{len(cases)}" failures="{failures}" '
-            f'errors="0" skipped="{skipped}">\n'
-            f"    <properties>\n"
-            f'      <property name="source" value={quoteattr(clean(report.source))}/>\n'
-            f"    </properties>\n" + "".join(cases) + "  </testsuite>\n"
+        suite.attrib.update(
+            tests=str(tests), failures=str(failures), errors="0", skipped=str(skipped)
         )
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<testsuites name="th-ext validate" tests="{total_tests}" failures="{total_failures}" '
-        f'errors="0" skipped="{total_skipped}">\n' + "".join(suites) + "</testsuites>\n"
+        totals["tests"] += tests
+        totals["failures"] += failures
+        totals["skipped"] += skipped
+    root.attrib.update(
+        tests=str(totals["tests"]),
+        failures=str(totals["failures"]),
+        errors="0",
+        skipped=str(totals["skipped"]),
     )
-
-
-def escape(text: str) -> str:
-    """XML character data (``clean`` has already removed what XML 1.0 cannot hold)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def quoteattr(text: str) -> str:
-    """An XML attribute value, quoted; line breaks kept as character references."""
-    escaped = escape(text).replace('"', "&quot;").replace("\n", "&#10;")
-    return f'"{escaped}"'
+    return junit_text(root)
 
 
 def _case_name(problem: Problem) -> str:
     return f"{problem.code} at {problem.path or '/'}"
 
 
-def _case(classname: str, name: str, body: str) -> str:
-    open_tag = f"    <testcase classname={quoteattr(classname)} name={quoteattr(clean(name))}"
-    if not body:
-        return open_tag + "/>\n"
-    return f"{open_tag}>\n      {body}\n    </testcase>\n"
-
-
-def _problem_body(problem: Problem, failed: bool) -> tuple[str, int]:
+def _problem_text(problem: Problem) -> str:
     text = f"{problem.severity}: {clean(problem.message)}"
     if problem.hint:
         text += f"\nhint: {clean(problem.hint)}"
-    text += f"\npath: {clean(problem.path) or '(the whole document)'}"
-    if failed:
-        return (
-            f"<failure message={quoteattr(clean(problem.message))} "
-            f"type={quoteattr(problem.code)}>{escape(text)}</failure>",
-            1,
-        )
-    return f"<system-out>{escape(text)}</system-out>", 0
+    return text + f"\npath: {clean(problem.path) or '(the whole document)'}"

@@ -69,6 +69,19 @@ def test_junit_is_well_formed_for_hostile_strings(card: dict[str, Any]) -> None:
     assert root.get("failures") == "1"
 
 
+def test_junit_keeps_every_hostile_string_well_formed(card: dict[str, Any]) -> None:
+    hostile = "a\x00\x08\x1b]0;t\x07\ud800\ufffe\uffff\u202e]]><&\"'\x7f\x9b"
+    card[hostile] = hostile
+    card["supportedInterfaces"][0]["url"] = "https://user:secret@example.com/a2a" + hostile
+    text = to_junit(validate_value(card, options=ValidateOptions(strict=True)))
+    root = ET.fromstring(text)
+    assert "secret" not in text
+    failure = next(iter(root.iter("failure")))
+    assert "]]><&" in (failure.get("message") or "")
+    assert "\x1b" not in text
+    assert all(ch in "\n" or ch >= " " for ch in text)
+
+
 def test_text_colour_comes_only_from_th_ext(card: dict[str, Any]) -> None:
     card["name"] = "\x1b[41mred\x1b[0m agent"
     card["y\x1b[5m"] = 1
