@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         ASCII_WHITESPACE,
         CommandCall,
         CommandDecision,
+        closest_name,
         decide,
         parse_command,
     )
@@ -58,6 +59,7 @@ __all__ = [
     "CommandSpec",
     "CommandsExtensionParams",
     "build_command_reply",
+    "closest_name",
     "command_reply_metadata",
     "command_reply_of",
     "commands_v1_schema",
@@ -77,6 +79,7 @@ __getattr__ = _lazy_names(
         "ASCII_WHITESPACE": "th_ext.commands._dispatch_rule",
         "CommandCall": "th_ext.commands._dispatch_rule",
         "CommandDecision": "th_ext.commands._dispatch_rule",
+        "closest_name": "th_ext.commands._dispatch_rule",
         "decide": "th_ext.commands._dispatch_rule",
         "parse_command": "th_ext.commands._dispatch_rule",
         "COMMANDS_V1_URI": "th_ext.commands._models",

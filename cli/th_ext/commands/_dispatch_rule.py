@@ -14,7 +14,14 @@ from typing import Any
 
 from th_ext.commands._entry import is_command_name
 
-__all__ = ["ASCII_WHITESPACE", "CommandCall", "CommandDecision", "decide", "parse_command"]
+__all__ = [
+    "ASCII_WHITESPACE",
+    "CommandCall",
+    "CommandDecision",
+    "closest_name",
+    "decide",
+    "parse_command",
+]
 
 ASCII_WHITESPACE = " \t\n\r\f\v"
 """Space, tab, line feed, carriage return, form feed, vertical tab: the rule's whitespace."""
@@ -65,10 +72,38 @@ def decide(message: Any, registered_names: Collection[str]) -> CommandDecision:
     if not name:
         return CommandDecision(None, name, 'the name after "/" is empty')
     if name not in registered_names or not is_command_name(name):
+        near = closest_name(name, registered_names)
+        hint = f" (did you mean /{near}?)" if near is not None else ""
         return CommandDecision(
-            None, name, f"{name!r} is not registered; {_registered(registered_names)}"
+            None, name, f"{name!r} is not registered{hint}; {_registered(registered_names)}"
         )
     return CommandDecision(CommandCall(name, arguments), name, f"{name!r} is a registered command")
+
+
+def closest_name(name: str, names: Collection[str]) -> str | None:
+    """The name in ``names`` that ``name`` most likely misspells, or None when none is close.
+
+    Close means what a reader would call a typo: a letter added, dropped or swapped, a
+    different case, a short prefix (``models``, ``Model``, ``mdoel`` and ``mod`` all suggest
+    ``model``). ``name`` itself is never suggested.
+    """
+    candidates = [n for n in names if isinstance(n, str) and n and n != name]
+    if not name or not candidates:
+        return None
+    from difflib import SequenceMatcher
+
+    wanted = name.lower()
+    best, best_score = None, 0.0
+    for candidate in candidates:
+        matcher = SequenceMatcher(None, wanted, candidate.lower())
+        score = matcher.ratio()
+        if score > best_score:
+            best, best_score = candidate, score
+    return best if best_score >= _CLOSE_ENOUGH else None
+
+
+_CLOSE_ENOUGH = 0.75
+"""The least ``SequenceMatcher`` ratio that counts as close: ``mod`` against ``model``."""
 
 
 def _only_text(message: Any) -> tuple[str | None, str]:

@@ -51,7 +51,8 @@ def test_the_text_output_gives_outcome_reason_request_and_reply(
             "message",
             None,
             None,
-            "'models' is not registered; the registered commands are /model, /help, /review",
+            "'models' is not registered (did you mean /model?); "
+            "the registered commands are /model, /help, /review",
         ),
         ("/Model", "message", None, None, "'Model' is not registered"),
         (" /model", "message", None, None, "whitespace before"),

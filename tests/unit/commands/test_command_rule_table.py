@@ -73,7 +73,8 @@ def test_not_registered_names_the_registered_commands() -> None:
     decision = decide(one_part("/models"), ("model", "help"))
     assert decision.name == "models"
     assert (
-        decision.reason == "'models' is not registered; the registered commands are /model, /help"
+        decision.reason == "'models' is not registered (did you mean /model?); "
+        "the registered commands are /model, /help"
     )
 
 

@@ -49,7 +49,8 @@ def test_an_unregistered_name_is_an_ordinary_message_with_the_reason(card: dict[
     plan = plan_dispatch(card, text_message("/models"))
     assert (plan.outcome, plan.command, plan.arguments) == ("message", None, None)
     assert plan.reason == (
-        "'models' is not registered; the registered commands are /model, /help, /review"
+        "'models' is not registered (did you mean /model?); "
+        "the registered commands are /model, /help, /review"
     )
     assert plan.expected_reply["kind"] == "model-reply"
     assert plan.expected_reply["stream_response"] is None

@@ -38,7 +38,8 @@ def text_message(text: Any) -> dict[str, Any]:
             CommandDecision(
                 None,
                 "models",
-                "'models' is not registered; the registered commands are /model, /help",
+                "'models' is not registered (did you mean /model?); "
+                "the registered commands are /model, /help",
             ),
         ),
         (text_message("hello"), CommandDecision(None, None, 'the text does not begin with "/"')),
