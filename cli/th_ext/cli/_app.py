@@ -18,8 +18,9 @@ import typer
 
 from th_ext._version import __version__
 from th_ext.cli._boundary import GuardedGroup
+from th_ext.cli._help import MAX_HELP_WIDTH, tidy_help
 
-__all__ = ["app", "build_app", "main"]
+__all__ = ["ThExtGroup", "app", "build_app", "main"]
 
 app: typer.Typer  # the whole command line, built on first use (see ``__getattr__``)
 
@@ -35,6 +36,15 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("th_ext.cli._catalog", "schema_command"),
     "lock": ("th_ext.cli._lock", "lock_app"),
 }
+
+
+class ThExtGroup(GuardedGroup):
+    """The application's group: every command behind the error boundary (``GuardedGroup``),
+    with whole summaries and plain argument names in its help (``tidy_help``)."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        tidy_help(self)
 
 
 def _print_version(value: bool) -> None:
@@ -60,9 +70,10 @@ def build_app(names: Iterable[str] = SUBCOMMANDS) -> typer.Typer:
         name="th-ext",
         help="Check A2A agents against the tiny-harness extensions, and read their published "
         "specs.",
-        cls=GuardedGroup,
+        cls=ThExtGroup,
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,
+        context_settings={"max_content_width": MAX_HELP_WIDTH},
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
     )

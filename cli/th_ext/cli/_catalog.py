@@ -8,17 +8,18 @@ from typing import Annotated
 
 import typer
 
+from th_ext.cli._completion import complete_extension
 from th_ext.cli._json import to_json
 from th_ext.cli._output import TextOrJson, TextOrJsonOption, write
 
 __all__ = ["extensions_command", "schema_command"]
 
 
-
 ExtensionsDirOption = Annotated[
     Path | None,
     typer.Option(
         "--extensions-dir",
+        metavar="DIR",
         help="Read extensions from this folder instead of the copies bundled with th-ext.",
         file_okay=False,
     ),
@@ -60,7 +61,12 @@ def extensions_command(
 
 def schema_command(
     extension: Annotated[
-        str, typer.Argument(help="The extension as <name>/<version> (commands/v1) or its URI.")
+        str,
+        typer.Argument(
+            help="The extension as <name>/<version> (commands/v1) or its URI.",
+            metavar="EXTENSION",
+            autocompletion=complete_extension,
+        ),
     ],
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:

@@ -63,17 +63,26 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     ] = None,
     binding: Annotated[
         list[BindingChoice] | None,
-        typer.Option("--binding", help="Check only this binding (repeatable)."),
+        typer.Option(
+            "--binding",
+            metavar="[jsonrpc|http+json]",
+            help="Check only this binding (repeatable).",
+        ),
     ] = None,
     level: Annotated[
         list[LevelChoice] | None,
-        typer.Option("--level", help="Report only requirements of this level (repeatable)."),
+        typer.Option(
+            "--level",
+            metavar="[MUST|SHOULD|MAY]",
+            help="Report only requirements of this level (repeatable).",
+        ),
     ] = None,
     strict: Annotated[
         bool, typer.Option("--strict", help="Fail on SHOULD requirements too (warnings).")
     ] = False,
     output_format: Annotated[
-        ConformFormat, typer.Option("--format", "-f", help="Output format.")
+        ConformFormat,
+        typer.Option("--format", "-f", metavar="[text|json|junit|github]", help="Output format."),
     ] = ConformFormat.text,
     html: Annotated[
         Path | None,

@@ -17,7 +17,6 @@ from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, use
 __all__ = ["demo_command"]
 
 
-
 class VariantChoice(StrEnum):
     """Every ``DemoVariant``, listed here so that ``--help`` does not import the SDK."""
 
@@ -43,13 +42,18 @@ def demo_command(
         typer.Option("--serve", help="Only run the demo agent, in the foreground, until Ctrl-C."),
     ] = False,
     port: Annotated[
-        int, typer.Option("--port", help="The port for --serve (0 picks a free one).")
+        int,
+        typer.Option("--port", metavar="PORT", help="The port for --serve (0 picks a free one)."),
     ] = 8000,
     variant: Annotated[
         VariantChoice,
         typer.Option(
             "--variant",
-            help="Run the correct agent, or one broken on purpose to see the checks fail.",
+            metavar="VARIANT",
+            help="Run the correct agent, or one broken on purpose to see the checks fail: "
+            + ", ".join(choice.value for choice in VariantChoice)
+            + ".",
+            show_choices=False,
         ),
     ] = VariantChoice.correct,
     output_format: TextOrJsonOption = TextOrJson.text,

@@ -41,7 +41,9 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     ] = None,
     task_id: Annotated[
         str | None,
-        typer.Option("--task-id", help="Send the message to this existing task."),
+        typer.Option(
+            "--task-id", metavar="TASK_ID", help="Send the message to this existing task."
+        ),
     ] = None,
     live: Annotated[
         bool,

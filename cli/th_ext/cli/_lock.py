@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from th_ext.cli._completion import complete_extension
 from th_ext.cli._output import ExitCode, write
 
 __all__ = ["lock_app"]
@@ -21,6 +22,7 @@ SourceDirOption = Annotated[
     Path,
     typer.Option(
         "--extensions-dir",
+        metavar="DIR",
         help="The repository's extensions folder, which holds published.lock.",
         file_okay=False,
     ),
@@ -29,7 +31,14 @@ SourceDirOption = Annotated[
 
 @lock_app.command("add")
 def lock_add(
-    extension: Annotated[str, typer.Argument(help="The version to publish, as <name>/<version>.")],
+    extension: Annotated[
+        str,
+        typer.Argument(
+            help="The version to publish, as <name>/<version>.",
+            metavar="EXTENSION",
+            autocompletion=complete_extension,
+        ),
+    ],
     extensions_dir: SourceDirOption = Path("extensions"),
 ) -> None:
     """Record a version's schema as published. A published entry is never replaced."""

@@ -37,7 +37,9 @@ class TextOrJson(StrEnum):
     json = "json"
 
 
-TextOrJsonOption = Annotated[TextOrJson, typer.Option("--format", "-f", help="Output format.")]
+TextOrJsonOption = Annotated[
+    TextOrJson, typer.Option("--format", "-f", metavar="[text|json]", help="Output format.")
+]
 
 
 def use_color(stream: TextIO) -> bool:

@@ -17,6 +17,7 @@ import typer
 
 from th_ext._exceptions import SourceError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
+from th_ext.cli._completion import complete_extension
 from th_ext.cli._output import use_color
 from th_ext.cli._source_options import (
     HeaderOption,
@@ -44,7 +45,8 @@ class ReportFormat(StrEnum):
 def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     source: SourceArgument,
     output_format: Annotated[
-        ReportFormat, typer.Option("--format", "-f", help="Output format.")
+        ReportFormat,
+        typer.Option("--format", "-f", metavar="[text|json|junit|github]", help="Output format."),
     ] = ReportFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     extension: Annotated[
@@ -52,7 +54,8 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         typer.Option(
             "--extension",
             "-e",
-            metavar="URI",
+            metavar="URI|KEY",
+            autocompletion=complete_extension,
             help="Require this extension (URI, or a bundled key such as commands/v1); "
             "repeatable. By default the card must declare at least one th-ext extension.",
             show_default=False,

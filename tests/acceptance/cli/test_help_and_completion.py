@@ -1,0 +1,127 @@
+"""Help that names things and shows whole summaries, and shell completion."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+
+from th_ext.cli import app
+from th_ext.cli._help import summary
+
+SCRIPT = Path(sys.executable).with_name("th-ext")
+TYPE_METAVAR = re.compile(
+    r"<(str|int|float|path|file|directory|bool|text|integer)>|<[\w+-]+(\|[\w+-]+)+>"
+)
+
+
+def _paths() -> list[list[str]]:
+    root = typer.main.get_command(app)
+    found: list[list[str]] = [[]]
+    for name, command in root.commands.items():  # type: ignore[attr-defined]
+        found.append([name])
+        found.extend([name, sub] for sub in getattr(command, "commands", {}))
+    return found
+
+
+def _help(path: list[str], columns: int) -> str:
+    """``th-ext PATH --help`` from the real script, on a terminal ``columns`` wide."""
+    run = subprocess.run(
+        [SCRIPT, *path, "--help"],
+        env={**os.environ, "COLUMNS": str(columns)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def _one_line(text: str) -> str:
+    """``text`` unwrapped, words that the formatter broke at a hyphen joined again."""
+    return re.sub(r"-\s+", "-", " ".join(text.split()))
+
+
+@pytest.mark.parametrize("columns", [200, 60])
+@pytest.mark.parametrize("path", _paths(), ids=lambda p: " ".join(p) or "th-ext")
+def test_help_names_every_value(path: list[str], columns: int) -> None:
+    text = _help(path, columns)
+    usage = next(line for line in text.splitlines() if line.startswith("Usage:"))
+    assert "{" not in usage and "}" not in usage, usage
+    assert TYPE_METAVAR.search(text) is None, TYPE_METAVAR.search(text)
+
+
+@pytest.mark.parametrize("columns", [200, 60])
+def test_the_command_list_shows_whole_summaries(columns: int) -> None:
+    text = _help([], columns)
+    listing = text.split("Commands:", 1)[1]
+    root = typer.main.get_command(app)
+    for name, command in root.commands.items():  # type: ignore[attr-defined]
+        whole = summary(command.help)
+        assert whole.endswith("."), name
+        assert whole in _one_line(listing), name
+    assert "..." not in listing
+
+
+def test_a_wide_terminal_gets_one_line_per_command() -> None:
+    listing = _help([], 200).split("Commands:", 1)[1].strip().splitlines()
+    root = typer.main.get_command(app)
+    assert len(listing) == len(root.commands)  # type: ignore[attr-defined]
+
+
+def test_the_usage_line_names_the_arguments() -> None:
+    assert "Usage: th-ext dispatch [OPTIONS] SOURCE [TEXT]" in _help(["dispatch"], 200)
+    assert "Usage: th-ext schema [OPTIONS] EXTENSION" in _help(["schema"], 200)
+
+
+def _complete(words: str) -> list[str]:
+    env = {
+        **os.environ,
+        "_TH_EXT_COMPLETE": "complete_bash",
+        "COMP_WORDS": words,
+        "COMP_CWORD": str(len(words.split(" ")) - 1),
+    }
+    run = subprocess.run([SCRIPT], env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.split()
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["th-ext schema com", "th-ext schema ", "th-ext lock add c", "th-ext validate card.json -e co"],
+)
+def test_bundled_extension_keys_complete(words: str) -> None:
+    assert "commands/v1" in _complete(words)
+
+
+def test_an_extension_uri_completes() -> None:
+    offered = _complete("th-ext schema https://madarauchiha")
+    assert offered == ["https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"]
+
+
+def test_nothing_unknown_completes() -> None:
+    assert _complete("th-ext schema zzz") == []
+
+
+def test_subcommands_complete() -> None:
+    assert _complete("th-ext val") == ["validate"]
+    assert "conform" in _complete("th-ext co")
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_show_completion_prints_a_script(shell: str) -> None:
+    run = subprocess.run(
+        [SCRIPT, "--show-completion", shell],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "_TH_EXT_COMPLETE" in run.stdout
