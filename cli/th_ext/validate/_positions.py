@@ -19,14 +19,18 @@ from dataclasses import dataclass
 
 __all__ = ["Position", "locate"]
 
+# A JSON string, written as an unrolled loop of possessive runs: a run of plain characters is
+# one step of the matcher, not one backtracking point per character, so a megabyte-long run
+# costs no memory (an alternation inside a repetition would keep a point per character).
+_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
 # After optional white space: a string (with its escapes), one structural character, or a run of
 # anything else (a number, true, false, null).
-_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+)', re.DOTALL)
+_TOKEN = re.compile(rf'\s*+({_STRING}|[{{}}\[\]:,]|[^\s{{}}\[\]:,"]++)', re.DOTALL)
+# A member's key and its colon, in one match.
+_KEY = re.compile(rf"\s*+({_STRING})\s*+:", re.DOTALL)
 # Everything up to the next bracket that is not inside a string: one C-level match skips the
 # flat part of a value, so skipping costs a match per nested container, not per token.
-# A member's key and its colon, in one match.
-_KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*")\s*:', re.DOTALL)
-_FLAT = re.compile(r'(?:"(?:[^"\\]|\\.)*"|[^"{}\[\]])*', re.DOTALL)
+_FLAT = re.compile(rf'[^"{{}}\[\]]*+(?:{_STRING}[^"{{}}\[\]]*+)*+', re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
