@@ -15,6 +15,7 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 
 __all__ = ["Position", "locate"]
@@ -42,7 +43,12 @@ class Position:
 
 
 class _Trie(dict[str, "_Trie"]):
-    """The wanted pointers as a tree of their reference tokens."""
+    """The wanted pointers as a tree of their reference tokens; ``below`` lists the wanted
+    pointers at this node and under it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.below: list[tuple[str, ...]] = []
 
 
 def locate(text: str, pointers: Iterable[str]) -> dict[str, Position]:
@@ -59,16 +65,19 @@ def locate(text: str, pointers: Iterable[str]) -> dict[str, Position]:
         if tokens is None:
             continue
         node = root
+        node.below.append(tokens)
         for token in tokens:
             node = node.setdefault(token, _Trie())
+            node.below.append(tokens)
         wanted[pointer] = tokens
     if not wanted:
         return {}
-    scanner = _Scanner(text)
+    scanner = _Scanner(text, set(wanted.values()))
     offsets: dict[tuple[str, ...], int] = {}
     start = scanner.token()
     if start is not None:
-        scanner.value(start, root, (), offsets)
+        with suppress(_AllPlaced):
+            scanner.value(start, root, (), offsets)
     lines = _LineIndex(text)
     found: dict[str, Position] = {}
     for pointer, tokens in wanted.items():
@@ -90,12 +99,22 @@ def _reference_tokens(pointer: str) -> tuple[str, ...] | None:
     return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
 
 
-class _Scanner:
-    """A cursor over the text that reads one token at a time, or skips a whole value."""
+class _AllPlaced(Exception):
+    """Every wanted pointer has its offset: the rest of the text need not be read."""
 
-    def __init__(self, text: str) -> None:
+
+class _Scanner:
+    """A cursor over the text that reads one token at a time, or skips a whole value.
+
+    It stops the scan (``_AllPlaced``) once every wanted pointer is settled: placed, or known to
+    name a missing member once the value that would hold it has been read. So placing the first
+    problems of a huge card costs the text up to them, not the whole card.
+    """
+
+    def __init__(self, text: str, wanted: set[tuple[str, ...]]) -> None:
         self.text = text
         self.pos = 0
+        self.unplaced = set(wanted)
 
     def token(self) -> tuple[str, int] | None:
         """The next token and its offset, or ``None`` at the end of the text."""
@@ -126,14 +145,27 @@ class _Scanner:
         """Record the value that begins with ``start``; descend where ``want`` has children."""
         lexeme, offset = start
         offsets[path] = offset
+        if path in self.unplaced:  # placed where its value starts, whatever the value holds
+            self.unplaced.discard(path)
+            if not self.unplaced:
+                raise _AllPlaced
         if lexeme not in ("{", "["):
-            return
-        if not want:
+            self._settle(want)
+        elif not want:
+            self._settle(want)
             self.skip_container()
         elif lexeme == "{":
             self._members(want, path, offsets)
+            self._settle(want)
         else:
             self._items(want, path, offsets)
+            self._settle(want)
+
+    def _settle(self, want: _Trie) -> None:
+        """The value ``want`` stands for has been read: its pointers are placed or missing."""
+        self.unplaced.difference_update(want.below)
+        if not self.unplaced:
+            raise _AllPlaced
 
     def _members(
         self, want: _Trie, path: tuple[str, ...], offsets: dict[tuple[str, ...], int]
