@@ -89,3 +89,22 @@ def test_problems_of_a_card_read_as_text_carry_line_and_column(
     assert line[problem.column - 1 :].startswith('"Help"')
     data = report.to_dict()["problems"]
     assert {"line": problem.line, "column": problem.column}.items() <= data[0].items()
+
+
+def test_a_missing_member_is_placed_at_its_object_before_a_huge_sibling() -> None:
+    text = '{"skills": [{"id": 1}, {}], "rest": [' + ",".join(["[[1]]"] * 50_000) + "]}"
+    found = locate(text, ["/skills/1/name", "", "/skills/0/id"])
+    assert found == {
+        "/skills/1/name": Position(1, text.index("{}") + 1),
+        "": Position(1, 1),
+        "/skills/0/id": Position(1, text.index("1") + 1),
+    }
+
+
+def test_a_long_flat_run_and_long_strings_are_placed() -> None:
+    numbers = ",".join(["1"] * 200_000)
+    long_string = '"' + 'x\\"y' * 100_000 + '"'
+    text = f'{{"a": [{numbers}], "b": {long_string}, "c": [1, 2]}}'
+    found = locate(text, ["/c/1", "/b"])
+    assert found["/c/1"] == Position(1, len(text) - 2)
+    assert found["/b"] == Position(1, text.index('"b": ') + 6)
