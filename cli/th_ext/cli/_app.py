@@ -4,12 +4,13 @@
 ``th-ext`` script) builds only the subcommand it was asked for: typer turns every registered
 function into a click command before it parses anything, and the others' modules and
 parameters are start-up time a command never uses. Anything else (no subcommand, ``--help``,
-``--version``, a mistyped name) gets the whole application.
+``--version``, a mistyped name, shell completion) gets the whole application.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Iterable
 from typing import Annotated, Any
@@ -23,6 +24,9 @@ from th_ext.cli._help import MAX_HELP_WIDTH, tidy_help
 __all__ = ["ThExtGroup", "app", "build_app", "main"]
 
 app: typer.Typer  # the whole command line, built on first use (see ``__getattr__``)
+
+COMPLETE_VAR = "_TH_EXT_COMPLETE"
+"""Set when a shell's completion script runs th-ext (typer's ``_<PROG>_COMPLETE`` protocol)."""
 
 #: Each subcommand, in the order ``--help`` lists them: its module and the function (or, for a
 #: group, the ``typer.Typer``) that implements it.
@@ -90,7 +94,8 @@ def build_app(names: Iterable[str] = SUBCOMMANDS) -> typer.Typer:
 
 def main() -> None:
     asked = sys.argv[1] if len(sys.argv) > 1 else ""
-    build_app([asked] if asked in SUBCOMMANDS else SUBCOMMANDS)()
+    completing = COMPLETE_VAR in os.environ  # the shell asks about the whole command line
+    build_app([asked] if asked in SUBCOMMANDS and not completing else SUBCOMMANDS)()
 
 
 def __getattr__(name: str) -> Any:

@@ -7,17 +7,26 @@ The catalog is read only while completing, never when a command starts.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import typer
+
 __all__ = ["complete_extension"]
 
 
-def complete_extension(incomplete: str) -> list[str]:
-    """The bundled extension keys (``commands/v1``) and URIs that begin with ``incomplete``."""
+def complete_extension(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The extension keys (``commands/v1``) and URIs that begin with ``incomplete``.
+
+    They come from the folder the command will read: its ``--extensions-dir`` when it has one
+    (``lock add`` reads the repository's folder, drafts included), else the bundled copies.
+    """
     from th_ext._catalog import discover
     from th_ext._exceptions import ThExtError
 
+    folder = ctx.params.get("extensions_dir")  # typed on the line, else the default, or None
     try:
-        versions = discover(None)
-    except ThExtError:  # a broken bundle completes nothing; the command will say why
+        versions = discover(Path(folder) if isinstance(folder, str | Path) else None)
+    except ThExtError:  # an unreadable folder completes nothing; the command will say why
         return []
     offered = [version.key for version in versions]
     if incomplete.startswith(("h", "H")):

@@ -41,7 +41,10 @@ def lock_add(
     ],
     extensions_dir: SourceDirOption = Path("extensions"),
 ) -> None:
-    """Record a version's schema as published. A published entry is never replaced."""
+    """Record a version's schema as published.
+
+    A published entry is never replaced: a changed schema needs a new version.
+    """
     from th_ext._catalog import find
     from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock
 

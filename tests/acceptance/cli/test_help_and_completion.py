@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import typer.main
 from th_ext.cli import app
 from th_ext.cli._help import summary
 
+REPO = Path(__file__).resolve().parents[3]
 SCRIPT = Path(sys.executable).with_name("th-ext")
 TYPE_METAVAR = re.compile(
     r"<(str|int|float|path|file|directory|bool|text|integer)>|<[\w+-]+(\|[\w+-]+)+>"
@@ -58,13 +60,17 @@ def test_help_names_every_value(path: list[str], columns: int) -> None:
 
 
 @pytest.mark.parametrize("columns", [200, 60])
-def test_the_command_list_shows_whole_summaries(columns: int) -> None:
-    text = _help([], columns)
+@pytest.mark.parametrize("group", [[], ["lock"]], ids=lambda p: " ".join(p) or "th-ext")
+def test_every_command_list_shows_whole_summaries(group: list[str], columns: int) -> None:
+    text = _help(group, columns)
     listing = text.split("Commands:", 1)[1]
-    root = typer.main.get_command(app)
-    for name, command in root.commands.items():  # type: ignore[attr-defined]
+    parent = typer.main.get_command(app)
+    for name in group:
+        parent = parent.commands[name]  # type: ignore[attr-defined]
+    for name, command in parent.commands.items():  # type: ignore[attr-defined]
         whole = summary(command.help)
         assert whole.endswith("."), name
+        assert ". " not in whole, f"{name}: one sentence"
         assert whole in _one_line(listing), name
     assert "..." not in listing
 
@@ -80,14 +86,17 @@ def test_the_usage_line_names_the_arguments() -> None:
     assert "Usage: th-ext schema [OPTIONS] EXTENSION" in _help(["schema"], 200)
 
 
-def _complete(words: str) -> list[str]:
+def _complete(words: str, *argv: str, cwd: Path | None = None) -> list[str]:
+    """What bash's completion script gets back from ``th-ext ARGV`` for ``words``."""
     env = {
         **os.environ,
         "_TH_EXT_COMPLETE": "complete_bash",
         "COMP_WORDS": words,
         "COMP_CWORD": str(len(words.split(" ")) - 1),
     }
-    run = subprocess.run([SCRIPT], env=env, capture_output=True, text=True, timeout=60, check=False)
+    run = subprocess.run(
+        [SCRIPT, *argv], env=env, cwd=cwd, capture_output=True, text=True, timeout=60, check=False
+    )
     assert run.returncode == 0, run.stderr
     return run.stdout.split()
 
@@ -112,6 +121,40 @@ def test_nothing_unknown_completes() -> None:
 def test_subcommands_complete() -> None:
     assert _complete("th-ext val") == ["validate"]
     assert "conform" in _complete("th-ext co")
+
+
+def test_completion_sees_the_whole_application_whatever_the_arguments() -> None:
+    """The script builds only the subcommand it is asked for, except while completing."""
+    assert _complete("th-ext val", "schema") == ["validate"]
+
+
+@pytest.fixture
+def with_draft(tmp_path: Path) -> Path:
+    """An extensions folder with ``commands/v1`` and a ``commands/v2`` draft copied from it."""
+    from tests.support.new_version import copy_as_draft
+
+    shutil.copytree(REPO / "extensions", tmp_path / "extensions")
+    copy_as_draft(tmp_path / "extensions", "commands/v1", "v2")
+    return tmp_path
+
+
+def test_extensions_complete_from_the_folder_the_command_reads(with_draft: Path) -> None:
+    folder = str(with_draft / "extensions")
+    assert _complete(f"th-ext lock add --extensions-dir {folder} c") == [
+        "commands/v1",
+        "commands/v2",
+    ]
+    assert _complete(f"th-ext schema --extensions-dir {folder} commands/") == [
+        "commands/v1",
+        "commands/v2",
+    ]
+    assert _complete("th-ext schema c", cwd=with_draft) == ["commands/v1"]  # the bundled copies
+    # lock add reads ./extensions by default: the repository's folder, drafts included
+    assert _complete("th-ext lock add c", cwd=with_draft) == ["commands/v1", "commands/v2"]
+
+
+def test_a_missing_extensions_folder_completes_nothing(tmp_path: Path) -> None:
+    assert _complete(f"th-ext lock add --extensions-dir {tmp_path / 'none'} c") == []
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])

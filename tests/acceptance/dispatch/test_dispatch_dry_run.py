@@ -34,6 +34,20 @@ def test_the_text_output_gives_outcome_reason_request_and_reply(
     assert '"command": "model"' in out
 
 
+def test_a_near_miss_stays_ordinary_and_names_the_command_meant(
+    th_ext: Callable[..., Result],
+) -> None:
+    result = th_ext("dispatch", CARD, "/models")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert out.startswith("outcome    ordinary message (reaches the model)\n")
+    assert (
+        "reason     'models' is not registered (did you mean /model?); "
+        "the registered commands are /model, /help, /review\n"
+    ) in out
+    assert "did you mean" not in th_ext("dispatch", CARD, "/deploy").stdout
+
+
 @pytest.mark.parametrize(
     ("text", "outcome", "command", "arguments", "reason"),
     [
