@@ -113,6 +113,17 @@ def test_a_command_loads_nothing_it_does_not_use(command: str) -> None:
     assert loaded(modules, SUBCOMMAND_MODULES[command]) == list(SUBCOMMAND_MODULES[command])
 
 
+@pytest.mark.parametrize("output", [[], ["--format", "json"], ["--format", "github"]])
+def test_validate_loads_the_xml_library_only_for_junit(output: list[str]) -> None:
+    assert loaded(modules_after(["validate", CARD, *output]), ("xml", "th_ext._junit_xml")) == []
+
+
+def test_junit_output_loads_the_xml_library(tmp_path: Path) -> None:
+    """The check itself: asked for JUnit, validate does load ElementTree."""
+    for output in (["--format", "junit"], ["--junit-file", str(tmp_path / "report.xml")]):
+        assert "xml.etree.ElementTree" in modules_after(["validate", CARD, *output])
+
+
 def test_the_probe_sees_what_a_command_loads() -> None:
     """The check itself: ``--help`` builds every subcommand, so it loads all their modules."""
     modules = modules_after(["--help"])
