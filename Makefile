@@ -43,11 +43,18 @@ $(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed-demo
 	$(BIN)/th-ext demo
 
+## The whole suite runs in two pytest-xdist workers: most of its time is waiting (browser page
+## loads, subprocess CLIs, timeouts, package builds) that the other worker fills. Each worker
+## has its own temporary folders, site builds, servers (on free ports) and Chromium.
+## PYTEST_WORKERS=auto uses every core; PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= 2
+PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist worksteal
+
 ## Every check: lint, type-check, and the whole test suite (browser tests included).
 test: $(VENV)/.installed-test browser js-agent axe
 	$(BIN)/ruff check cli tests benchmarks tools action examples
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 	$(MAKE) example
 
 ## The example agent project, whose own tests check it with th-ext's pytest plugin.
@@ -62,7 +69,7 @@ typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
 pytest: $(VENV)/.installed-test
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 
 ## Debian's Chromium for the real-browser tests.
 browser:

@@ -12,9 +12,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, BrowserContext, Page, Request
 
-__all__ = ["ColorScheme", "PageCost", "measure_page", "site_pages"]
+__all__ = [
+    "ColorScheme",
+    "Measuring",
+    "PageCost",
+    "measure_page",
+    "site_pages",
+    "start_measuring",
+]
 
 ColorScheme = Literal["light", "dark"]
 
@@ -41,37 +48,62 @@ def measure_page(
     browser: Browser, base_url: str, path: str, color_scheme: ColorScheme = "light"
 ) -> PageCost:
     """Open ``base_url + path`` in a fresh context (empty cache) and count what it costs."""
+    return start_measuring(browser, base_url, path, color_scheme).finish()
+
+
+def start_measuring(
+    browser: Browser, base_url: str, path: str, color_scheme: ColorScheme = "light"
+) -> Measuring:
+    """Start loading ``base_url + path`` in a fresh context (empty cache), counting as it goes;
+    ``finish()`` waits for the network to go idle and gives the cost."""
     context = browser.new_context(color_scheme=color_scheme)
     try:
         page = context.new_page()
         session = context.new_cdp_session(page)
         session.send("Network.enable")
-        received: dict[str, int] = {}
-        scripts: list[str] = []
-
-        def finished(event: dict[str, object]) -> None:
-            length = event.get("encodedDataLength", 0)
-            counted = int(length) if isinstance(length, int | float) else 0
-            received[str(event["requestId"])] = counted
-
-        session.on("Network.loadingFinished", finished)
-        page.on(
-            "request",
-            lambda request: scripts.append(request.url)
-            if request.resource_type == "script"
-            else None,
-        )
-        page.goto(base_url + path, wait_until="networkidle")
-        # When the event fires, as DevTools marks DOMContentLoaded (its handlers not included)
-        timing = page.evaluate(
-            "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventStart"
-        )
-        return PageCost(
-            path=path,
-            bytes=sum(received.values()),
-            requests=len(received),
-            scripts=tuple(scripts),
-            dom_content_loaded_ms=float(timing),
-        )
-    finally:
+        measuring = Measuring(path, context, page)
+        session.on("Network.loadingFinished", measuring.finished)
+        page.on("request", measuring.requested)
+        page.goto(base_url + path, wait_until="commit")
+    except BaseException:
         context.close()
+        raise
+    return measuring
+
+
+class Measuring:
+    """A page on its way to loading, with what it has received so far."""
+
+    def __init__(self, path: str, context: BrowserContext, page: Page) -> None:
+        self.path = path
+        self.context = context
+        self.page = page
+        self.received: dict[str, int] = {}
+        self.scripts: list[str] = []
+
+    def finished(self, event: dict[str, object]) -> None:
+        length = event.get("encodedDataLength", 0)
+        counted = int(length) if isinstance(length, int | float) else 0
+        self.received[str(event["requestId"])] = counted
+
+    def requested(self, request: Request) -> None:
+        if request.resource_type == "script":
+            self.scripts.append(request.url)
+
+    def finish(self) -> PageCost:
+        """Wait until the network is idle, then give the page's cost; closes its context."""
+        try:
+            self.page.wait_for_load_state("networkidle")
+            # When the event fires, as DevTools marks DOMContentLoaded (its handlers not included)
+            timing = self.page.evaluate(
+                "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventStart"
+            )
+            return PageCost(
+                path=self.path,
+                bytes=sum(self.received.values()),
+                requests=len(self.received),
+                scripts=tuple(self.scripts),
+                dom_content_loaded_ms=float(timing),
+            )
+        finally:
+            self.context.close()

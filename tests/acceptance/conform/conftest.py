@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.support.demo_agents import DemoAgents
 from th_ext.conform import ConformReport, run_conform
 from th_ext.demo import DemoServer, DemoVariant
 
@@ -15,18 +16,9 @@ Agent = Callable[[DemoVariant], DemoServer]
 
 @pytest.fixture(scope="session")
 def conform_agent() -> Iterator[Agent]:
-    started: dict[DemoVariant, DemoServer] = {}
-
-    def get(variant: DemoVariant = DemoVariant.CORRECT) -> DemoServer:
-        if variant not in started:
-            server = DemoServer(variant)
-            server.start()
-            started[variant] = server
-        return started[variant]
-
-    yield get
-    for server in started.values():
-        server.stop()
+    agents = DemoAgents()
+    yield agents
+    agents.stop_all()
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from tests.support.demo_agents import DemoAgents
 from th_ext.cli import app
 from th_ext.demo import DemoServer, DemoVariant
 
@@ -27,18 +28,9 @@ class Result:
 @pytest.fixture(scope="session")
 def demo_agent() -> Iterator[Callable[[DemoVariant], DemoServer]]:
     """A started demo agent of a given variant; each variant starts once per session."""
-    started: dict[DemoVariant, DemoServer] = {}
-
-    def get(variant: DemoVariant = DemoVariant.CORRECT) -> DemoServer:
-        if variant not in started:
-            server = DemoServer(variant)
-            server.start()
-            started[variant] = server
-        return started[variant]
-
-    yield get
-    for server in started.values():
-        server.stop()
+    agents = DemoAgents()
+    yield agents
+    agents.stop_all()
 
 
 @pytest.fixture

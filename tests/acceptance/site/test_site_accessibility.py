@@ -12,10 +12,11 @@ import pytest
 from tests.conftest import in_ci
 from tests.support.axe import AXE_JS, axe_violations
 from tests.support.browser import CHROMIUM_ARGS, chromium_executable
+from tests.support.overlap import overlapped
 from tests.support.page_weight import ColorScheme, site_pages
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -48,17 +49,28 @@ def test_no_page_has_a_serious_wcag_violation(
     built_site: Path, site_base_url: str, browser: Browser, scheme: ColorScheme
 ) -> None:
     pages = [*site_pages(built_site), "no-such-page/"]  # the 404 page too
-    found: list[str] = []
-    for path in pages:
+
+    def start(path: str) -> tuple[str, BrowserContext, Page]:
         context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
         try:
             page = context.new_page()
-            page.goto(site_base_url + path, wait_until="load")
-            found += [
+            page.goto(site_base_url + path, wait_until="commit")
+        except BaseException:
+            context.close()
+            raise
+        return path, context, page
+
+    def check(started: tuple[str, BrowserContext, Page]) -> list[str]:
+        path, context, page = started
+        try:
+            page.wait_for_load_state("load")
+            return [
                 f"{path or '(home)'}: {violation}"
                 for violation in axe_violations(page)
                 if violation.impact in ("serious", "critical")
             ]
         finally:
             context.close()
+
+    found = [line for lines in overlapped(pages, start, check) for line in lines]
     assert found == [], "\n".join(found)

@@ -22,6 +22,7 @@ from tests.conftest import EXTENSIONS_DIR, in_ci
 from tests.support.browser import CHROMIUM_ARGS, chromium_executable
 from tests.support.extension_folders import ExtensionFolder, extension_folders
 from tests.support.html_page import normalise_space
+from tests.support.overlap import overlapped
 from tests.support.page_weight import ColorScheme
 from tests.support.site_config import mkdocs_setting
 
@@ -143,7 +144,8 @@ def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
     """Open a site path in a fresh browser context (light unless told), watching for problems.
 
     ``settle`` waits until the network is idle, so that late requests (the search index, the
-    diagram library) have answered before the problems are read.
+    diagram library) have answered before the problems are read. ``wait=False`` returns as soon
+    as the document has arrived, for a test that waits for the page itself later.
     """
     contexts = []
 
@@ -153,6 +155,7 @@ def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
         allowed_document_status: int = 200,
         settle: bool = False,
         color_scheme: ColorScheme = "light",
+        wait: bool = True,
     ) -> tuple[Page, Problems]:
         context = browser.new_context(
             color_scheme=color_scheme,
@@ -166,7 +169,10 @@ def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
         page = context.new_page()
         problems = Problems(site_base_url + path, allowed_document_status)
         problems.watch(page)
-        response = page.goto(site_base_url + path, wait_until="networkidle" if settle else "load")
+        response = page.goto(
+            site_base_url + path,
+            wait_until=("networkidle" if settle else "load") if wait else "commit",
+        )
         assert response is not None
         assert response.status == allowed_document_status, f"{path}: HTTP {response.status}"
         return page, problems
@@ -416,10 +422,14 @@ def test_no_page_logs_a_console_error_or_fails_a_request(
         for path in built_site.rglob("*.html")
     )
     assert "a2a/ext/commands/v1/" in pages
-    report = {}
-    for path in pages:
-        _, problems = open_page(path, settle=True)
-        report[path or "(home)"] = problems.found
+
+    def settle(opened: tuple[Page, Problems]) -> list[str]:
+        page, problems = opened
+        page.wait_for_load_state("networkidle")
+        return problems.found
+
+    found = overlapped(pages, lambda path: open_page(path, wait=False), settle)
+    report = {path or "(home)": problems for path, problems in zip(pages, found, strict=True)}
     _, problems = open_page("no/such/page/", allowed_document_status=404, settle=True)
     report["(an unknown address, answered by 404.html)"] = problems.found
     faults = {path: found for path, found in report.items() if found}

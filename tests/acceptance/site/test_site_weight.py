@@ -12,7 +12,8 @@ import pytest
 
 from tests.conftest import in_ci
 from tests.support.browser import CHROMIUM_ARGS, chromium_executable
-from tests.support.page_weight import measure_page, site_pages
+from tests.support.overlap import overlapped
+from tests.support.page_weight import Measuring, site_pages, start_measuring
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -44,8 +45,10 @@ def test_every_page_weighs_at_most_500_kib(
 ) -> None:
     pages = site_pages(built_site)
     assert "a2a/ext/commands/v1/" in pages
-    for path in pages:
-        cost = measure_page(browser, site_base_url, path)
+    costs = overlapped(
+        pages, lambda path: start_measuring(browser, site_base_url, path), Measuring.finish
+    )
+    for path, cost in zip(pages, costs, strict=True):
         assert cost.requests > 1, f"{path}: nothing measured"
         assert cost.bytes <= MAX_BYTES, f"{path}: {cost.bytes / 1024:.0f} KiB over the wire"
         assert not [url for url in cost.scripts if "mermaid" in url.lower()], path
