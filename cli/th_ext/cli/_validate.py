@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
@@ -97,8 +96,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     raise typer.Exit(code)
 
 
-@dataclass(frozen=True, slots=True)
-class _Options:
+class _Options(NamedTuple):
     output_format: ReportFormat
     strict: bool
     extensions: tuple[str, ...]
