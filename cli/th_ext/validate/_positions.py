@@ -19,14 +19,17 @@ from dataclasses import dataclass
 
 __all__ = ["Position", "locate"]
 
+# Every repeat is possessive (``*+``): nothing after it can fail in a way that backtracking into
+# it would mend, and a plain repeat keeps a backtracking entry per character it matched, hundreds
+# of megabytes over a long flat array.
 # After optional white space: a string (with its escapes), one structural character, or a run of
 # anything else (a number, true, false, null).
-_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+)', re.DOTALL)
+_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*+"|[{}\[\]:,]|[^\s{}\[\]:,"]+)', re.DOTALL)
+# A member's key and its colon, in one match.
+_KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*+")\s*:', re.DOTALL)
 # Everything up to the next bracket that is not inside a string: one C-level match skips the
 # flat part of a value, so skipping costs a match per nested container, not per token.
-# A member's key and its colon, in one match.
-_KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*")\s*:', re.DOTALL)
-_FLAT = re.compile(r'(?:"(?:[^"\\]|\\.)*"|[^"{}\[\]])*', re.DOTALL)
+_FLAT = re.compile(r'(?:"(?:[^"\\]|\\.)*+"|[^"{}\[\]])*+', re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
