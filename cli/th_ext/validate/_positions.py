@@ -15,6 +15,7 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 
 __all__ = ["Position", "locate"]
@@ -50,6 +51,7 @@ def locate(text: str, pointers: Iterable[str]) -> dict[str, Position]:
     Pointers that are not well formed are left out of the answer.
     """
     root = _Trie()
+    nodes = 1  # the root: every node is a path whose offset the scan records once
     wanted: dict[str, tuple[str, ...]] = {}
     for pointer in pointers:
         if pointer in wanted:
@@ -59,15 +61,19 @@ def locate(text: str, pointers: Iterable[str]) -> dict[str, Position]:
             continue
         node = root
         for token in tokens:
-            node = node.setdefault(token, _Trie())
+            if token not in node:
+                node[token] = _Trie()
+                nodes += 1
+            node = node[token]
         wanted[pointer] = tokens
     if not wanted:
         return {}
-    scanner = _Scanner(text)
+    scanner = _Scanner(text, nodes)
     offsets: dict[tuple[str, ...], int] = {}
     start = scanner.token()
     if start is not None:
-        scanner.value(start, root, (), offsets)
+        with suppress(_AllFound):
+            scanner.value(start, root, (), offsets)
     lines = _LineIndex(text)
     found: dict[str, Position] = {}
     for pointer, tokens in wanted.items():
@@ -89,12 +95,17 @@ def _reference_tokens(pointer: str) -> tuple[str, ...] | None:
     return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
 
 
+class _AllFound(Exception):
+    """Every wanted path has its offset: the rest of the text need not be read."""
+
+
 class _Scanner:
     """A cursor over the text that reads one token at a time, or skips a whole value."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, goal: int) -> None:
         self.text = text
         self.pos = 0
+        self.goal = goal
 
     def token(self) -> tuple[str, int] | None:
         """The next token and its offset, or ``None`` at the end of the text."""
@@ -125,6 +136,8 @@ class _Scanner:
         """Record the value that begins with ``start``; descend where ``want`` has children."""
         lexeme, offset = start
         offsets[path] = offset
+        if len(offsets) == self.goal:
+            raise _AllFound
         if lexeme not in ("{", "["):
             return
         if not want:
