@@ -96,7 +96,8 @@ def _reference_tokens(pointer: str) -> tuple[str, ...] | None:
 
 
 class _AllFound(Exception):
-    """Every wanted path has its offset: the rest of the text need not be read."""
+    """Every wanted path has its offset or is known to be absent: the rest of the text need
+    not be read."""
 
 
 class _Scanner:
@@ -106,6 +107,20 @@ class _Scanner:
         self.text = text
         self.pos = 0
         self.goal = goal
+        self.resolved: set[tuple[str, ...]] = set()
+
+    def _resolve(self, path: tuple[str, ...]) -> None:
+        self.resolved.add(path)
+        if len(self.resolved) == self.goal:
+            raise _AllFound
+
+    def _absent(self, want: _Trie, path: tuple[str, ...]) -> None:
+        """The wanted paths below ``path`` that its value, read to its end, did not have."""
+        for key, child in want.items():
+            below = (*path, key)
+            if below not in self.resolved:
+                self._absent(child, below)
+                self._resolve(below)
 
     def token(self) -> tuple[str, int] | None:
         """The next token and its offset, or ``None`` at the end of the text."""
@@ -136,9 +151,9 @@ class _Scanner:
         """Record the value that begins with ``start``; descend where ``want`` has children."""
         lexeme, offset = start
         offsets[path] = offset
-        if len(offsets) == self.goal:
-            raise _AllFound
+        self._resolve(path)
         if lexeme not in ("{", "["):
+            self._absent(want, path)
             return
         if not want:
             self.skip_container()
@@ -156,6 +171,7 @@ class _Scanner:
             if member is None:  # the closing brace, or a comma before the next member
                 token = self.token()
                 if token is None or token[0] == "}":
+                    self._absent(want, path)
                     return
                 continue
             self.pos = member.end()
@@ -182,6 +198,7 @@ class _Scanner:
         while (start := self.token()) is not None:
             lexeme = start[0]
             if lexeme == "]":
+                self._absent(want, path)
                 return
             if lexeme == ",":
                 index += 1
