@@ -1,9 +1,10 @@
 """Command-line benchmarks: medians of repeated runs, ratios against a baseline, peak memory.
 
 Run it with the project's Python (``python benchmarks/bench_cli.py``; ``--runs N`` to change
-the number of runs, ``--only NAME`` to run some cases, ``--check`` to exit 1 when a ratio is
-over its limit). Every case is an entry of ``CASES``: a command of ours, a baseline command,
-and the ratio ours/baseline must stay under. A new case is one more ``Case(...)`` in the list;
+the number of runs, taken in turn with the baseline's; ``--only NAME`` to run some cases,
+``--check`` to exit 1 when a ratio is over its limit, ``--instructions`` to count instructions
+too). Every case is an entry of ``CASES``: a command of ours, a baseline command, and the
+ratio ours/baseline must stay under. A new case is one more ``Case(...)`` in the list;
 its commands are built from the ``Workspace`` (generated cards, a loopback server).
 """
 
@@ -14,6 +15,7 @@ import compileall
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -76,6 +78,7 @@ class Case:
 class Measured:
     seconds: float
     peak_mb: float
+    fastest: float = 0.0
 
 
 def th_ext(*args: str) -> list[str]:
@@ -226,11 +229,48 @@ def run_once(command: list[str]) -> Measured:
 
 def median_of(command: list[str], runs: int) -> Measured:
     run_once(command)  # warm the file cache and the .pyc files
-    results = [run_once(command) for _ in range(runs)]
+    return summarize([run_once(command) for _ in range(runs)])
+
+
+def summarize(results: list[Measured]) -> Measured:
+    """The median time and peak memory of some runs, and the fastest time."""
     return Measured(
         statistics.median(r.seconds for r in results),
         statistics.median(r.peak_mb for r in results),
+        min(r.seconds for r in results),
     )
+
+
+def interleaved(ours: list[str], theirs: list[str], runs: int) -> tuple[Measured, Measured]:
+    """Both commands, run in turn ``runs`` times each, so that a busy machine (other work on
+    the same cores) slows both alike instead of whichever happened to run during it."""
+    run_once(ours)  # warm the file cache and the .pyc files
+    run_once(theirs)
+    mine: list[Measured] = []
+    other: list[Measured] = []
+    for _ in range(runs):
+        mine.append(run_once(ours))
+        other.append(run_once(theirs))
+    return summarize(mine), summarize(other)
+
+
+def instructions(command: list[str]) -> int | None:
+    """Instructions one run executes, counted by valgrind (None without it).
+
+    Unlike time, the count does not depend on what else the machine is doing, so it tells a
+    small start-up change from noise on shared cores.
+    """
+    if shutil.which("valgrind") is None:
+        return None
+    counter = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    done = subprocess.run(
+        [*counter, *command],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    match = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    return int(match.group(1).replace(",", "")) if match else None
 
 
 def import_breakdown(command: list[str], top: int = 12) -> list[tuple[str, float]]:
@@ -250,6 +290,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per command (median)")
     parser.add_argument("--only", action="append", default=[], help="run cases whose name has this")
     parser.add_argument("--check", action="store_true", help="exit 1 if a ratio is over its limit")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the instructions of the start-up cases (valgrind; slow)",
+    )
     args = parser.parse_args()
     missing = [
         tool for tool in ("th-ext", "check-jsonschema", "a2a-lint") if not (BIN / tool).exists()
@@ -274,8 +319,7 @@ def main() -> int:
                 f"({framework.seconds / floor.seconds:.1f}x the floor)"
             )
             for case in cases:
-                ours = median_of(case.ours(ws), args.runs)
-                theirs = median_of(case.baseline(ws), args.runs)
+                ours, theirs = interleaved(case.ours(ws), case.baseline(ws), args.runs)
                 ratio = ours.seconds / theirs.seconds
                 print(f"\n{case.name}")
                 if case.memory:
@@ -286,9 +330,19 @@ def main() -> int:
                     f"  ({case.baseline_name})"
                 )
                 print(
-                    f"  time ratio {ratio:.2f} (limit {case.limit}), "
+                    f"  time ratio {ratio:.2f} (limit {case.limit}; of the fastest runs "
+                    f"{ours.fastest / theirs.fastest:.2f}), "
                     f"{ours.seconds / floor.seconds:.1f}x the floor"
                 )
+                if args.instructions and not case.memory:
+                    counted = instructions(case.ours(ws)), instructions(case.baseline(ws))
+                    if None not in counted:
+                        mine, other = counted
+                        assert mine is not None and other is not None
+                        print(
+                            f"  instructions {mine / 1e6:.0f} M against {other / 1e6:.0f} M: "
+                            f"ratio {mine / other:.2f}"
+                        )
                 if ratio > case.limit:
                     over.append(f"{case.name}: time ratio {ratio:.2f} > {case.limit}")
                 if case.memory:

@@ -17,7 +17,9 @@ import re
 
 __all__ = ["clean", "escape_unsafe"]
 
-_ESCAPE_SEQUENCES = re.compile(
+# Pattern texts, not compiled patterns: ``re`` compiles each on the first string that needs it
+# (and caches it), so a run that prints only printable text never pays for compiling them.
+_ESCAPE_SEQUENCES = (
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor movement, erasing
     r"|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC: titles, hyperlinks, clipboard
     r"|\x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?"  # DCS, SOS, PM, APC strings
@@ -25,21 +27,19 @@ _ESCAPE_SEQUENCES = re.compile(
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
     r"|[\x90\x98\x9d\x9e\x9f][^\x07\x9c]*(?:\x07|\x9c)?"  # 8-bit string controls
 )
-_SPACES = re.compile(r"[\t\n\v\f\r\x85\u2028\u2029]")
-_INVISIBLE = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]"
-)
-_SURROGATES = re.compile(r"[\ud800-\udfff]")
+_SPACES = r"[\t\n\v\f\r\x85\u2028\u2029]"
+_INVISIBLE = r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]"
+_SURROGATES = r"[\ud800-\udfff]"
 
 
 def clean(text: str) -> str:
     """``text`` without terminal escape sequences and control characters, on one line."""
     if text.isprintable():
         return text
-    text = _ESCAPE_SEQUENCES.sub("", text)
-    text = _SPACES.sub(" ", text)
-    text = _INVISIBLE.sub("", text)
-    return _SURROGATES.sub("\ufffd", text)
+    text = re.sub(_ESCAPE_SEQUENCES, "", text)
+    text = re.sub(_SPACES, " ", text)
+    text = re.sub(_INVISIBLE, "", text)
+    return re.sub(_SURROGATES, "\ufffd", text)
 
 
 #: Every character no output may carry raw: C0 and C1 controls except tab and newline, DEL,

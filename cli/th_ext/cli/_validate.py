@@ -8,10 +8,9 @@ JSON). No traceback reaches the user unless ``--debug`` is given.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
@@ -92,8 +91,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     raise typer.Exit(_run(source, options))
 
 
-@dataclass(frozen=True, slots=True)
-class _Options:
+class _Options(NamedTuple):
     output_format: ReportFormat
     strict: bool
     extensions: tuple[str, ...]

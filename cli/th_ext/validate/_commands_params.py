@@ -27,7 +27,9 @@ from th_ext.validate._pointer import pointer
 
 __all__ = ["check_commands_params"]
 
-_ALL_NAMES = re.compile(f"(?:{COMMAND_NAME_PATTERN.pattern}\n)*")
+# Possessive (``*+``): each name ends at its newline, so there is nothing to backtrack into,
+# and telling the engine so makes the match several times faster on a long list.
+_ALL_NAMES = re.compile(f"(?:{COMMAND_NAME_PATTERN.pattern}\n)*+")
 
 
 def check_commands_params(

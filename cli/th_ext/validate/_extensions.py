@@ -9,8 +9,7 @@ not publish are listed as not checked.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from th_ext._problem import Problem
 from th_ext.validate._commands_params import check_commands_params
@@ -29,8 +28,7 @@ ExtensionRules = Callable[
 RULES: dict[str, ExtensionRules] = {"commands": check_commands_params}
 
 
-@dataclass(frozen=True, slots=True)
-class KnownExtension:
+class KnownExtension(NamedTuple):
     """An extension URI the validator can check: its key, schema and extra rules."""
 
     uri: str

@@ -10,9 +10,8 @@ hook, whether any object had a duplicate key that the parser silently merged.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from itertools import chain, compress
-from typing import Any
+from typing import Any, NamedTuple
 
 from th_ext.validate._pointer import find_path, pointer
 
@@ -28,8 +27,7 @@ _IS_STR = frozenset({str})
 _BATCH = 4096
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+class Shape(NamedTuple):
     """``too_deep`` is the pointer to the first container past ``MAX_DEPTH`` (or ``None``)."""
 
     too_deep: str | None

@@ -20,7 +20,6 @@ from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._limits import bounded
-from th_ext.validate._positions import locate
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
 
@@ -138,6 +137,9 @@ def place_problems(text: str, problems: list[Problem]) -> list[Problem]:
     unplaced = [p.path for p in problems if p.line is None and p.layer != "source"]
     if not unplaced:
         return problems
+    # Imported here: a card with nothing to place (a valid one) does not pay for the tokenizer.
+    from th_ext.validate._positions import locate
+
     positions = locate(text, unplaced)
     placed = []
     for problem in problems:
