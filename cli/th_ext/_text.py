@@ -45,12 +45,13 @@ def clean(text: str) -> str:
 #: Every character no output may carry raw: C0 and C1 controls except tab and newline, DEL,
 #: bidirectional controls, the Unicode line and paragraph separators, and lone surrogates
 #: (which cannot be encoded at all).
-_UNSAFE = re.compile(
+#: (Pattern texts, compiled and cached by ``re`` on first use, as above.)
+_UNSAFE = (
     r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
     r"\u2028\u2029\ud800-\udfff]"
 )
 #: With ``keep_sgr``: a colour sequence (Select Graphic Rendition) th-ext wrote itself, kept.
-_UNSAFE_OR_SGR = re.compile(r"(\x1b\[[0-9;]*m)|" + _UNSAFE.pattern)
+_UNSAFE_OR_SGR = r"(\x1b\[[0-9;]*m)|" + _UNSAFE
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -68,6 +69,6 @@ def escape_unsafe(text: str, *, keep_sgr: bool = False) -> str:
     stream that th-ext colours itself; every other escape sequence is still shown, not run.
     """
     pattern = _UNSAFE_OR_SGR if keep_sgr else _UNSAFE
-    if pattern.search(text) is None:
+    if re.search(pattern, text) is None:
         return text
-    return pattern.sub(_escaped, text)
+    return re.sub(pattern, _escaped, text)

@@ -9,11 +9,13 @@ printed, because the card it came from is untrusted.
 from __future__ import annotations
 
 import sys
-import threading
 from types import TracebackType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from th_ext.validate import LAYERS, Problem, Report, clean
+
+if TYPE_CHECKING:
+    import threading
 
 __all__ = ["Spinner", "render_text"]
 
@@ -151,11 +153,13 @@ class Spinner:
         self.stream = stream
         self.message = clean(message)
         self.enabled = enabled
-        self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> Spinner:
         if self.enabled:
+            import threading  # only a terminal gets a spinner: the others never load threads
+
+            self._stop = threading.Event()
             self._thread = threading.Thread(target=self._spin, daemon=True)
             self._thread.start()
         return self
