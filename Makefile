@@ -50,9 +50,12 @@ demo: $(VENV)/.installed-demo
 PYTEST_WORKERS ?= 2
 PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist worksteal
 
-## Every check: lint, type-check, and the whole test suite (browser tests included).
+PY_SOURCES := cli tests benchmarks tools action examples scripts
+
+## Every check: lint and format, type-check, and the whole test suite (browser tests included).
 test: $(VENV)/.installed-test browser js-agent axe
-	$(BIN)/ruff check cli tests benchmarks tools action examples
+	$(BIN)/ruff check $(PY_SOURCES)
+	$(BIN)/ruff format --check $(PY_SOURCES)
 	$(BIN)/mypy
 	$(BIN)/pytest $(PYTEST_PARALLEL)
 	$(MAKE) example
@@ -62,8 +65,8 @@ example: $(VENV)/.installed-test
 	cd examples/python-agent && $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check cli tests benchmarks tools action examples
-	$(BIN)/ruff format --check cli tests benchmarks
+	$(BIN)/ruff check $(PY_SOURCES)
+	$(BIN)/ruff format --check $(PY_SOURCES)
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy

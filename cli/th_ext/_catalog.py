@@ -255,8 +255,7 @@ def load_version(folder: Path) -> ExtensionVersion:
     )
     if (version.name, version.version) != (folder.parent.name, folder.name):
         raise CatalogError(
-            f"{meta_path}: declares {version.key} but lives in "
-            f"{folder.parent.name}/{folder.name}"
+            f"{meta_path}: declares {version.key} but lives in {folder.parent.name}/{folder.name}"
         )
     return version
 

@@ -142,8 +142,6 @@ def read_source(
     return SourceBytes(source, source, _read_file(source, limits.max_bytes))
 
 
-
-
 def _read_stream(max_bytes: int) -> bytes:
     try:
         data = read_bounded(sys.stdin.buffer, max_bytes)

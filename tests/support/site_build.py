@@ -58,9 +58,7 @@ def build_zensical_site(project_dir: Path, site_dir: Path) -> BuildResult:
 
 def build_pages_subtree(project_dir: Path, dest: Path, work_dir: Path) -> BuildResult:
     """``make pages-subtree DEST=dest`` for the project in ``project_dir``."""
-    process = _publish(
-        project_dir, "subtree", "--dest", str(dest), "--work-dir", str(work_dir)
-    )
+    process = _publish(project_dir, "subtree", "--dest", str(dest), "--work-dir", str(work_dir))
     return BuildResult(process, dest)
 
 

@@ -27,7 +27,7 @@ JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 class CommandSpec(BaseModel):
     """What clients see on the card (R6.7). ``name`` must match ``[a-z][a-z0-9-]*``; the
-registry enforces it."""
+    registry enforces it."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -38,7 +38,7 @@ registry enforces it."""
 
 class CommandsExtensionParams(BaseModel):
     """The commands extension's card ``params``: every registered command, in registration
-order, for clients to offer as ``/`` completions (R6.7)."""
+    order, for clients to offer as ``/`` completions (R6.7)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -78,8 +78,12 @@ class DemoAgentExecutor(AgentExecutor):
         message = reply["status"]["message"]
         if self._variant is DemoVariant.REPLY_AS_ARTIFACT:
             artifact = {"artifactId": str(uuid.uuid4()), "parts": message["parts"]}
-            event = {"taskId": reply["taskId"], "contextId": reply["contextId"],
-                     "artifact": artifact, "metadata": reply["metadata"]}
+            event = {
+                "taskId": reply["taskId"],
+                "contextId": reply["contextId"],
+                "artifact": artifact,
+                "metadata": reply["metadata"],
+            }
             await queue.enqueue_event(json_format.ParseDict(event, TaskArtifactUpdateEvent()))
             return
         if self._variant is DemoVariant.REPLY_AS_MESSAGE:

@@ -37,7 +37,6 @@ CARD_PATH = "/.well-known/agent-card.json"
 _START_TIMEOUT = 15.0
 
 
-
 class _SnapshotFirstHandler(DefaultRequestHandler):
     """The SDK's handler, with every stream for an existing task beginning with its snapshot.
 

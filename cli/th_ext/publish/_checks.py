@@ -126,9 +126,7 @@ def check_schema_source(version: ExtensionVersion) -> list[str]:
             f"{generated_id!r}, not this version's; bind the version's own function or remove it"
         ]
     if canonical_schema_text(generated).encode("utf-8") != version.schema_bytes:
-        return [
-            f"{version.key}: schema.json differs from what {version.schema_source} generates"
-        ]
+        return [f"{version.key}: schema.json differs from what {version.schema_source} generates"]
     return []
 
 

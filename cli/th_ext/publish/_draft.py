@@ -43,8 +43,10 @@ def check_draft_examples(versions: list[ExtensionVersion]) -> list[str]:
             text = draft.example_bytes(example).decode("utf-8", errors="replace")
             for uri in others:
                 # the URI followed by a character that cannot continue it (a quote, a slash...)
-                if any(text[at + len(uri) : at + len(uri) + 1] in ('"', "/", "", " ")
-                       for at in _occurrences(text, uri)):
+                if any(
+                    text[at + len(uri) : at + len(uri) + 1] in ('"', "/", "", " ")
+                    for at in _occurrences(text, uri)
+                ):
                     problems.append(
                         f"{draft.key}: example {example.file} still names {uri}; "
                         f"a draft's examples must use its own URI {draft.uri}"

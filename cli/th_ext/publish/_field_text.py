@@ -33,8 +33,10 @@ def _descriptions(version: ExtensionVersion) -> dict[str, Any]:
 
 def _required_order(version: ExtensionVersion, title: str) -> list[str]:
     schema = version.schema_document
-    definition = schema if str(schema.get("title", "params")) == title else (
-        schema.get("$defs", {}).get(title, {})
+    definition = (
+        schema
+        if str(schema.get("title", "params")) == title
+        else (schema.get("$defs", {}).get(title, {}))
     )
     required = definition.get("required", []) if isinstance(definition, dict) else []
     return [str(name) for name in required]

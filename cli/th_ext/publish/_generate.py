@@ -51,9 +51,7 @@ def generate(
 
     Paths below ``out_dir`` are the paths in the site (``a2a/ext/commands/v1/index.md``).
     """
-    plan = plan_site(
-        site_url, extensions_dir, index_dir=index_dir, check_published=check_published
-    )
+    plan = plan_site(site_url, extensions_dir, index_dir=index_dir, check_published=check_published)
     write_plan(plan, out_dir)
     return plan
 

@@ -81,8 +81,10 @@ def _examples_section(version: ExtensionVersion) -> str:
     blocks = []
     for example in version.examples:
         verdict = (
-            "" if example.params_pointer is None
-            else " It passes the schema." if example.valid
+            ""
+            if example.params_pointer is None
+            else " It passes the schema."
+            if example.valid
             else " It fails the schema, as it should."
         )
         blocks.append(

@@ -78,9 +78,10 @@ def stage_project(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
     write_plan(plan, docs, overwrite=False)
     nav = config.get("nav")
     expanded = expand_nav(nav, plan.nav, f"{settings.index_dir}/index.md") if nav else None
-    dump_config(_derived_config(
-        config, settings, root=root, docs=docs, site_dir=site_dir, nav=expanded
-    ), config_out)
+    dump_config(
+        _derived_config(config, settings, root=root, docs=docs, site_dir=site_dir, nav=expanded),
+        config_out,
+    )
     return plan
 
 
@@ -149,9 +150,7 @@ def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
     if nav:
         versions = [NavEntry(title=e.title, path=f"{index_dir}/{e.path}") for e in plan.nav]
         sub_nav = _subtree_nav(expand_nav(nav, versions, f"{index_dir}/index.md"), moved)
-    staged = _derived_config(
-        config, settings, root=root, docs=docs, site_dir=site_dir, nav=sub_nav
-    )
+    staged = _derived_config(config, settings, root=root, docs=docs, site_dir=site_dir, nav=sub_nav)
     staged["site_url"] = sub_url
     dump_config(staged, config_out)
     return plan

@@ -20,6 +20,7 @@ from th_ext.validate._proto_walk import walk_message
 
 __all__ = ["check_card"]
 
+
 def _json_names(message: str) -> frozenset[str]:
     return frozenset(field.json_name for field in MESSAGES[message])
 

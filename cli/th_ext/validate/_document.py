@@ -219,7 +219,6 @@ def _duplicate_keys(text: str) -> list[Problem]:
     return problems
 
 
-
 def _too_deep(path: str) -> Problem:
     return _fatal(
         "too-deep",

@@ -97,9 +97,7 @@ class ParamsSchema:
 
         defect = schema_defect(self.schema)
         if defect is not None:
-            raise SchemaError(
-                f"{self.name}: not a valid JSON schema ({_shorten(defect.message)})"
-            )
+            raise SchemaError(f"{self.name}: not a valid JSON schema ({_shorten(defect.message)})")
         resources = [
             (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
             for uri, contents in self.resources.items()

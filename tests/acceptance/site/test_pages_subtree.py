@@ -49,8 +49,13 @@ def test_nothing_of_the_host_site_changed(merged_site: MergedSite) -> None:
     manifest = json.loads((merged_site.root / MANIFEST).read_bytes())
     assert set(manifest["files"]) == added - {MANIFEST}
     assert all(after[path] == digest for path, digest in manifest["files"].items())
-    for expected in (f"{COMMANDS}/index.html", f"{COMMANDS}/schema.json", "a2a/ext/index.json",
-                     "a2a/ext/search/search_index.json", "a2a/ext/th-ext/index.html"):
+    for expected in (
+        f"{COMMANDS}/index.html",
+        f"{COMMANDS}/schema.json",
+        "a2a/ext/index.json",
+        "a2a/ext/search/search_index.json",
+        "a2a/ext/th-ext/index.html",
+    ):
         assert expected in added, expected
     assert "wrote" in merged_site.output
 

@@ -366,7 +366,8 @@ def test_the_sequence_diagram_is_an_accessible_svg_in_both_schemes(
             ratio = _contrast(colours[part], colours["background"])
             assert ratio >= 4.5 if part == "text" else ratio >= 3, (scheme, part, colours)
     scripts = [
-        url for url in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+        url
+        for url in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
         if "mermaid" in url.lower()
     ]
     assert scripts == [], "a page loaded a diagram script"

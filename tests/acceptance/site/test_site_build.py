@@ -83,9 +83,7 @@ def test_adding_a_version_is_adding_a_folder(repo_root: Path, tmp_path: Path) ->
     assert f'href="a2a/ext/commands/{new}/"' in (site / "index.html").read_text()
 
 
-def test_a_draft_whose_examples_name_another_version_fails(
-    repo_root: Path, tmp_path: Path
-) -> None:
+def test_a_draft_whose_examples_name_another_version_fails(repo_root: Path, tmp_path: Path) -> None:
     project = copy_project_for_build(repo_root, tmp_path / "project")
     extensions = project / "extensions"
     new = _next_version(extensions, "commands")
@@ -114,8 +112,12 @@ def _edit(project: Path, relative: str, old: str, new: str) -> None:
 
 BREAKAGES: dict[str, tuple[Callable[[Path], object], str]] = {
     "uri-outside-site": (
-        lambda p: _edit(p, "mkdocs.yml", "site_url: https://madarauchiha-314.github.io/tiny-harness/",
-                        "site_url: https://example.org/elsewhere/"),
+        lambda p: _edit(
+            p,
+            "mkdocs.yml",
+            "site_url: https://madarauchiha-314.github.io/tiny-harness/",
+            "site_url: https://example.org/elsewhere/",
+        ),
         "is not under the site URL",
     ),
     "schema-id": (
@@ -127,8 +129,12 @@ BREAKAGES: dict[str, tuple[Callable[[Path], object], str]] = {
         "not a valid draft 2020-12 schema",
     ),
     "valid-example-fails": (
-        lambda p: _edit(p, "extensions/commands/v1/examples/card.json",
-                        '"description": "Show or choose', '"descr": "Show or choose'),
+        lambda p: _edit(
+            p,
+            "extensions/commands/v1/examples/card.json",
+            '"description": "Show or choose',
+            '"descr": "Show or choose',
+        ),
         "example card.json fails its schema",
     ),
     "invalid-example-passes": (
@@ -141,23 +147,33 @@ BREAKAGES: dict[str, tuple[Callable[[Path], object], str]] = {
         "is marked invalid but passes",
     ),
     "broken-link": (
-        lambda p: _edit(p, "extensions/commands/v1/spec.md", "## Overview",
-                        "## Overview\n\nSee [the guide](../nowhere.md)."),
+        lambda p: _edit(
+            p,
+            "extensions/commands/v1/spec.md",
+            "## Overview",
+            "## Overview\n\nSee [the guide](../nowhere.md).",
+        ),
         "nowhere.md",
     ),
     "field-without-description": (
-        lambda p: _edit(p, "extensions/commands/v1/fields.toml",
-                        'argument_hint = "', 'argument_hint_old = "'),
+        lambda p: _edit(
+            p, "extensions/commands/v1/fields.toml", 'argument_hint = "', 'argument_hint_old = "'
+        ),
         "field CommandSpec.argument_hint has no description; add it to fields.toml",
     ),
     "stale-diagram": (
-        lambda p: _edit(p, "extensions/commands/v1/spec.md", "participant M as Model",
-                        "participant M as LLM"),
+        lambda p: _edit(
+            p, "extensions/commands/v1/spec.md", "participant M as Model", "participant M as LLM"
+        ),
         "has no drawing diagrams/",
     ),
     "published-schema-changed": (
-        lambda p: _edit(p, "extensions/commands/v1/schema.json", '"title": "Commands"',
-                        '"title": "Command list"'),
+        lambda p: _edit(
+            p,
+            "extensions/commands/v1/schema.json",
+            '"title": "Commands"',
+            '"title": "Command list"',
+        ),
         "changed after publication",
     ),
 }

@@ -89,9 +89,10 @@ def test_preview_serves_the_spec_and_reloads_on_an_extension_edit(
 
         marker = "Preview edits appear without a restart."
         spec = project / "extensions/commands/v1/spec.md"
-        spec.write_text(spec.read_text(encoding="utf-8").replace(
-            "## Overview", f"## Overview\n\n{marker}", 1
-        ), encoding="utf-8")
+        spec.write_text(
+            spec.read_text(encoding="utf-8").replace("## Overview", f"## Overview\n\n{marker}", 1),
+            encoding="utf-8",
+        )
         deadline = time.monotonic() + _START_TIMEOUT
         while marker not in httpx.get(base + SPEC_PATH, timeout=5).text:
             assert process.poll() is None, "mkdocs serve stopped after the edit"

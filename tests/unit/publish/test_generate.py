@@ -79,8 +79,11 @@ def test_the_catalog_lists_external_uris_apart_from_its_own(extensions_dir: Path
         ('publisher = "h"\n[[extension]]\nuri = "http://h.io/x/v1"\n', "https URI"),
         ('publisher = "h"\n[[extension]]\nuri = "https://h.io/x/v1/"\n', "https URI"),
         ('publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\ntitle = "X"\n', "'title'"),
-        ('publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\n' * 1
-         + '[[extension]]\nuri = "https://h.io/x"\n', "listed twice"),
+        (
+            'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\n' * 1
+            + '[[extension]]\nuri = "https://h.io/x"\n',
+            "listed twice",
+        ),
         ("publisher = \n", "cannot be read"),
     ],
 )
@@ -172,7 +175,9 @@ def test_the_generate_command_exits_1_listing_each_broken_rule(
     project = tmp_path / "project"
     project.mkdir()
     (project / "mkdocs.yml").write_text(
-        (repo_root / "mkdocs.yml").read_text("utf-8").replace(
+        (repo_root / "mkdocs.yml")
+        .read_text("utf-8")
+        .replace(
             "site_url: https://madarauchiha-314.github.io/tiny-harness/",
             "site_url: https://example.org/elsewhere/",
         ),

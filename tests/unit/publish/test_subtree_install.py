@@ -28,9 +28,7 @@ def _built(root: Path) -> Path:
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
-    }
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
 @pytest.fixture
@@ -47,9 +45,7 @@ def host(tmp_path: Path) -> Path:
     return root
 
 
-def test_it_writes_only_under_its_folder_and_records_what_it_wrote(
-    built: Path, host: Path
-) -> None:
+def test_it_writes_only_under_its_folder_and_records_what_it_wrote(built: Path, host: Path) -> None:
     result = install_subtree(built, host)
     tree = _tree(host)
     assert tree["index.html"] == b"host home"
