@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.support.cli_tree import command_paths
 from th_ext.cli import app
 
 FORMATS = {
@@ -105,18 +106,7 @@ def test_other_commands_follow_the_rule(args: list[str]) -> None:
     assert stderr.count("\n") == 1
 
 
-def _every_command() -> list[list[str]]:
-    import typer.main
-
-    root = typer.main.get_command(app)
-    paths: list[list[str]] = [[]]
-    for name, command in root.commands.items():  # type: ignore[attr-defined]
-        paths.append([name])
-        paths.extend([name, sub] for sub in getattr(command, "commands", {}))
-    return paths
-
-
-@pytest.mark.parametrize("path", _every_command(), ids=lambda p: " ".join(p) or "th-ext")
+@pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p) or "th-ext")
 def test_every_command_takes_debug(path: list[str]) -> None:
     code, stdout, _ = _run(*path, "--help")
     assert code == 0

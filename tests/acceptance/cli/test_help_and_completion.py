@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import typer.main
 
+from tests.support.cli_tree import command_paths
 from th_ext.cli import app
 from th_ext.cli._help import summary
 
@@ -20,15 +21,6 @@ SCRIPT = Path(sys.executable).with_name("th-ext")
 TYPE_METAVAR = re.compile(
     r"<(str|int|float|path|file|directory|bool|text|integer)>|<[\w+-]+(\|[\w+-]+)+>"
 )
-
-
-def _paths() -> list[list[str]]:
-    root = typer.main.get_command(app)
-    found: list[list[str]] = [[]]
-    for name, command in root.commands.items():  # type: ignore[attr-defined]
-        found.append([name])
-        found.extend([name, sub] for sub in getattr(command, "commands", {}))
-    return found
 
 
 def _help(path: list[str], columns: int) -> str:
@@ -51,7 +43,7 @@ def _one_line(text: str) -> str:
 
 
 @pytest.mark.parametrize("columns", [200, 60])
-@pytest.mark.parametrize("path", _paths(), ids=lambda p: " ".join(p) or "th-ext")
+@pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p) or "th-ext")
 def test_help_names_every_value(path: list[str], columns: int) -> None:
     text = _help(path, columns)
     usage = next(line for line in text.splitlines() if line.startswith("Usage:"))

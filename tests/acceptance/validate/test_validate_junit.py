@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.acceptance.validate.conftest import CardServer, good_card, respond, run_validate
+from tests.support.cli_tree import junit_cases
 
 #: A file name holding an escape sequence, a control, XML's specials, an undecodable byte (read
 #: back as a lone surrogate) and a bidi override.
@@ -36,17 +37,6 @@ def parse(document: str) -> ET.Element:
     return ET.fromstring(document.encode("utf-8"))
 
 
-def cases(root: ET.Element) -> list[tuple[str, str, str]]:
-    return [
-        (
-            case.get("classname", ""),
-            case.get("name", ""),
-            next((child.tag for child in case), "pass"),
-        )
-        for case in root.iter("testcase")
-    ]
-
-
 EXPECTED_CASES = [
     ("th-ext.validate.source", "reading the card", "pass"),
     ("th-ext.validate.document", "the card is a JSON object", "pass"),
@@ -62,7 +52,7 @@ def test_a_hostile_card_in_a_hostile_file_gives_a_well_formed_report(tmp_path: P
     assert (run.code, run.stderr) == (1, "")
     root = parse(run.stdout)
     assert [root.get(k) for k in ("tests", "failures", "errors", "skipped")] == ["5", "2", "0", "0"]
-    assert cases(root) == EXPECTED_CASES
+    assert junit_cases(root) == EXPECTED_CASES
     assert {p.get("value") for p in root.iter("property")} == {SHOWN_NAME}
     messages = [f.get("message") for f in root.iter("failure")]
     assert messages == [
@@ -81,7 +71,7 @@ def test_the_junit_file_is_the_same_report_beside_the_text(tmp_path: Path) -> No
     assert "wrong-type" in run.stdout
     root = parse(report.read_bytes().decode("utf-8"))
     assert root.get("failures") == "3"
-    assert [case[:2] for case in cases(root)] == [case[:2] for case in EXPECTED_CASES]
+    assert [case[:2] for case in junit_cases(root)] == [case[:2] for case in EXPECTED_CASES]
     assert [f.get("type") for f in root.iter("failure")] == [
         "wrong-type",
         "unknown-field",
@@ -102,4 +92,4 @@ def test_a_card_url_keeps_its_credentials_out_of_the_report(
         assert "s3cret-pw" not in document
         root = parse(document)
         assert {p.get("value") for p in root.iter("property")} == {shown}
-        assert cases(root) == EXPECTED_CASES
+        assert junit_cases(root) == EXPECTED_CASES

@@ -7,6 +7,7 @@ import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from tests.support.cli_tree import junit_cases
 from th_ext._exceptions import FetchTimeoutError
 from th_ext.validate import ValidateOptions, report_for_source_error, to_junit, validate_bytes
 
@@ -36,18 +37,6 @@ def parse(card: dict[str, Any], *, strict: bool = False) -> ET.Element:
     return ET.fromstring(document.encode("utf-8"))
 
 
-def cases(root: ET.Element) -> list[tuple[str, str, str]]:
-    """``(classname, name, outcome)`` of every test case, in order."""
-    return [
-        (
-            case.get("classname", ""),
-            case.get("name", ""),
-            next((child.tag for child in case), "pass"),
-        )
-        for case in root.iter("testcase")
-    ]
-
-
 def test_a_hostile_card_gives_the_exact_cases_and_counts(card: dict[str, Any]) -> None:
     root = parse(card)
     counts = ("tests", "failures", "errors", "skipped")
@@ -60,7 +49,7 @@ def test_a_hostile_card_gives_the_exact_cases_and_counts(card: dict[str, Any]) -
         ["2", "2", "0", "0"],
     ]
     commands = "/capabilities/extensions/0/params/commands"
-    assert cases(root) == [
+    assert junit_cases(root) == [
         ("th-ext.validate.source", "reading the card", "pass"),
         ("th-ext.validate.document", "the card is a JSON object", "pass"),
         ("th-ext.validate.card", "wrong-type at /version", "failure"),
@@ -112,7 +101,7 @@ def test_a_hostile_card_gives_the_exact_messages(card: dict[str, Any]) -> None:
 def test_an_unread_card_skips_the_layers_after_the_source() -> None:
     report = report_for_source_error(SOURCE, FetchTimeoutError(f"{SOURCE}: too slow"))
     root = ET.fromstring(to_junit(report).encode("utf-8"))
-    assert cases(root) == [
+    assert junit_cases(root) == [
         ("th-ext.validate.source", "timeout at /", "failure"),
         ("th-ext.validate.document", "the card is a JSON object", "skipped"),
         ("th-ext.validate.card", "the card is an A2A 1.0 agent card", "skipped"),
