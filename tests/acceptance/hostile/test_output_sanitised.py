@@ -166,3 +166,48 @@ def test_usage_errors_echo_arguments_safely(th_ext: Callable[..., Result], args:
     assert result.exit_code == 2
     assert_clean(result)
     assert "\\x1b]52;c;cHduZWQ=\\x07" in result.stderr
+
+
+def _agent_answer(extra: str) -> bytes:
+    """A JSON-RPC answer whose task's reply message carries ``extra`` in its metadata."""
+    return (
+        '{"jsonrpc": "2.0", "id": 1, "result": {"task": {"id": "t", "contextId": "c", '
+        '"status": {"state": "TASK_STATE_COMPLETED", "message": {"role": "ROLE_AGENT", '
+        '"messageId": "m", "parts": [{"text": "\\u001b]52;c;eA==\\u0007 \\ud800 \\u202e"}], '
+        f'"metadata": {{"x": {extra}}}}}}}}}}}}}'
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ("1e400", "Infinity"),
+        ("-1e400", "-Infinity"),
+        ("[" * 600 + "1" + "]" * 600, None),
+    ],
+    ids=["huge-number", "huge-negative", "600-deep"],
+)
+@pytest.mark.parametrize("output", ["json", "text"])
+def test_whatever_the_agent_answers_the_output_is_strict(
+    th_ext: Callable[..., Result],
+    origin_a: Origin,
+    extra: str,
+    expected: str | None,
+    output: str,
+) -> None:
+    from tests.acceptance.hostile.conftest import Reply
+
+    url = origin_a.serve_json("/card.json", card_for(origin_a.base + "/a2a"))
+    origin_a.serve("/a2a", Reply(body=_agent_answer(extra)))
+    result = th_ext("dispatch", url, "/model fast", "--live", "-f", output)
+    assert result.exit_code == 1, result.stdout + result.stderr  # the answer is no command reply
+    assert_clean(result)
+    if output == "json":
+        document = json.loads(result.stdout)
+        assert result.stdout.isascii()
+        received = json.dumps(document["live"]["received"])
+        assert "\\ud800" in received
+        if expected is not None:
+            assert f'"x": "{expected}"' in received
+        else:
+            assert received.count("[") >= 600
