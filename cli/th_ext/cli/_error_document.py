@@ -19,6 +19,7 @@ import re
 
 from th_ext._exceptions import ThExtError
 from th_ext.cli._json import to_json
+from th_ext.cli._output import shown_source
 
 __all__ = ["error_code", "error_document"]
 
@@ -37,7 +38,7 @@ def error_document(
 ) -> str:
     """The error as a document in ``output_format`` (``json``, ``junit`` or ``github``)."""
     message = " ".join(str(exc).split())
-    shown = _shown(source)
+    shown = shown_source(source) if isinstance(source, str) else None
     title = f"th-ext {command}" if command else "th-ext"
     if output_format == "junit":
         return _junit(title, shown, error_code(exc), message)
@@ -53,16 +54,6 @@ def error_document(
             "error": {"code": error_code(exc), "message": message},
         }
     )
-
-
-def _shown(source: object) -> str | None:
-    if not isinstance(source, str):
-        return None
-    if "@" not in source:
-        return source
-    from th_ext.net import redact_url
-
-    return redact_url(source)
 
 
 def _junit(title: str, source: str | None, code: str, message: str) -> str:

@@ -16,6 +16,7 @@ __all__ = [
     "TextOrJsonOption",
     "error_line",
     "fail",
+    "shown_source",
     "use_color",
     "write",
 ]
@@ -40,6 +41,16 @@ class TextOrJson(StrEnum):
 TextOrJsonOption = Annotated[
     TextOrJson, typer.Option("--format", "-f", metavar="[text|json]", help="Output format.")
 ]
+
+
+def shown_source(source: str) -> str:
+    """``source`` (a path or a URL) as it may be printed: without URL credentials. The
+    network package loads only for a URL that holds an ``@``."""
+    if "@" not in source:
+        return source
+    from th_ext.net import redact_url
+
+    return redact_url(source)
 
 
 def use_color(stream: TextIO) -> bool:

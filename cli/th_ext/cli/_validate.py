@@ -17,7 +17,7 @@ import typer
 from th_ext._exceptions import SourceError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
 from th_ext.cli._completion import complete_extension
-from th_ext.cli._output import use_color
+from th_ext.cli._output import shown_source, use_color
 from th_ext.cli._source_options import (
     HeaderOption,
     HeaderOriginOption,
@@ -126,7 +126,7 @@ def _run(source: str, options: _Options) -> int:
         and use_color(sys.stderr)
     )
     try:
-        with Spinner(unwrap(sys.stderr), f"fetching {_shown(source)}", enabled=spinning):
+        with Spinner(unwrap(sys.stderr), f"fetching {shown_source(source)}", enabled=spinning):
             raw = read_source(source, options.limits)
     except SourceError as exc:
         # Nothing was read. A report says so for a program (and for --junit-file); a person
@@ -170,15 +170,6 @@ def _write_junit(report: Report, path: Path) -> None:
         path.write_text(to_junit(report), encoding="utf-8")
     except OSError as exc:
         raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
-
-
-def _shown(source: str) -> str:
-    """``source`` as it may be printed: without URL credentials."""
-    if "@" not in source:
-        return source
-    from th_ext.net import redact_url
-
-    return redact_url(source)
 
 
 def _emit(report: Report, output_format: ReportFormat, source: str) -> None:
