@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 from th_ext._bundle import bundled_extensions_dir
 from th_ext._exceptions import CatalogError
+from th_ext._record import record
 
 __all__ = [
     "Example",
@@ -51,7 +52,7 @@ ExampleKind = Literal[
 Status = Literal["draft", "stable", "deprecated"]
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class HistoryEntry:
     """One line of a version's history."""
 
@@ -59,7 +60,7 @@ class HistoryEntry:
     change: str
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Example:
     """A worked example shipped with an extension version.
 
@@ -76,7 +77,7 @@ class Example:
     params_pointer: str | None = None
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class ExtensionVersion:
     """One published (or draft) version of one extension, as its folder describes it."""
 

@@ -6,8 +6,9 @@ card never has to import pydantic: the validator's start-up time is part of its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from th_ext._record import record
 
 __all__ = ["LAYERS", "Layer", "Problem", "Severity"]
 
@@ -19,7 +20,7 @@ Layer = Literal["source", "document", "card", "extension"]
 LAYERS: tuple[Layer, ...] = ("source", "document", "card", "extension")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Problem:
     """A finding. ``path`` is an RFC 6901 JSON pointer into the card ("" is the whole document).
 

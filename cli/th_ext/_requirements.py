@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from th_ext._exceptions import CatalogError
+from th_ext._record import record
 
 if TYPE_CHECKING:
     from th_ext._catalog import ExtensionVersion
@@ -36,7 +36,7 @@ _ID = re.compile(r"^[A-Z][A-Z0-9]*-[1-9][0-9]*$")
 _KEYS = {"id", "level", "subject", "summary", "annotates", "conform", "why_not"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Requirement:
     """One requirement of an extension version."""
 

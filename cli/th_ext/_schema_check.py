@@ -6,13 +6,14 @@ defect for its own reader. jsonschema is imported only when a schema is checked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from th_ext._record import record
 
 __all__ = ["SchemaDefect", "schema_defect"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SchemaDefect:
     """What the metaschema rejects: jsonschema's message and the path into the schema."""
 

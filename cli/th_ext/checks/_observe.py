@@ -6,8 +6,9 @@ malformed answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal, Protocol
+
+from th_ext._record import record
 
 CheckStatus = Literal["pass", "fail", "skip"]
 
@@ -23,7 +24,7 @@ class Exchange(Protocol):
     def problem(self) -> str: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Check:
     """One check of one requirement, on one binding, in one scenario."""
 
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Observation:
     """One send and what came back, with the reads around it."""
 

@@ -7,8 +7,6 @@ parameters are start-up time a command never uses. Anything else (no subcommand,
 ``--version``, a mistyped name, shell completion) gets the whole application.
 """
 
-from __future__ import annotations
-
 import importlib
 import os
 import sys

@@ -1,7 +1,5 @@
 """``th-ext dispatch``: what one message does to an agent, as a dry run or checked live."""
 
-from __future__ import annotations
-
 import sys
 from typing import Annotated, Any
 

@@ -5,8 +5,6 @@ problems, 2 no card could be read (usage error, network or HTTP error, over the 
 JSON). No traceback reaches the user unless ``--debug`` is given.
 """
 
-from __future__ import annotations
-
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -163,7 +161,7 @@ def _run(source: str, options: _Options) -> int:
     return report.exit_code
 
 
-def _write_junit(report: Report, path: Path) -> None:
+def _write_junit(report: "Report", path: Path) -> None:
     from th_ext.validate import to_junit
 
     try:
@@ -172,7 +170,7 @@ def _write_junit(report: Report, path: Path) -> None:
         raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
 
 
-def _emit(report: Report, output_format: ReportFormat, source: str) -> None:
+def _emit(report: "Report", output_format: ReportFormat, source: str) -> None:
     if output_format is ReportFormat.github:
         from th_ext.cli._github import render_github
 

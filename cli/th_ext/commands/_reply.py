@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from th_ext._record import record
 from th_ext.commands._entry import is_command_name, name_requirement
 
 __all__ = [
@@ -106,7 +106,7 @@ def reply_command_name(status_update: Any) -> str | None:
     return name if isinstance(name, str) else None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommandReply:
     """A command's reply as a client finds it: the command, its ``task_ref``, the message."""
 

@@ -6,9 +6,10 @@ program (a CI step, a pytest plugin) reads the same thing a person reads.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Any, Literal
 
+from th_ext._record import record
 from th_ext.checks import Check, CheckStatus
 
 __all__ = [
@@ -23,7 +24,7 @@ __all__ = [
 RequirementStatus = Literal["pass", "fail", "warn", "skip"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RequirementResult:
     """A requirement's verdict over all its checks."""
 
@@ -38,7 +39,7 @@ class RequirementResult:
     """Why the requirement was skipped, when it was."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AgentInfo:
     """The agent as its card describes it, and what conform did with it."""
 
@@ -51,7 +52,7 @@ class AgentInfo:
     streaming: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ConformReport:
     """The whole run: the verdict, the agent, every requirement, notes and side effects."""
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from th_ext._catalog import find
 from th_ext._exceptions import ConformError
+from th_ext._record import record
 from th_ext._requirements import load_requirements
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope, is_url
 from th_ext.commands._card import CardCommands, read_card_commands
@@ -38,7 +38,7 @@ __all__ = ["LEVELS", "ConformOptions", "run_conform", "run_conform_async"]
 LEVELS = ("MUST", "SHOULD", "MAY")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ConformOptions:
     """What to check and how. Empty ``commands`` means every registered command."""
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from th_ext._record import record
 from th_ext.checks import (
     Check,
     Observation,
@@ -41,14 +42,14 @@ _TERMINAL = FINAL_STATES - {"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIR
 _GREETING = ({"text": "Hello! This task is for th-ext conform."},)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Interface:
     binding: str
     url: str
     tenant: str
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class GroupResult:
     checks: list[Check] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

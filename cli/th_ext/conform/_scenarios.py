@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
+from th_ext._record import record
 from th_ext.commands._card import CardCommand
 
 __all__ = ["Scenario", "command_text", "scenarios", "user_message"]
@@ -22,7 +22,7 @@ ARGUMENT = "th-ext conform"
 _REQUIRED = re.compile(r"<[^>]*>")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scenario:
     """One message to send, and what the extension says it must do."""
 

@@ -7,8 +7,7 @@ instead of reaching the model. The server module wires it to the SDK.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from th_ext._record import record
 from th_ext.commands import CommandCall, CommandRegistry
 from th_ext.demo._model import DEFAULT_MODEL, MODELS
 
@@ -24,7 +23,7 @@ def demo_registry() -> CommandRegistry:
     return registry
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommandOutcome:
     """A command's answer; ``review_focus`` is set when it asks for a review sub-task."""
 

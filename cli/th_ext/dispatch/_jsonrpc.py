@@ -10,10 +10,11 @@ headers only where their ``HeaderScope`` allows, the system CA store, no proxy.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from th_ext._exceptions import FetchError
+from th_ext._record import record
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -37,7 +38,7 @@ FINAL_STATES = frozenset(
 """Terminal and interrupted states: after one of them a stream closes (spec 9)."""
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class RpcExchange:
     """One JSON-RPC call as it went: the results received, or what went wrong."""
 

@@ -8,10 +8,11 @@ than the standard library is imported: a dry run is meant to be instant.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any, Literal
 
 from th_ext._exceptions import DispatchError
+from th_ext._record import record
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._dispatch_rule import decide
 from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
@@ -26,7 +27,7 @@ __all__ = [
 A2A_VERSION = "1.0"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DispatchRequest:
     """The HTTP request that carries the message: ``POST`` of a JSON-RPC body to ``url``."""
 
@@ -36,7 +37,7 @@ class DispatchRequest:
     method: Literal["POST"] = "POST"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExtensionSummary:
     """What the card says about the commands extension."""
 
@@ -47,7 +48,7 @@ class ExtensionSummary:
     problems: list[str]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DispatchPlan:
     """The outcome of one message, and the request and reply that go with it."""
 

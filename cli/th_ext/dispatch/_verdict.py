@@ -8,15 +8,16 @@ skipped check with the reason in words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from th_ext._record import record
 
 __all__ = ["LiveCheck", "answered", "check", "metadata", "state", "task_id_of"]
 
 Status = Literal["pass", "fail", "skip"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LiveCheck:
     """One check of the agent's answer."""
 

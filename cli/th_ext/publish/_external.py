@@ -8,17 +8,17 @@ reader sees every extension that lives under the prefix; nothing else is built f
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 from th_ext._exceptions import CatalogError
+from th_ext._record import record
 
 __all__ = ["EXTERNAL_FILE_NAME", "ExternalExtension", "read_external"]
 
 EXTERNAL_FILE_NAME = "external.toml"
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class ExternalExtension:
     """One extension URI published by someone else (``publisher``)."""
 

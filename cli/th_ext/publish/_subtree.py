@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 from th_ext._exceptions import SiteBuildError, SubtreeConflictError
+from th_ext._record import record
 from th_ext._version import __version__
 
 __all__ = ["MANIFEST_NAME", "SubtreeConflictError", "SubtreeResult", "install_subtree"]
@@ -25,7 +25,7 @@ MANIFEST_NAME = "th-ext-manifest.json"
 _ROOT_ONLY = frozenset({"404.html"})
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class SubtreeResult:
     written: tuple[str, ...]
     """Paths written, relative to the destination (``a2a/ext/index.html``...)."""

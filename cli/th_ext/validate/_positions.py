@@ -16,7 +16,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from contextlib import suppress
-from dataclasses import dataclass
+
+from th_ext._record import record
 
 __all__ = ["Position", "locate"]
 
@@ -34,7 +35,7 @@ _KEY = re.compile(rf"\s*+({_STRING})\s*+:", re.DOTALL)
 _FLAT = re.compile(rf'[^"{{}}\[\]]*+(?:{_STRING}[^"{{}}\[\]]*+)*+', re.DOTALL)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Position:
     """A 1-based line and column (counted in characters) in the source text."""
 

@@ -8,10 +8,11 @@ escapes its control characters).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from th_ext._problem import LAYERS, Layer, Problem
+from th_ext._record import record
 from th_ext._text import clean
 
 __all__ = ["FORMAT_VERSION", "Report"]
@@ -20,7 +21,7 @@ __all__ = ["FORMAT_VERSION", "Report"]
 FORMAT_VERSION = 1
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Report:
     """A validation report.
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+
+from th_ext._record import record
 
 __all__ = ["SyntaxExplanation", "explain"]
 
@@ -19,7 +20,7 @@ _MAX_EXCERPT = 120
 _PLACEHOLDER = re.compile(r"\{\{[^{}]*\}\}|\$\{[^{}]*\}|<%[^%]*%>|\{[A-Z][A-Z0-9_]*\}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SyntaxExplanation:
     """The message, the hint, and the excerpt (the line, then a caret line)."""
 

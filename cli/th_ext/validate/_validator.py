@@ -9,13 +9,14 @@ is no card to look at.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from th_ext._bundle import BundledSchema, bundled_schemas
 from th_ext._exceptions import SchemaError, SourceError
 from th_ext._problem import Problem
+from th_ext._record import record
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
@@ -35,7 +36,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SchemaOverride:
     """A schema that replaces a bundled one (to try a draft): its contents and where from."""
 
@@ -45,7 +46,7 @@ class SchemaOverride:
     """Warnings about how the schema was read (such as a header withheld from a redirect)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ValidateOptions:
     """``strict`` fails on warnings; ``extensions`` (URIs or keys such as ``commands/v1``)
     are the extensions the card must declare; ``schema`` replaces an extension's schema."""
