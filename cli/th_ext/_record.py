@@ -93,14 +93,16 @@ def record(
     """Make ``cls`` a record: ``@record`` (frozen, with slots) or ``@record(frozen=False)``."""
 
     def wrap(cls: type[_T]) -> type[_T]:
+        documented = bool(cls.__doc__)
         made: Any = dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
         own = made.__dict__
         every = fields(made)
         _check_order(made.__name__, every)
         made.__record_compared__ = tuple(f.name for f in every if f.compare)
         made.__record_shown__ = tuple(f.name for f in every if f.repr)
+        deferred = _deferred_init(made, frozen)
         shared: dict[str, Any] = {
-            "__init__": _deferred_init(made, frozen),
+            "__init__": deferred,
             "__repr__": _repr,
             "__eq__": _eq,
             "__hash__": _hash if frozen else None,  # mutable and compared by value: unhashable
@@ -115,6 +117,12 @@ def record(
         for name, implementation in shared.items():
             if name not in own:  # what the class defines itself stays, as with ``dataclass``
                 setattr(made, name, implementation)
+        if not documented:  # ``dataclass`` names the class and its signature instead
+            import inspect
+
+            if own["__init__"] is deferred:
+                made.__init__ = _compile_init(made, frozen)
+            made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
         return made  # type: ignore[no-any-return]
 
     return wrap if cls is None else wrap(cls)

@@ -226,6 +226,7 @@ def test_any_class_shape_behaves_as_the_dataclass(
     reference = make(dataclasses.dataclass(frozen=frozen, slots=slots))
     a, b = mine(**arguments), reference(**arguments)
     assert repr(a) == repr(b)
+    assert mine.__doc__ == reference.__doc__  # no docstring: the name and the signature
     assert dataclasses.asdict(a) == dataclasses.asdict(b)
     assert a == mine(**arguments)
     assert str(inspect.signature(mine)) == str(inspect.signature(reference))

@@ -44,6 +44,8 @@ _GREETING = ({"text": "Hello! This task is for th-ext conform."},)
 
 @record
 class Interface:
+    """One interface of the agent's card that the checks run over."""
+
     binding: str
     url: str
     tenant: str
@@ -51,6 +53,8 @@ class Interface:
 
 @record(frozen=False, slots=False)
 class GroupResult:
+    """The checks one group of scenarios produced, and its notes."""
+
     checks: list[Check] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 

@@ -27,6 +27,8 @@ _ROOT_ONLY = frozenset({"404.html"})
 
 @record(slots=False)
 class SubtreeResult:
+    """What one subtree build wrote and removed."""
+
     written: tuple[str, ...]
     """Paths written, relative to the destination (``a2a/ext/index.html``...)."""
     removed: tuple[str, ...]
