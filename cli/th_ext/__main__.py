@@ -1,5 +1,5 @@
 """``python -m th_ext`` runs the command line."""
 
-from th_ext.cli import main
+from th_ext.cli import console_main
 
-main()
+console_main()

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from th_ext._lazy import lazy_names as _lazy_names
-from th_ext.cli._app import main
+from th_ext.cli._app import console_main, main
 
 if TYPE_CHECKING:
     from th_ext.cli._app import app
     from th_ext.cli._hook import main as pre_commit_main
     from th_ext.cli._publish_main import main as publish_main
 
-__all__ = ["app", "main", "pre_commit_main", "publish_main"]
+__all__ = ["app", "console_main", "main", "pre_commit_main", "publish_main"]
 
 # The whole application is built on first use; the ``th-ext`` script builds only the
 # subcommand it runs.

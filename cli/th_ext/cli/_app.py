@@ -18,8 +18,9 @@ import typer
 from th_ext._version import __version__
 from th_ext.cli._boundary import GuardedGroup
 from th_ext.cli._help import MAX_HELP_WIDTH, tidy_help
+from th_ext.cli._quick_exit import quick_exit
 
-__all__ = ["ThExtGroup", "app", "build_app", "main"]
+__all__ = ["ThExtGroup", "app", "build_app", "console_main", "main"]
 
 app: typer.Typer  # the whole command line, built on first use (see ``__getattr__``)
 
@@ -94,6 +95,16 @@ def main() -> None:
     asked = sys.argv[1] if len(sys.argv) > 1 else ""
     completing = COMPLETE_VAR in os.environ  # the shell asks about the whole command line
     build_app([asked] if asked in SUBCOMMANDS and not completing else SUBCOMMANDS)()
+
+
+def console_main() -> None:
+    """The ``th-ext`` script and ``python -m th_ext``: ``main``, then the process ends at once
+    when nothing is left for its exit to do (see ``_quick_exit``). Programs call ``main``."""
+    try:
+        main()
+    except SystemExit as done:
+        quick_exit(done.code)
+        raise
 
 
 def __getattr__(name: str) -> Any:
