@@ -11,7 +11,7 @@ C-level passes; the per-command walk that finds the culprits runs only when one 
 from __future__ import annotations
 
 import re
-from operator import methodcaller
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from th_ext._problem import Problem
@@ -24,12 +24,14 @@ from th_ext.commands._entry import (
 from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
+from th_ext.validate._tables import MIN_ROWS, table
 
 __all__ = ["check_commands_params"]
 
 # Possessive (``*+``): each name ends at its newline, so there is nothing to backtrack into,
 # and telling the engine so makes the match several times faster on a long list.
-_ALL_NAMES = re.compile(f"(?:{COMMAND_NAME_PATTERN.pattern}\n)*+")
+_ALL_NAMES = re.compile(f"{COMMAND_NAME_PATTERN.pattern}(?:\n{COMMAND_NAME_PATTERN.pattern})*+")
+_STR_ONLY = frozenset({str})
 
 
 def check_commands_params(
@@ -52,11 +54,8 @@ def check_commands_params(
     commands = params.get("commands") if isinstance(params, dict) else None
     if not isinstance(commands, list):
         return problems.finished(), {"commands": []}
-    if set(map(type, commands)) <= {dict}:
-        names = list(map(methodcaller("get", "name"), commands))
-    else:
-        names = [c.get("name") if isinstance(c, dict) else None for c in commands]
-    strings = [n for n in names if isinstance(n, str)] if not _all_strings(names) else names
+    names, all_strings = _names(commands)
+    strings = names if all_strings else [n for n in names if isinstance(n, str)]
     if not _names_ok(strings):
         for index, name in enumerate(names):
             if isinstance(name, str) and not is_command_name(name):
@@ -85,11 +84,30 @@ def check_commands_params(
     return problems.finished(), {"commands": strings}
 
 
+def _names(commands: list[Any]) -> tuple[list[Any], bool]:
+    """Each command's name (``None`` where there is none), and whether all are strings.
+
+    A long list's shared facts (``_tables``) can tell that every command is an object with a
+    name and only string values, which spares a pass or two over it.
+    """
+    facts = table(commands) if len(commands) >= MIN_ROWS else None
+    if facts is not None and facts.of_objects and facts.same_keys and "name" in facts.keys:
+        names = list(map(itemgetter("name"), commands))
+        return names, facts.value_types <= _STR_ONLY or _all_strings(names)
+    if set(map(type, commands)) <= {dict}:
+        names = list(map(methodcaller("get", "name"), commands))
+    else:
+        names = [c.get("name") if isinstance(c, dict) else None for c in commands]
+    return names, _all_strings(names)
+
+
 def _all_strings(values: list[Any]) -> bool:
-    return set(map(type, values)) <= {str}
+    return set(map(type, values)) <= _STR_ONLY
 
 
 def _names_ok(names: list[str]) -> bool:
     """Whether every name matches the pattern, in one regex pass over the joined names."""
-    joined = "\n".join(names) + "\n" if names else ""
-    return joined.count("\n") == len(names) and _ALL_NAMES.fullmatch(joined) is not None
+    if not names:
+        return True
+    joined = "\n".join(names)
+    return joined.count("\n") == len(names) - 1 and _ALL_NAMES.fullmatch(joined) is not None

@@ -20,7 +20,7 @@ from th_ext._record import record
 from th_ext.validate._fields import json_type
 from th_ext.validate._limits import ProblemList, TooManyProblems
 from th_ext.validate._pointer import find_path, iter_paths, pointer
-from th_ext.validate._shape import MAX_DEPTH, deep_path_in_text, measure
+from th_ext.validate._shape import MAX_DEPTH, Shape, deep_path_in_text, deferred_colons, measure
 
 __all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "parse_text"]
 
@@ -77,7 +77,7 @@ def decode_document(data: bytes) -> tuple[str | None, list[Problem]]:
         )
         data = data[len(_BOM) :]
         offset = len(_BOM)
-    if not data.strip():
+    if not data or data.isspace():  # not data.strip(), which copies a body ending in a newline
         problems.append(
             _fatal("empty-document", "", "the document is empty", "serve the card as JSON")
         )
@@ -141,8 +141,7 @@ def parse_text(text: str) -> ParsedDocument:
     if shape.too_deep is not None:
         problems.append(_too_deep(shape.too_deep))
         return ParsedDocument(None, tuple(problems))
-    escaped_colon = "\\u003" in text and ("\\u003a" in text or "\\u003A" in text)
-    if escaped_colon or text.count(":") - shape.string_colons != shape.members:
+    if _may_repeat_keys(text, shape):
         problems.extend(_duplicate_keys(text))
     if constants:
         problems.extend(_non_finite_problems(value))
@@ -157,6 +156,23 @@ def parse_text(text: str) -> ParsedDocument:
             )
         )
     return ParsedDocument(value, tuple(problems))
+
+
+def _may_repeat_keys(text: str, shape: Shape) -> bool:
+    """Whether an object of ``text`` may have a key twice, read from the counts alone.
+
+    Outside strings a JSON text has one colon per member written, so the colons of the text
+    less those in its keys and string values are the members written; more than the parsed
+    value holds means a key repeated. ``shape`` may leave some strings' colons out (a lower
+    bound): if the counts match even so, they match exactly. A ``\\u003a`` escape makes a
+    colon in a string that the text does not show, so then the answer is yes.
+    """
+    if "\\" in text and "\\u003" in text and ("\\u003a" in text or "\\u003A" in text):
+        return True
+    written = text.count(":") - shape.string_colons
+    if written == shape.members:
+        return False
+    return written - deferred_colons(shape) != shape.members
 
 
 def _non_finite_problems(value: Any) -> list[Problem]:

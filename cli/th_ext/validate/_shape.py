@@ -5,6 +5,11 @@ A card can hold half a million objects, so the walk goes level by level with ``m
 against ``MAX_DEPTH``) it counts object members and the colons inside strings: a JSON text has
 exactly one colon outside strings per member, so comparing the counts tells, without a parse
 hook, whether any object had a duplicate key that the parser silently merged.
+
+A long array of objects whose values hold no array or object (a card's ``commands``) is not
+walked value by value: its facts come from ``_tables`` (where the schema check and the rules
+find them again), and the colons in its strings are left out of ``string_colons`` and counted
+only if the caller needs the exact number (``deferred_colons``).
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from itertools import chain, compress
 from typing import Any, NamedTuple
 
 from th_ext.validate._pointer import find_path, pointer
+from th_ext.validate._tables import MIN_ROWS, Table, table
 
-__all__ = ["MAX_DEPTH", "Shape", "deep_path_in_text", "measure"]
+__all__ = ["MAX_DEPTH", "Shape", "deep_path_in_text", "deferred_colons", "measure"]
 
 #: The deepest nesting of arrays and objects accepted; the card itself is 1.
 MAX_DEPTH = 64
@@ -28,11 +34,15 @@ _BATCH = 4096
 
 
 class Shape(NamedTuple):
-    """``too_deep`` is the pointer to the first container past ``MAX_DEPTH`` (or ``None``)."""
+    """``too_deep`` is the pointer to the first container past ``MAX_DEPTH`` (or ``None``).
+
+    ``string_colons`` leaves out the strings of the arrays in ``deferred`` (see the module).
+    """
 
     too_deep: str | None
     members: int
     string_colons: int
+    deferred: tuple[Table, ...] = ()
 
 
 def measure(value: Any) -> Shape:
@@ -41,32 +51,70 @@ def measure(value: Any) -> Shape:
     colons = value.count(":") if type(value) is str else 0
     level = [value] if type(value) in _CONTAINER_TYPES else []
     depth = 1
+    deferred: list[Table] = []
     while level:
         if depth > MAX_DEPTH:
             paths = find_path(value, _identity(level[0]), limit=1)
-            return Shape(pointer(paths[0]) if paths else "", members, colons)
+            return Shape(pointer(paths[0]) if paths else "", members, colons, tuple(deferred))
         deeper: list[Any] = []
+        # The objects of a long flat array are one level down: past the limit, walk them.
+        tables = deferred if depth < MAX_DEPTH else None
         for start in range(0, len(level), _BATCH):
-            found_members, found_colons = _measure_batch(level[start : start + _BATCH], deeper)
+            found_members, found_colons = _measure_batch(
+                level[start : start + _BATCH], deeper, tables
+            )
             members += found_members
             colons += found_colons
         level = deeper
         depth += 1
-    return Shape(None, members, colons)
+    return Shape(None, members, colons, tuple(deferred))
 
 
-def _measure_batch(containers: list[Any], deeper: list[Any]) -> tuple[int, int]:
+def deferred_colons(shape: Shape) -> int:
+    """The colons in the keys and string values of the arrays ``measure`` deferred."""
+    colons = 0
+    for deferred in shape.deferred:
+        for start in range(0, len(deferred.rows), _BATCH):
+            colons += _measure_batch(deferred.rows[start : start + _BATCH], [], None)[1]
+    return colons
+
+
+def _measure_batch(
+    containers: list[Any], deeper: list[Any], tables: list[Table] | None
+) -> tuple[int, int]:
     """Members and string colons of some containers of one level; their children containers
-    are appended to ``deeper``. A batch at a time keeps the temporary lists small."""
+    are appended to ``deeper``. A batch at a time keeps the temporary lists small.
+
+    With ``tables``, a long array of objects without containers in them is measured from its
+    ``Table`` and added to ``tables`` instead (its strings' colons are not counted)."""
     kinds = list(map(type, containers))
     dicts = list(compress(containers, map(_IS_DICT.__contains__, kinds)))
-    lists = compress(containers, map(_IS_LIST.__contains__, kinds))
+    lists = list(compress(containers, map(_IS_LIST.__contains__, kinds)))
+    members = 0
+    if tables is not None and max(map(len, lists), default=0) >= MIN_ROWS:
+        walked = []
+        for items in lists:
+            flat = _flat_table(items) if len(items) >= MIN_ROWS else None
+            if flat is None:
+                walked.append(items)
+            else:
+                tables.append(flat)
+                members += flat.members
+        lists = walked
     colons = _count_colons(list(chain.from_iterable(dicts)))
     values = list(chain(chain.from_iterable(map(dict.values, dicts)), *lists))
     value_kinds = list(map(type, values))
     colons += _count_colons(list(compress(values, map(_IS_STR.__contains__, value_kinds))))
     deeper.extend(compress(values, map(_CONTAINER_TYPES.__contains__, value_kinds)))
-    return sum(map(len, dicts)), colons
+    return members + sum(map(len, dicts)), colons
+
+
+def _flat_table(items: list[Any]) -> Table | None:
+    """The table of ``items`` if they are objects whose values hold no array or object."""
+    facts = table(items)  # the value comes from json.loads (see Table.parsed_objects)
+    if facts.parsed_objects() and not facts.value_types & _CONTAINER_TYPES:
+        return facts
+    return None
 
 
 def _identity(target: Any) -> Any:

@@ -23,6 +23,7 @@ from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._limits import bounded
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
+from th_ext.validate._tables import shared_tables
 
 if TYPE_CHECKING:
     from th_ext._catalog import ExtensionVersion
@@ -77,12 +78,13 @@ def validate_bytes(
     report = Report(source, location or source, problems, strict=options.strict)
     if text is None:
         return _unread(report)
-    parsed = parse_text(text)
-    problems.extend(parsed.problems)
-    if parsed.fatal:
-        return _unread(report)
-    _check_value(report, parsed.value, options)
-    del parsed
+    with shared_tables():  # the document, schema and rules passes share a long array's facts
+        parsed = parse_text(text)
+        problems.extend(parsed.problems)
+        if parsed.fatal:
+            return _unread(report)
+        _check_value(report, parsed.value, options)
+        del parsed
     report.problems = place_problems(text, report.problems)
     return report
 
@@ -106,7 +108,8 @@ def validate_value(
             )
         )
         return _unread(report)
-    return _check_value(report, value, options)
+    with shared_tables():
+        return _check_value(report, value, options)
 
 
 def report_for_source_error(

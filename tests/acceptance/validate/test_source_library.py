@@ -70,6 +70,23 @@ def test_trickling_server_cannot_outlast_the_timeout(card_server: CardServer) ->
     assert time.monotonic() - started < 1 + 1
 
 
+def test_a_body_of_announced_length_trickling_cannot_outlast_the_timeout(
+    card_server: CardServer,
+) -> None:
+    def trickle(request: BaseHTTPRequestHandler) -> None:
+        request.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{")
+        for _ in range(100):
+            request.wfile.write(b" ")
+            request.wfile.flush()
+            time.sleep(0.1)
+
+    card_server.route("/slow-body.json", trickle)
+    started = time.monotonic()
+    with pytest.raises(FetchTimeoutError):
+        read_source(card_server.url("/slow-body.json"), SourceLimits(timeout=1))
+    assert time.monotonic() - started < 1 + 1
+
+
 def test_content_length_over_the_cap_is_refused_before_reading(card_server: CardServer) -> None:
     card_server.route("/big.json", respond(200, b" " * 5000))
     with pytest.raises(SourceTooLargeError, match="announces 5000 bytes"):

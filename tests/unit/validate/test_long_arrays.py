@@ -1,0 +1,251 @@
+"""Long arrays of objects take the shared-facts path (``_tables``): it must find what the plain
+walk finds. Each check is compared with an oracle that walks the value item by item."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from tests.unit.validate.conftest import COMMANDS_URI, commands_schema, example_card
+from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.validate import MAX_DEPTH, parse_document, validate_bytes
+from th_ext.validate._fastschema import compile_check
+from th_ext.validate._limits import MAX_PER_CODE
+from th_ext.validate._shape import deferred_colons, measure
+from th_ext.validate._tables import MIN_ROWS, shared_tables, table
+
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+atoms = st.none() | st.booleans() | st.integers() | st.text(max_size=6) | st.just("a:b")
+values = st.recursive(
+    atoms,
+    lambda children: (
+        st.lists(children, max_size=2) | st.dictionaries(st.text(max_size=3), children)
+    ),
+    max_leaves=4,
+)
+row_keys = st.sampled_from(["a", "b", "a:b", "\\u0061", "\\u003a", 'q\\"', "name"])
+
+
+def _long(rows: list[Any], odd: list[tuple[int, Any]]) -> list[Any]:
+    """``rows`` repeated to a long array, with the ``odd`` items put at their indices."""
+    items = [rows[i % len(rows)] for i in range(MIN_ROWS + 4)]
+    for index, item in odd:
+        items[index % len(items)] = item
+    return items
+
+
+# Objects written as lists of pairs, so that a key may repeat (and be spelled as an escape).
+pair_rows = st.lists(st.tuples(row_keys, atoms), max_size=4).map(lambda pairs: (pairs,))
+
+
+def _text(node: Any) -> str:
+    if isinstance(node, tuple):
+        return "{" + ", ".join(f'"{k}": {_text(v)}' for k, v in node[0]) + "}"
+    if isinstance(node, list):
+        return "[" + ", ".join(_text(v) for v in node) + "]"
+    return json.dumps(node)
+
+
+def _has_duplicates(node: Any) -> bool:
+    if isinstance(node, tuple):
+        keys = [json.loads(f'"{k}"') for k, _ in node[0]]
+        return len(set(keys)) != len(keys) or any(_has_duplicates(v) for _, v in node[0])
+    if isinstance(node, list):
+        return any(_has_duplicates(v) for v in node)
+    return False
+
+
+@SETTINGS
+@given(
+    st.lists(pair_rows, min_size=1, max_size=3),
+    st.lists(st.tuples(st.integers(0, MIN_ROWS + 3), pair_rows | values), max_size=3),
+)
+def test_duplicate_keys_in_long_arrays_are_found_exactly_when_present(
+    rows: list[Any], odd: list[tuple[int, Any]]
+) -> None:
+    tree = ([("rows", _long(rows, odd)), ("note", "at: 12:00")],)
+    found = [p for p in parse_document(_text(tree).encode()).problems if p.code == "duplicate-key"]
+    assert bool(found) == _has_duplicates(tree)
+
+
+@pytest.mark.parametrize(
+    ("row", "repeated"),
+    [
+        ('{"a": 1, "b": 2}', False),
+        ('{"a": 1, "a": 2}', True),
+        ('{"a": 1, "\\u0061": 2}', True),
+        ('{"a:b": "c:d", "a\\u003ab": 2}', True),
+        ('{"a\\u003ab": "x", "y": "z"}', False),
+        ('{"a": {"b": 1, "b": 2}}', True),
+        ('{"a": {"b": 1, "c": 2}}', False),
+    ],
+)
+def test_one_odd_row_among_many(row: str, repeated: bool) -> None:
+    plain = '{"a": "x:y", "b": "z"}'
+    text = '{"rows": [' + ", ".join([plain] * MIN_ROWS + [row]) + "]}"
+    found = [p.path for p in parse_document(text.encode()).problems if p.code == "duplicate-key"]
+    assert bool(found) == repeated
+    if repeated:
+        assert found[0].startswith(f"/rows/{MIN_ROWS}/")
+
+
+def _oracle_shape(value: Any) -> tuple[int, int]:
+    """Members and colons in keys and strings, the slow way."""
+    if isinstance(value, str):
+        return 0, value.count(":")
+    if isinstance(value, list):
+        found = [_oracle_shape(v) for v in value]
+        return sum(m for m, _ in found), sum(c for _, c in found)
+    if isinstance(value, dict):
+        found = [_oracle_shape(v) for v in value.values()]
+        colons = sum(k.count(":") for k in value) + sum(c for _, c in found)
+        return len(value) + sum(m for m, _ in found), colons
+    return 0, 0
+
+
+@SETTINGS
+@given(
+    st.lists(st.dictionaries(st.sampled_from(["a", "b:", "c"]), atoms), min_size=1, max_size=3),
+    st.lists(st.tuples(st.integers(0, MIN_ROWS + 3), values), max_size=3),
+)
+def test_shape_of_long_arrays_matches_a_plain_walk(
+    rows: list[Any], odd: list[tuple[int, Any]]
+) -> None:
+    value = json.loads(json.dumps({"x": {"rows": _long(rows, odd)}, "y": ["p:q"]}))
+    with shared_tables():
+        shape = measure(value)
+        assert shape.too_deep is None
+        members, colons = _oracle_shape(value)
+        assert shape.members == members
+        assert shape.string_colons + deferred_colons(shape) == colons
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH - 4, MAX_DEPTH - 3, MAX_DEPTH - 2])
+def test_long_array_at_the_depth_limit(levels: int) -> None:
+    rows: Any = [{"a": "b"}] * MIN_ROWS
+    for _ in range(levels):
+        rows = [rows]
+    parsed = parse_document(json.dumps({"x": rows}).encode())
+    # The card is at depth 1, the arrays at 2 to levels + 2, the long array's objects one more.
+    too_deep = [p.path for p in parsed.problems if p.code == "too-deep"]
+    assert too_deep == ([] if levels + 3 <= MAX_DEPTH else ["/x" + "/0" * (MAX_DEPTH - 1)])
+
+
+schema_types = st.sampled_from(["object", "string", "integer", "number", "boolean", "null"])
+row_schemas = st.fixed_dictionaries(
+    {"type": st.just("object")},
+    optional={
+        "properties": st.dictionaries(
+            st.sampled_from(["a", "b", "c"]),
+            st.fixed_dictionaries({"type": schema_types | st.lists(schema_types, min_size=1)}),
+            max_size=3,
+        ),
+        "required": st.lists(st.sampled_from(["a", "b", "c"]), max_size=3, unique=True),
+        "additionalProperties": st.booleans() | st.fixed_dictionaries({"type": schema_types}),
+    },
+)
+
+
+@SETTINGS
+@given(
+    row_schemas,
+    st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), atoms), min_size=1, max_size=3),
+    st.lists(st.tuples(st.integers(0, MIN_ROWS + 3), values), max_size=2),
+)
+def test_fast_check_agrees_with_jsonschema_on_long_arrays(
+    row_schema: Any, rows: list[Any], odd: list[tuple[int, Any]]
+) -> None:
+    schema = {"type": "array", "items": {"$ref": "#/$defs/row"}, "$defs": {"row": row_schema}}
+    items = _long(rows, odd)
+    check = compile_check(schema, {})
+    assert check is not None
+    expected = Draft202012Validator(schema).is_valid(items)
+    assert check(items) == expected
+    with shared_tables():
+        table(items).parsed_objects()
+        assert check(items) == expected
+        assert check(items) == expected
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        {"name": "a", "description": "d"},
+        {"name": "a", "description": "d", "extra": "x"},
+        {"name": "a", "argument_hint": "h"},
+        {"name": "a", "description": 1},
+        {"name": "a", "description": "d", "argument_hint": None},
+        "not an object",
+    ],
+)
+def test_fast_check_on_long_command_lists(odd: Any) -> None:
+    schema = commands_schema()
+    params = {"commands": _long([{"name": "a", "description": "d", "argument_hint": "h"}], [])}
+    params["commands"][MIN_ROWS // 2] = odd
+    check = compile_check(schema, {})
+    assert check is not None
+    expected = Draft202012Validator(schema).is_valid(params)
+    assert check(params) == expected
+    with shared_tables():
+        assert check(params) == expected
+
+
+names = st.sampled_from(["model", "model", "run-1", "Bad", "1x", "", "a b", 7, None])
+
+
+@SETTINGS
+@given(st.lists(names, min_size=1, max_size=4), st.lists(st.tuples(st.integers(), names)))
+def test_command_rules_on_long_lists(pool: list[Any], odd: list[tuple[int, Any]]) -> None:
+    listed = _long(pool, odd)
+    commands = [{"name": n, "description": "d"} if n is not None else "x" for n in listed]
+    card = example_card()
+    card["capabilities"]["extensions"] = [{"uri": COMMANDS_URI, "params": {"commands": commands}}]
+    report = validate_bytes(json.dumps(card).encode(), source="long")
+    base = "/capabilities/extensions/0/params/commands"
+    bad, repeated, seen = [], [], set()
+    for index, name in enumerate(listed):
+        if isinstance(name, str) and COMMAND_NAME_PATTERN.fullmatch(name) is None:
+            bad.append(("command-name-pattern", f"{base}/{index}/name"))
+        if isinstance(name, str) and name in seen:
+            repeated.append(("duplicate-command", f"{base}/{index}/name"))
+        seen.add(name)
+    found = [
+        (p.code, p.path)
+        for p in report.problems
+        if p.code in ("command-name-pattern", "duplicate-command")
+    ]
+    assert found == bad[:MAX_PER_CODE] + repeated[:MAX_PER_CODE]
+    assert report.extensions[0]["commands"] == [n for n in listed if isinstance(n, str)]
+
+
+def test_facts_of_a_table() -> None:
+    rows: list[Any] = [{"a": "x", "b": 1}, {"a": "y", "b": 2}] * MIN_ROWS
+    facts = table(rows)
+    assert facts.parsed_objects() and facts.of_objects
+    assert facts.keys == {"a", "b"} and facts.same_keys
+    assert facts.value_types == {str, int} and facts.members == 4 * MIN_ROWS
+    ragged = table([{"a": 1}, {"b": 2}, {"a": 1, "b": 2}])
+    assert ragged.lengths == {1, 2} and not ragged.same_keys and ragged.members == 4
+    mixed = table([{"a": 1}, "text", [1]])
+    assert not mixed.parsed_objects() and mixed.kinds == {dict, str, list}
+
+
+def test_facts_are_shared_within_a_scope_only() -> None:
+    rows = [{"a": 1}] * MIN_ROWS
+    assert table(rows) is not table(rows)
+    with shared_tables():
+        assert table(rows) is table(rows)
+        assert table(list(rows)) is not table(rows)
+
+
+def test_whitespace_only_documents_are_empty() -> None:
+    for data in (b" \x0b\x0c\r\n", b"\t"):
+        assert [p.code for p in parse_document(data).problems] == ["empty-document"]
+    card = json.dumps(example_card()).encode()
+    assert parse_document(card + b"\n").value == parse_document(card).value == example_card()
