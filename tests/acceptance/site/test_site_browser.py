@@ -25,7 +25,7 @@ from tests.support.site_config import mkdocs_setting
 from tests.support.site_visits import NOT_FOUND_PATH, PageVisit, Problems
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -77,16 +77,7 @@ _NO_DEFAULT = "—"
 OpenPage = Callable[..., tuple["Page", Problems]]
 
 
-@pytest.fixture
-def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
-    """Open a site path in a fresh browser context (light unless told), watching for problems.
-
-    ``settle`` waits until the network is idle, so that late requests (the search index, the
-    diagram library) have answered before the problems are read. ``wait=False`` returns as soon
-    as the document has arrived, for a test that waits for the page itself later.
-    """
-    contexts = []
-
+def _opener(browser: Browser, site_base_url: str, contexts: list[BrowserContext]) -> OpenPage:
     def open_(
         path: str,
         *,
@@ -115,7 +106,44 @@ def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
         assert response.status == allowed_document_status, f"{path}: HTTP {response.status}"
         return page, problems
 
-    yield open_
+    return open_
+
+
+@pytest.fixture
+def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
+    """Open a site path in a fresh browser context (light unless told), watching for problems.
+
+    ``settle`` waits until the network is idle, so that late requests (the search index, the
+    diagram library) have answered before the problems are read. ``wait=False`` returns as soon
+    as the document has arrived, for a test that waits for the page itself later.
+    """
+    contexts: list[BrowserContext] = []
+    yield _opener(browser, site_base_url, contexts)
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def spec_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
+    """Like ``open_page``, but each path opened once per scheme for the module: for the tests
+    that read a spec page, or click what neither navigates nor changes what the others read (a
+    copy button, the schema download). Its problems are those of all their visits."""
+    contexts: list[BrowserContext] = []
+    opened: dict[str, tuple[Page, Problems]] = {}
+    open_ = _opener(browser, site_base_url, contexts)
+
+    def get(
+        path: str, *, settle: bool = False, color_scheme: ColorScheme = "light"
+    ) -> tuple[Page, Problems]:
+        key = f"{color_scheme} {path}"
+        if key not in opened:
+            opened[key] = open_(path, color_scheme=color_scheme)
+        page, problems = opened[key]
+        if settle:
+            page.wait_for_load_state("networkidle")
+        return page, problems
+
+    yield get
     for context in contexts:
         context.close()
 
@@ -179,9 +207,9 @@ def _definitions(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_spec_page_has_the_extension_title(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str, repo_root: Path
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str, repo_root: Path
 ) -> None:
-    page, problems = open_page(_spec_path(extension, site_url))
+    page, problems = spec_page(_spec_path(extension, site_url))
     site_name = mkdocs_setting(repo_root, "site_name")
     assert page.title() == f"{extension.title} - {site_name}"
     heading = page.locator("article h1").evaluate(_TEXT_WITHOUT_PERMALINK)
@@ -191,9 +219,9 @@ def test_the_spec_page_has_the_extension_title(
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_field_tables_have_a_row_for_every_schema_property(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str
 ) -> None:
-    page, _ = open_page(_spec_path(extension, site_url))
+    page, _ = spec_page(_spec_path(extension, site_url))
     tables = page.evaluate(_FIELD_TABLES)
     definitions = _definitions(_schema(extension))
     fields_file = extension.folder / "fields.toml"
@@ -212,9 +240,9 @@ def test_the_field_tables_have_a_row_for_every_schema_property(
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_schema_download_saves_the_committed_file(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str, tmp_path: Path
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str, tmp_path: Path
 ) -> None:
-    page, problems = open_page(_spec_path(extension, site_url))
+    page, problems = spec_page(_spec_path(extension, site_url))
     with page.expect_download() as download_info:
         page.locator("#download-schema").click()
     download = download_info.value
@@ -227,9 +255,9 @@ def test_the_schema_download_saves_the_committed_file(
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_code_blocks_have_copy_buttons_that_copy_the_schema(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str
 ) -> None:
-    page, _ = open_page(_spec_path(extension, site_url))
+    page, _ = spec_page(_spec_path(extension, site_url))
     code_blocks = page.locator("article div.highlight pre > code").count()
     assert code_blocks > 0
     assert page.locator("article button[data-md-type=copy]").count() == code_blocks
@@ -278,13 +306,13 @@ def _contrast(one: str, other: str) -> float:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_sequence_diagram_is_an_accessible_svg_in_both_schemes(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str, scheme: ColorScheme
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str, scheme: ColorScheme
 ) -> None:
     spec = extension.spec_path.read_text(encoding="utf-8")
     diagrams = re.findall(r"^```mermaid\n(.*?)^```", spec, re.M | re.S)
     if not diagrams:
         pytest.skip(f"{extension.key} has no diagram")
-    page, problems = open_page(_spec_path(extension, site_url), settle=True, color_scheme=scheme)
+    page, problems = spec_page(_spec_path(extension, site_url), settle=True, color_scheme=scheme)
     svgs = page.locator("article figure.th-diagram > svg[role=img]")
     assert svgs.count() == len(diagrams)
     for svg, source in zip(svgs.all(), diagrams, strict=True):
