@@ -1,10 +1,10 @@
 """Work done once per test run, whichever pytest-xdist worker asks for it first.
 
 A session fixture runs once in each worker, so with two workers a site build or a round of
-page visits in Chromium would be made twice. These helpers keep the result in the folder that
-all workers of one run share (the parent of each worker's base temporary folder), behind a
-lock: the first worker to ask makes it, the others wait for it and read it. A failure is not
-kept, so every worker that asks reports it. Without xdist the run's own base folder is used.
+page visits in Chromium would be made twice. These helpers keep the result in a folder that
+all workers of one run share (next to each worker's base temporary folder), behind a lock:
+the first worker to ask makes it, the others wait for it and read it. A failure is not kept,
+so every worker that asks reports it. Without xdist the run's own base folder is used.
 Results made of many independent parts (pages to visit) are shared part by part, so that two
 workers asking at the same time each make some of the parts.
 """
@@ -27,9 +27,18 @@ __all__ = ["folder_once", "run_folder", "shared_results"]
 
 
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The temporary folder every worker of this test run shares."""
+    """The temporary folder every worker of this test run shares.
+
+    Under xdist it is named by the run's id, in the parent of the workers' base folders: a
+    ``--basetemp`` given by hand is reused by the next run, which must not find these results.
+    """
     base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not run:
+        return base
+    folder = base.parent / f"run-{run}"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 @contextmanager
