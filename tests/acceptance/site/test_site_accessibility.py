@@ -1,8 +1,8 @@
 """Accessibility: axe-core finds no serious or critical WCAG 2.1 AA violation on any page of the
 built site, in the light or the dark colour scheme, in headless Chromium.
 
-axe-core runs in the visits of ``site_visits`` (``tests/support/site_visits.py``): every page
-and the 404 page, each loaded in a fresh context in the scheme asked for."""
+axe-core runs in the visits of ``site_visits`` (``tests/support/site_visits.py``) of every page
+and the 404 page: in the light scheme each in a fresh context, in the dark one in turn."""
 
 from __future__ import annotations
 
