@@ -45,7 +45,8 @@ demo: $(VENV)/.installed-demo
 
 ## The whole suite runs in two pytest-xdist workers: most of its time is waiting (browser page
 ## loads, subprocess CLIs, timeouts, package builds) that the other worker fills. Each worker
-## has its own temporary folders, site builds, servers (on free ports) and Chromium.
+## has its own temporary folders, servers (on free ports) and Chromium; the site builds and the
+## visits of the built pages are made once per run and shared (tests/support/run_once.py).
 ## PYTEST_WORKERS=auto uses every core; PYTEST_WORKERS=0 runs in one process.
 PYTEST_WORKERS ?= 2
 PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist worksteal

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -25,6 +26,13 @@ TYPE_METAVAR = re.compile(
 
 def _help(path: list[str], columns: int) -> str:
     """``th-ext PATH --help`` from the real script, on a terminal ``columns`` wide."""
+    return _help_of(tuple(path), columns)
+
+
+@functools.cache
+def _help_of(path: tuple[str, ...], columns: int) -> str:
+    """The help text, run once per path and width in this process: the help tests read the
+    same texts for different checks."""
     run = subprocess.run(
         [SCRIPT, *path, "--help"],
         env={**os.environ, "COLUMNS": str(columns)},

@@ -143,10 +143,10 @@ def test_an_agent_that_never_answers_is_given_up_on_within_the_timeout(
     path = tmp_path / "card.json"
     path.write_text(json.dumps(document))
     start = time.monotonic()
-    code, report = as_json(str(path), "--timeout", "1")
+    code, report = as_json(str(path), "--timeout", "0.5")
     elapsed = time.monotonic() - start
     listener.close()
     assert code == 1
     assert elapsed < 8
     assert statuses(report)["CMD-2"] == "fail"
-    assert any("no answer (no complete answer within 1 s)" in note for note in report["notes"])
+    assert any("no answer (no complete answer within 0.5 s)" in note for note in report["notes"])

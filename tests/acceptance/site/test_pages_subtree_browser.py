@@ -7,13 +7,9 @@ commands extension. Without Chromium or Playwright these tests skip, except unde
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import pytest
-
-from tests.conftest import in_ci
-from tests.support.browser import CHROMIUM_ARGS, chromium_executable
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -21,32 +17,6 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 COMMANDS = "a2a/ext/commands/v1"
-
-
-def _unavailable(reason: str) -> NoReturn:
-    if in_ci():
-        pytest.fail(f"{reason}; under CI=true the browser tests must run")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
-    executable = chromium_executable()
-    if executable is None:
-        _unavailable("no Chromium binary (install Debian's chromium, or set CHROMIUM)")
-    with sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(
-                executable_path=executable, headless=True, args=CHROMIUM_ARGS
-            )
-        except Error as error:
-            _unavailable(f"Chromium at {executable} does not start: {error}")
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize("path", ["a2a/ext/", "a2a/ext/commands/v1/", "a2a/ext/th-ext/dispatch/"])

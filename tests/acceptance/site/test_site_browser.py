@@ -12,22 +12,20 @@ import json
 import re
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.conftest import EXTENSIONS_DIR, in_ci
-from tests.support.browser import CHROMIUM_ARGS, chromium_executable
+from tests.conftest import EXTENSIONS_DIR
 from tests.support.extension_folders import ExtensionFolder, extension_folders
 from tests.support.html_page import normalise_space
-from tests.support.overlap import overlapped
 from tests.support.page_weight import ColorScheme
 from tests.support.site_config import mkdocs_setting
+from tests.support.site_visits import NOT_FOUND_PATH, PageVisit, Problems
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -76,79 +74,10 @@ _FIELD_HEADER = ["Field", "Type", "Required", "Default", "Description"]
 _NO_DEFAULT = "—"
 
 
-def _unavailable(reason: str) -> NoReturn:
-    if in_ci():
-        pytest.fail(f"{reason}; under CI=true the browser tests must run")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole module."""
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
-    executable = chromium_executable()
-    if executable is None:
-        _unavailable("no Chromium binary (install Debian's chromium, or set CHROMIUM)")
-    with sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(
-                executable_path=executable, headless=True, args=CHROMIUM_ARGS
-            )
-        except Error as error:
-            _unavailable(f"Chromium at {executable} does not start: {error}")
-        yield launched
-        launched.close()
-
-
-@dataclass
-class Problems:
-    """What went wrong while a page loaded: console errors, page errors, failed requests."""
-
-    document_url: str
-    allowed_document_status: int = 200
-    found: list[str] = field(default_factory=list)
-
-    def watch(self, page: Page) -> None:
-        page.on("console", self._console)
-        page.on("pageerror", lambda error: self.found.append(f"page error: {error}"))
-        page.on("requestfailed", self._request_failed)
-        page.on("response", self._response)
-
-    def _console(self, message: ConsoleMessage) -> None:
-        expected_document_error = (
-            self.allowed_document_status != 200
-            and message.location.get("url") == self.document_url
-            and message.text.startswith("Failed to load resource")
-        )
-        if message.type == "error" and not expected_document_error:
-            self.found.append(f"console error: {message.text} ({message.location})")
-
-    def _request_failed(self, request: Request) -> None:
-        self.found.append(f"request failed: {request.url} ({request.failure})")
-
-    def _response(self, response: Response) -> None:
-        document = response.request.resource_type == "document"
-        allowed = self.allowed_document_status if document else 200
-        if response.status >= 400 and response.status != allowed:
-            self.found.append(f"HTTP {response.status}: {response.url}")
-
-
 OpenPage = Callable[..., tuple["Page", Problems]]
 
 
-@pytest.fixture
-def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
-    """Open a site path in a fresh browser context (light unless told), watching for problems.
-
-    ``settle`` waits until the network is idle, so that late requests (the search index, the
-    diagram library) have answered before the problems are read. ``wait=False`` returns as soon
-    as the document has arrived, for a test that waits for the page itself later.
-    """
-    contexts = []
-
+def _opener(browser: Browser, site_base_url: str, contexts: list[BrowserContext]) -> OpenPage:
     def open_(
         path: str,
         *,
@@ -177,7 +106,44 @@ def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
         assert response.status == allowed_document_status, f"{path}: HTTP {response.status}"
         return page, problems
 
-    yield open_
+    return open_
+
+
+@pytest.fixture
+def open_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
+    """Open a site path in a fresh browser context (light unless told), watching for problems.
+
+    ``settle`` waits until the network is idle, so that late requests (the search index, the
+    diagram library) have answered before the problems are read. ``wait=False`` returns as soon
+    as the document has arrived, for a test that waits for the page itself later.
+    """
+    contexts: list[BrowserContext] = []
+    yield _opener(browser, site_base_url, contexts)
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def spec_page(browser: Browser, site_base_url: str) -> Iterator[OpenPage]:
+    """Like ``open_page``, but each path opened once per scheme for the module: for the tests
+    that read a spec page, or click what neither navigates nor changes what the others read (a
+    copy button, the schema download). Its problems are those of all their visits."""
+    contexts: list[BrowserContext] = []
+    opened: dict[str, tuple[Page, Problems]] = {}
+    open_ = _opener(browser, site_base_url, contexts)
+
+    def get(
+        path: str, *, settle: bool = False, color_scheme: ColorScheme = "light"
+    ) -> tuple[Page, Problems]:
+        key = f"{color_scheme} {path}"
+        if key not in opened:
+            opened[key] = open_(path, color_scheme=color_scheme)
+        page, problems = opened[key]
+        if settle:
+            page.wait_for_load_state("networkidle")
+        return page, problems
+
+    yield get
     for context in contexts:
         context.close()
 
@@ -241,9 +207,9 @@ def _definitions(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_spec_page_has_the_extension_title(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str, repo_root: Path
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str, repo_root: Path
 ) -> None:
-    page, problems = open_page(_spec_path(extension, site_url))
+    page, problems = spec_page(_spec_path(extension, site_url))
     site_name = mkdocs_setting(repo_root, "site_name")
     assert page.title() == f"{extension.title} - {site_name}"
     heading = page.locator("article h1").evaluate(_TEXT_WITHOUT_PERMALINK)
@@ -253,9 +219,9 @@ def test_the_spec_page_has_the_extension_title(
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_field_tables_have_a_row_for_every_schema_property(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str
 ) -> None:
-    page, _ = open_page(_spec_path(extension, site_url))
+    page, _ = spec_page(_spec_path(extension, site_url))
     tables = page.evaluate(_FIELD_TABLES)
     definitions = _definitions(_schema(extension))
     fields_file = extension.folder / "fields.toml"
@@ -274,9 +240,9 @@ def test_the_field_tables_have_a_row_for_every_schema_property(
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_schema_download_saves_the_committed_file(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str, tmp_path: Path
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str, tmp_path: Path
 ) -> None:
-    page, problems = open_page(_spec_path(extension, site_url))
+    page, problems = spec_page(_spec_path(extension, site_url))
     with page.expect_download() as download_info:
         page.locator("#download-schema").click()
     download = download_info.value
@@ -289,9 +255,9 @@ def test_the_schema_download_saves_the_committed_file(
 
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_code_blocks_have_copy_buttons_that_copy_the_schema(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str
 ) -> None:
-    page, _ = open_page(_spec_path(extension, site_url))
+    page, _ = spec_page(_spec_path(extension, site_url))
     code_blocks = page.locator("article div.highlight pre > code").count()
     assert code_blocks > 0
     assert page.locator("article button[data-md-type=copy]").count() == code_blocks
@@ -340,13 +306,13 @@ def _contrast(one: str, other: str) -> float:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_sequence_diagram_is_an_accessible_svg_in_both_schemes(
-    extension: ExtensionFolder, open_page: OpenPage, site_url: str, scheme: ColorScheme
+    extension: ExtensionFolder, spec_page: OpenPage, site_url: str, scheme: ColorScheme
 ) -> None:
     spec = extension.spec_path.read_text(encoding="utf-8")
     diagrams = re.findall(r"^```mermaid\n(.*?)^```", spec, re.M | re.S)
     if not diagrams:
         pytest.skip(f"{extension.key} has no diagram")
-    page, problems = open_page(_spec_path(extension, site_url), settle=True, color_scheme=scheme)
+    page, problems = spec_page(_spec_path(extension, site_url), settle=True, color_scheme=scheme)
     svgs = page.locator("article figure.th-diagram > svg[role=img]")
     assert svgs.count() == len(diagrams)
     for svg, source in zip(svgs.all(), diagrams, strict=True):
@@ -376,15 +342,10 @@ def test_the_sequence_diagram_is_an_accessible_svg_in_both_schemes(
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_long_code_lines_wrap_instead_of_running_off_the_block(
-    open_page: OpenPage, scheme: ColorScheme
+    site_visits: dict[tuple[str, str], PageVisit], scheme: ColorScheme
 ) -> None:
     for path in ("a2a/ext/commands/v1/", "th-ext/validate/", "th-ext/dispatch/"):
-        page, _ = open_page(path, color_scheme=scheme)
-        overflowing = page.evaluate(
-            """() => [...document.querySelectorAll("article pre > code")]
-                 .filter((code) => code.scrollWidth > code.clientWidth + 1)
-                 .map((code) => code.textContent.slice(0, 60))"""
-        )
+        overflowing = site_visits[scheme, path].overflowing_code
         assert overflowing == [], f"{path} ({scheme}): code cut at the right edge"
 
 
@@ -416,22 +377,21 @@ def test_the_light_dark_toggle_switches_the_scheme(
 
 
 def test_no_page_logs_a_console_error_or_fails_a_request(
-    open_page: OpenPage, built_site: Path
+    site_visits: dict[tuple[str, str], PageVisit], built_site: Path
 ) -> None:
     pages = sorted(
         path.relative_to(built_site).as_posix().removesuffix("index.html")
         for path in built_site.rglob("*.html")
     )
     assert "a2a/ext/commands/v1/" in pages
-
-    def settle(opened: tuple[Page, Problems]) -> list[str]:
-        page, problems = opened
-        page.wait_for_load_state("networkidle")
-        return problems.found
-
-    found = overlapped(pages, lambda path: open_page(path, wait=False), settle)
-    report = {path or "(home)": problems for path, problems in zip(pages, found, strict=True)}
-    _, problems = open_page("no/such/page/", allowed_document_status=404, settle=True)
-    report["(an unknown address, answered by 404.html)"] = problems.found
+    report: dict[str, list[str] | None] = {}
+    for path in pages:
+        visit = site_visits["light", path]
+        assert visit.status == 200, f"{path}: HTTP {visit.status}"
+        report[path or "(home)"] = visit.problems
+    unknown = site_visits["light", NOT_FOUND_PATH]
+    assert unknown.status == 404, f"{NOT_FOUND_PATH}: HTTP {unknown.status}"
+    report["(an unknown address, answered by 404.html)"] = unknown.problems
+    assert None not in report.values(), "a page was visited without watching for problems"
     faults = {path: found for path, found in report.items() if found}
     assert not faults, json.dumps(faults, indent=2)

@@ -1,4 +1,4 @@
-"""Real servers on 127.0.0.1 for ``th-ext validate``, and a way to run the installed command.
+"""Real servers on 127.0.0.1 for ``th-ext validate``, and a way to run the command.
 
 ``card_server`` is a threaded ``http.server`` whose routes each test sets; ``silent_server``
 is a raw socket that accepts connections and never answers. Nothing here mocks HTTP: the
@@ -168,9 +168,29 @@ def th_ext_command() -> list[str]:
 
 
 def run_validate(
-    *args: str, stdin: bytes | None = None, timeout: float = 60, cwd: Path | None = None
+    *args: str,
+    stdin: bytes | None = None,
+    timeout: float = 60,
+    cwd: Path | None = None,
+    process: bool = False,
 ) -> Run:
-    """Run the installed ``th-ext validate`` with ``args`` in a fresh process."""
+    """Run ``th-ext validate`` with ``args``, with NO_COLOR set and output to pipes.
+
+    By default in this process, through typer's ``CliRunner`` and the whole application (its
+    error boundary included): the tests that read the output need no interpreter start-up of
+    their own. ``process=True`` runs the installed script in a fresh process, for the tests of
+    the real entry point (start-up, standard input from a pipe, exit codes of the process).
+    """
+    if not process:
+        from typer.testing import CliRunner
+
+        from th_ext.cli import app
+
+        with contextlib.chdir(cwd or Path.cwd()):
+            outcome = CliRunner(env={"NO_COLOR": "1"}).invoke(
+                app, ["validate", *args], input=stdin, catch_exceptions=False
+            )
+        return Run(outcome.exit_code, outcome.stdout, outcome.stderr)
     env = {**os.environ, "NO_COLOR": "1"}
     done = subprocess.run(
         [*th_ext_command(), "validate", *args],

@@ -24,7 +24,7 @@ def broken_card() -> dict[str, object]:
 
 
 def test_valid_file_text_output(tmp_path: Path) -> None:
-    run = run_validate(write_card(tmp_path, good_card()))
+    run = run_validate(write_card(tmp_path, good_card()), process=True)  # the installed script
     assert run.code == 0
     assert "valid (0 errors, 0 warnings)" in run.stdout
     assert "3 commands: model, help, review" in run.stdout
@@ -95,7 +95,9 @@ def test_strict_turns_warnings_into_failures(tmp_path: Path) -> None:
 
 
 def test_standard_input() -> None:
-    run = run_validate("-", "--format", "json", stdin=json.dumps(good_card()).encode())
+    run = run_validate(
+        "-", "--format", "json", stdin=json.dumps(good_card()).encode(), process=True
+    )  # a real pipe
     assert run.code == 0
     assert run.report["location"] == "<stdin>"
 
@@ -165,7 +167,7 @@ def test_duplicate_extension(tmp_path: Path) -> None:
 
 
 def test_missing_file_is_exit_2_with_one_line(tmp_path: Path) -> None:
-    run = run_validate(str(tmp_path / "absent.json"))
+    run = run_validate(str(tmp_path / "absent.json"), process=True)
     assert run.code == 2
     assert run.stdout == ""
     assert run.stderr == f"th-ext: error: {tmp_path / 'absent.json'}: no such file\n"

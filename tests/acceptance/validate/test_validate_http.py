@@ -188,7 +188,7 @@ def test_headers_are_sent_for_auth(card_server: CardServer) -> None:
 
 def test_server_that_never_answers_times_out(silent_server: str) -> None:
     started = time.monotonic()
-    run = run_validate(silent_server, "--format", "json", "--timeout", "2")
+    run = run_validate(silent_server, "--format", "json", "--timeout", "2", process=True)
     elapsed = time.monotonic() - started
     assert run.code == 2
     assert run.codes() == [("timeout", "")]
