@@ -1,8 +1,8 @@
 """The repository's pre-commit hook, run by pre-commit itself in a scratch agent repository.
 
 pre-commit installs th-ext from this repository into its own environment (from a commit, so the
-test first snapshots the working tree into a throw-away git repository), then runs the
-``th-ext-validate`` hook on the card files it selects.
+tests first snapshot the working tree into a throw-away git repository, once per run, and share
+pre-commit's store), then runs the ``th-ext-validate`` hook on the card files it selects.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.run_once import folder_once, run_folder
 
 pytestmark = pytest.mark.slow
 
@@ -35,26 +37,33 @@ def git(*args: str, cwd: Path) -> str:
     return done.stdout.strip()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def hook_repo(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """This repository's working tree (tracked and new files) committed in a scratch repository;
-    its path and commit."""
-    target = tmp_path_factory.mktemp("hook-repo")
-    listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=repo_root)
-    for name in filter(None, listed.split("\0")):
-        source = repo_root / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
-    git("init", "-q", cwd=target)
-    git("add", "-A", cwd=target)
-    git("commit", "-q", "-m", "snapshot", cwd=target)
+    its path and commit. One for the whole run, so that pre-commit installs th-ext once."""
+
+    def snapshot(target: Path) -> None:
+        listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=repo_root)
+        for name in filter(None, listed.split("\0")):
+            source = repo_root / name
+            if source.is_file():
+                (target / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target / name)
+        git("init", "-q", cwd=target)
+        git("add", "-A", cwd=target)
+        git("commit", "-q", "-m", "snapshot", cwd=target)
+
+    target = folder_once(tmp_path_factory, "hook-repo", snapshot)
     return target, git("rev-parse", "HEAD", cwd=target)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pre-commit-home")
+    """pre-commit's store, shared by every worker of the run: pre-commit locks it itself while
+    it installs a hook's environment."""
+    home = run_folder(tmp_path_factory) / "pre-commit-home"
+    home.mkdir(exist_ok=True)
+    return home
 
 
 def agent_repo(path: Path, files: dict[str, object]) -> Path:
@@ -87,8 +96,19 @@ def good_card(repo_root: Path) -> dict[str, object]:
     return card
 
 
-def test_try_repo_checks_the_card_files_and_shows_the_problems(
-    hook_repo: tuple[Path, str], good_card: dict[str, object], tmp_path: Path
+def hook_config(hook_repo: tuple[Path, str], extra: str = "") -> str:
+    path, commit = hook_repo
+    return (
+        f"repos:\n  - repo: {path}\n    rev: {commit}\n    hooks:\n"
+        f"      - id: th-ext-validate\n{extra}"
+    )
+
+
+def test_the_hook_checks_the_card_files_and_shows_the_problems(
+    hook_repo: tuple[Path, str],
+    good_card: dict[str, object],
+    pre_commit_home: Path,
+    tmp_path: Path,
 ) -> None:
     bad_card = {key: value for key, value in good_card.items() if key != "name"}
     repo = agent_repo(
@@ -99,18 +119,16 @@ def test_try_repo_checks_the_card_files_and_shows_the_problems(
             "other.json": {"not": "a card"},
         },
     )
-    hook_path, _ = hook_repo
-    run = pre_commit(
-        "try-repo", str(hook_path), "th-ext-validate", "--all-files", "--verbose",
-        cwd=repo, home=tmp_path / "home",
-    )  # fmt: skip
+    (repo / ".pre-commit-config.yaml").write_text(hook_config(hook_repo))
+    git("add", "-A", cwd=repo)
+    run = pre_commit("run", "--all-files", "--verbose", cwd=repo, home=pre_commit_home)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "th-ext validate (A2A agent cards)" in run.stdout
     assert "Failed" in run.stdout
     assert "th-ext validate agent-card.json" in run.stdout
     assert "th-ext validate deploy/agent.json" in run.stdout
     assert "error missing-field at /name" in run.stdout
-    assert "other.json" not in run.stdout.split("Using config:")[-1].split("=" * 79)[-1]
+    assert "other.json" not in run.stdout
 
 
 def test_a_valid_card_passes_and_files_overrides_the_selection(
@@ -119,11 +137,7 @@ def test_a_valid_card_passes_and_files_overrides_the_selection(
     pre_commit_home: Path,
     tmp_path: Path,
 ) -> None:
-    hook_path, commit = hook_repo
-    config = (
-        f"repos:\n  - repo: {hook_path}\n    rev: {commit}\n    hooks:\n"
-        "      - id: th-ext-validate\n"
-    )
+    config = hook_config(hook_repo)
     repo = agent_repo(tmp_path / "agent", {"agent-card.json": good_card})
     (repo / ".pre-commit-config.yaml").write_text(config)
     run = pre_commit("run", "--all-files", cwd=repo, home=pre_commit_home)
@@ -134,7 +148,7 @@ def test_a_valid_card_passes_and_files_overrides_the_selection(
     (repo / "cards").mkdir()
     (repo / "cards" / "production.json").write_text(json.dumps({"name": "half a card"}))
     (repo / "agent-card.json").write_text("{ not json")
-    config += "        files: ^cards/.*\\.json$\n        args: [--strict]\n"
+    config = hook_config(hook_repo, "        files: ^cards/.*\\.json$\n        args: [--strict]\n")
     (repo / ".pre-commit-config.yaml").write_text(config)
     git("add", "-A", cwd=repo)
     run = pre_commit("run", "--all-files", "--verbose", cwd=repo, home=pre_commit_home)
