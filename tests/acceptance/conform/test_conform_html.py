@@ -3,15 +3,13 @@ anywhere, with the summary first and a row per requirement linking to its spec a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import in_ci
-from tests.support.browser import CHROMIUM_ARGS, chromium_executable
 from th_ext import find
 from th_ext.cli import app
 from th_ext.demo import DemoServer, DemoVariant
@@ -22,32 +20,6 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 Agent = Callable[[DemoVariant], DemoServer]
-
-
-def _unavailable(reason: str) -> NoReturn:
-    if in_ci():
-        pytest.fail(f"{reason}; under CI=true the browser tests must run")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
-    executable = chromium_executable()
-    if executable is None:
-        _unavailable("no Chromium binary (install Debian's chromium, or set CHROMIUM)")
-    with sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(
-                executable_path=executable, headless=True, args=CHROMIUM_ARGS
-            )
-        except Error as error:
-            _unavailable(f"Chromium at {executable} does not start: {error}")
-        yield launched
-        launched.close()
 
 
 def write_report(base_url: str, path: Path) -> int:

@@ -9,12 +9,10 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import in_ci
-from tests.support.browser import CHROMIUM_ARGS, chromium_executable
 from tests.support.host_site import file_hashes, make_host_site
 from tests.support.page_weight import site_pages
 from tests.support.run_once import folder_once, shared_results
@@ -90,33 +88,6 @@ def merged_base_url(merged_site: MergedSite) -> Iterator[str]:
     """The merged tree served like GitHub Pages, under ``/tiny-harness/``."""
     with serve_site(merged_site.root) as base_url:
         yield base_url
-
-
-def _unavailable(reason: str) -> NoReturn:
-    if in_ci():
-        pytest.fail(f"{reason}; under CI=true the browser tests must run")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the worker's site tests."""
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed")
-    executable = chromium_executable()
-    if executable is None:
-        _unavailable("no Chromium binary (install Debian's chromium, or set CHROMIUM)")
-    with sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(
-                executable_path=executable, headless=True, args=CHROMIUM_ARGS
-            )
-        except Error as error:
-            _unavailable(f"Chromium at {executable} does not start: {error}")
-        yield launched
-        launched.close()
 
 
 def html_pages(site: Path) -> list[str]:
