@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from tests.support.pair_trees import has_duplicate_keys, pair_text
 from tests.unit.validate.conftest import COMMANDS_URI, commands_schema, example_card
 from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.validate import MAX_DEPTH, parse_document, validate_bytes
@@ -44,23 +45,6 @@ def _long(rows: list[Any], odd: list[tuple[int, Any]]) -> list[Any]:
 pair_rows = st.lists(st.tuples(row_keys, atoms), max_size=4).map(lambda pairs: (pairs,))
 
 
-def _text(node: Any) -> str:
-    if isinstance(node, tuple):
-        return "{" + ", ".join(f'"{k}": {_text(v)}' for k, v in node[0]) + "}"
-    if isinstance(node, list):
-        return "[" + ", ".join(_text(v) for v in node) + "]"
-    return json.dumps(node)
-
-
-def _has_duplicates(node: Any) -> bool:
-    if isinstance(node, tuple):
-        keys = [json.loads(f'"{k}"') for k, _ in node[0]]
-        return len(set(keys)) != len(keys) or any(_has_duplicates(v) for _, v in node[0])
-    if isinstance(node, list):
-        return any(_has_duplicates(v) for v in node)
-    return False
-
-
 @SETTINGS
 @given(
     st.lists(pair_rows, min_size=1, max_size=3),
@@ -70,8 +54,10 @@ def test_duplicate_keys_in_long_arrays_are_found_exactly_when_present(
     rows: list[Any], odd: list[tuple[int, Any]]
 ) -> None:
     tree = ([("rows", _long(rows, odd)), ("note", "at: 12:00")],)
-    found = [p for p in parse_document(_text(tree).encode()).problems if p.code == "duplicate-key"]
-    assert bool(found) == _has_duplicates(tree)
+    found = [
+        p for p in parse_document(pair_text(tree).encode()).problems if p.code == "duplicate-key"
+    ]
+    assert bool(found) == has_duplicate_keys(tree)
 
 
 @pytest.mark.parametrize(

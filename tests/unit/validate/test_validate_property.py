@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from tests.support.pair_trees import has_duplicate_keys, pair_text
 from tests.unit.validate.conftest import COMMANDS_URI, commands_schema, example_card
 from th_ext.validate import Report, ValidateOptions, validate_bytes, validate_value
 from th_ext.validate._fastschema import compile_check
@@ -140,15 +141,6 @@ def test_schemas_outside_the_subset_are_left_to_jsonschema() -> None:
 pair_keys = st.sampled_from(["a", "b", "a:b", ":", "\\u003a", 'k\\"', "x"])
 
 
-def _text(node: Any) -> str:
-    """JSON text for a tree whose objects are lists of pairs, so keys may repeat."""
-    if isinstance(node, tuple):
-        return "{" + ", ".join(f'"{k}": {_text(v)}' for k, v in node[0]) + "}"
-    if isinstance(node, list):
-        return "[" + ", ".join(_text(v) for v in node) + "]"
-    return json.dumps(node)
-
-
 pair_trees = st.recursive(
     scalars.filter(lambda v: not isinstance(v, float)) | st.sampled_from(["a:b", "::", "\\u003a"]),
     lambda children: (
@@ -159,19 +151,12 @@ pair_trees = st.recursive(
 )
 
 
-def _has_duplicates(node: Any) -> bool:
-    if isinstance(node, tuple):
-        keys = [json.loads(f'"{k}"') for k, _ in node[0]]
-        return len(set(keys)) != len(keys) or any(_has_duplicates(v) for _, v in node[0])
-    if isinstance(node, list):
-        return any(_has_duplicates(v) for v in node)
-    return False
-
-
 @SETTINGS
 @given(pair_trees)
 def test_duplicate_keys_are_found_exactly_when_present(tree: Any) -> None:
     from th_ext.validate import parse_document
 
-    found = [p for p in parse_document(_text(tree).encode()).problems if p.code == "duplicate-key"]
-    assert bool(found) == _has_duplicates(tree)
+    found = [
+        p for p in parse_document(pair_text(tree).encode()).problems if p.code == "duplicate-key"
+    ]
+    assert bool(found) == has_duplicate_keys(tree)
