@@ -21,6 +21,7 @@ __all__ = [
     "measure_page",
     "site_pages",
     "start_measuring",
+    "watch_costs",
 ]
 
 ColorScheme = Literal["light", "dark"]
@@ -58,16 +59,22 @@ def start_measuring(
     ``finish()`` waits for the network to go idle and gives the cost."""
     context = browser.new_context(color_scheme=color_scheme)
     try:
-        page = context.new_page()
-        session = context.new_cdp_session(page)
-        session.send("Network.enable")
-        measuring = Measuring(path, context, page)
-        session.on("Network.loadingFinished", measuring.finished)
-        page.on("request", measuring.requested)
-        page.goto(base_url + path, wait_until="commit")
+        measuring = watch_costs(context, context.new_page(), path)
+        measuring.page.goto(base_url + path, wait_until="commit")
     except BaseException:
         context.close()
         raise
+    return measuring
+
+
+def watch_costs(context: BrowserContext, page: Page, path: str) -> Measuring:
+    """Count what ``page`` (showing ``path``) receives from now on, through Chromium's
+    network events."""
+    session = context.new_cdp_session(page)
+    session.send("Network.enable")
+    measuring = Measuring(path, context, page)
+    session.on("Network.loadingFinished", measuring.finished)
+    page.on("request", measuring.requested)
     return measuring
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tests.support.axe import AXE_JS, axe_violations
 from tests.support.overlap import overlapped
-from tests.support.page_weight import ColorScheme, Measuring
+from tests.support.page_weight import ColorScheme, Measuring, watch_costs
 
 if TYPE_CHECKING:
     from playwright.sync_api import (
@@ -120,11 +120,7 @@ def _start(browser: Browser, base_url: str, path: str) -> _Loading:
     try:
         context.set_default_timeout(10_000)
         page = context.new_page()
-        session = context.new_cdp_session(page)
-        session.send("Network.enable")
-        measuring = Measuring(path, context, page)
-        session.on("Network.loadingFinished", measuring.finished)
-        page.on("request", measuring.requested)
+        measuring = watch_costs(context, page, path)
         problems = Problems(base_url + path, status)
         problems.watch(page)
         response = page.goto(base_url + path, wait_until="commit")
