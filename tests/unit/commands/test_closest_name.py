@@ -42,6 +42,11 @@ def test_names_that_are_not_strings_are_skipped() -> None:
     assert closest_name("models", [1, None, "model"]) == "model"  # type: ignore[list-item]
 
 
+def test_of_names_equally_close_the_first_registered_wins() -> None:
+    assert closest_name("mode", ["model", "modes"]) == "model"
+    assert closest_name("mode", ["modes", "model"]) == "modes"
+
+
 def test_the_closest_of_several_wins() -> None:
     assert closest_name("reviews", ["review", "reviewer", "rev"]) == "review"
 

@@ -111,6 +111,8 @@ def test_metadata_and_state_read_only_what_has_the_right_type() -> None:
     assert verdict.state({"status": {"state": "S"}}) == "S"
     assert verdict.state({"status": {"state": 1}}) is None
     assert verdict.state({"status": []}) is None
+    assert verdict.state("TASK_STATE_COMPLETED") is None  # an event that is not an object
+    assert verdict.state(None) is None
 
 
 def test_the_last_message_looks_past_results_that_are_not_objects() -> None:
