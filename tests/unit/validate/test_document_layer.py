@@ -31,6 +31,12 @@ def test_unreadable_documents(data: bytes, expected: list[tuple[str, str, bool]]
     assert codes(data) == expected
 
 
+def test_every_problem_of_the_document_layer_says_so() -> None:
+    samples = [b"", b"\xef\xbb\xbf{}", b'{"a": "\xff"}', b"{", b"[]", b'{"a": 1, "a": 2}', b"[NaN]"]
+    layers = {p.layer for data in samples for p in parse_document(data).problems}
+    assert layers == {"document"}
+
+
 def test_utf8_error_names_the_byte() -> None:
     problem = parse_document(b'{"name": "caf\xe9"}').problems[0]
     assert "byte 13" in problem.message

@@ -182,14 +182,21 @@ def test_fast_check_on_long_command_lists(odd: Any) -> None:
         assert check(params) == expected
 
 
-names = st.sampled_from(["model", "model", "run-1", "Bad", "1x", "", "a b", 7, None])
+# ``None``: an element that is not an object; ``...``: an object without a name.
+names = st.sampled_from(["model", "model", "run-1", "Bad", "1x", "", "a b", 7, None, ...])
+
+
+def _command(name: Any) -> Any:
+    if name is None:
+        return "x"
+    return {"description": "d"} if name is ... else {"name": name, "description": "d"}
 
 
 @SETTINGS
 @given(st.lists(names, min_size=1, max_size=4), st.lists(st.tuples(st.integers(), names)))
 def test_command_rules_on_long_lists(pool: list[Any], odd: list[tuple[int, Any]]) -> None:
     listed = _long(pool, odd)
-    commands = [{"name": n, "description": "d"} if n is not None else "x" for n in listed]
+    commands = [_command(n) for n in listed]
     card = example_card()
     card["capabilities"]["extensions"] = [{"uri": COMMANDS_URI, "params": {"commands": commands}}]
     report = validate_bytes(json.dumps(card).encode(), source="long")
