@@ -87,9 +87,13 @@ def _measure_batch(
 
     With ``tables``, a long array of objects without containers in them is measured from its
     ``Table`` and added to ``tables`` instead (its strings' colons are not counted)."""
-    kinds = list(map(type, containers))
-    dicts = list(compress(containers, map(_IS_DICT.__contains__, kinds)))
-    lists = list(compress(containers, map(_IS_LIST.__contains__, kinds)))
+    if _IS_LIST.issuperset(map(type, containers)):  # arrays only (deep nesting): no sorting
+        dicts: list[dict[Any, Any]] = []
+        lists = containers
+    else:
+        kinds = list(map(type, containers))
+        dicts = list(compress(containers, map(_IS_DICT.__contains__, kinds)))
+        lists = list(compress(containers, map(_IS_LIST.__contains__, kinds)))
     members = 0
     if tables is not None and max(map(len, lists), default=0) >= MIN_ROWS:
         walked = []
@@ -101,11 +105,16 @@ def _measure_batch(
                 tables.append(flat)
                 members += flat.members
         lists = walked
-    colons = _count_colons(list(chain.from_iterable(dicts)))
+    colons = _count_colons(list(chain.from_iterable(dicts))) if dicts else 0
     values = list(chain(chain.from_iterable(map(dict.values, dicts)), *lists))
     value_kinds = list(map(type, values))
-    colons += _count_colons(list(compress(values, map(_IS_STR.__contains__, value_kinds))))
-    deeper.extend(compress(values, map(_CONTAINER_TYPES.__contains__, value_kinds)))
+    found = set(value_kinds)
+    if str in found:
+        colons += _count_colons(list(compress(values, map(_IS_STR.__contains__, value_kinds))))
+    if _CONTAINER_TYPES.issuperset(found):
+        deeper.extend(values)
+    elif not _CONTAINER_TYPES.isdisjoint(found):
+        deeper.extend(compress(values, map(_CONTAINER_TYPES.__contains__, value_kinds)))
     return members + sum(map(len, dicts)), colons
 
 

@@ -112,6 +112,25 @@ def test_shape_of_long_arrays_matches_a_plain_walk(
         assert shape.string_colons + deferred_colons(shape) == colons
 
 
+nested = st.recursive(
+    atoms,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(":a", max_size=3), children)
+    ),
+    max_leaves=40,
+)
+
+
+@SETTINGS
+@given(nested)
+def test_shape_of_any_value_matches_a_plain_walk(value: Any) -> None:
+    """Arrays of arrays only, objects only, and every mix of them, at any level."""
+    value = json.loads(json.dumps(value))
+    shape = measure(value)
+    assert shape.too_deep is None
+    assert (shape.members, shape.string_colons + deferred_colons(shape)) == _oracle_shape(value)
+
+
 @pytest.mark.parametrize("levels", [MAX_DEPTH - 4, MAX_DEPTH - 3, MAX_DEPTH - 2])
 def test_long_array_at_the_depth_limit(levels: int) -> None:
     rows: Any = [{"a": "b"}] * MIN_ROWS
