@@ -1,4 +1,4 @@
-"""Headless Chromium for the site's browser tests: which binary, and the flags it runs with.
+"""Headless Chromium for the browser tests: which binary, the flags it runs with, and starting it.
 
 The tests drive the system's Chromium (Debian's ``chromium``) through Playwright's
 ``executable_path``, so no browser is downloaded. ``CHROMIUM`` names another binary.
@@ -8,9 +8,19 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
-__all__ = ["CHROMIUM_ARGS", "chromium_executable"]
+import pytest
+
+from tests.conftest import in_ci
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+__all__ = ["CHROMIUM_ARGS", "chromium_executable", "launched_chromium"]
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -37,3 +47,35 @@ def chromium_executable() -> Path | None:
             return Path(found)
     default = Path("/usr/bin/chromium")
     return default if default.is_file() else None
+
+
+def _unavailable(reason: str) -> NoReturn:
+    if in_ci():
+        pytest.fail(f"{reason}; under CI=true the browser tests must run")
+    pytest.skip(reason)
+
+
+@contextmanager
+def launched_chromium() -> Iterator[Browser]:
+    """A headless Chromium, skipped (failed under CI) when it cannot start.
+
+    Playwright's synchronous API keeps an event loop running while it is open, so no
+    ``asyncio.run`` can happen in the same process meanwhile: a fixture holding it is scoped
+    to the tests that need it.
+    """
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed")
+    executable = chromium_executable()
+    if executable is None:
+        _unavailable("no Chromium binary (install Debian's chromium, or set CHROMIUM)")
+    with sync_playwright() as playwright:
+        try:
+            launched = playwright.chromium.launch(
+                executable_path=executable, headless=True, args=CHROMIUM_ARGS
+            )
+        except Error as error:
+            _unavailable(f"Chromium at {executable} does not start: {error}")
+        yield launched
+        launched.close()

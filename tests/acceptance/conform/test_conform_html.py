@@ -3,13 +3,14 @@ anywhere, with the summary first and a row per requirement linking to its spec a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from typer.testing import CliRunner
 
+from tests.support.browser import launched_chromium
 from th_ext import find
 from th_ext.cli import app
 from th_ext.demo import DemoServer, DemoVariant
@@ -20,6 +21,12 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 Agent = Callable[[DemoVariant], DemoServer]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launched_chromium() as launched:
+        yield launched
 
 
 def write_report(base_url: str, path: Path) -> int:

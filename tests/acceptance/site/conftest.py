@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.support.browser import launched_chromium
 from tests.support.host_site import file_hashes, make_host_site
 from tests.support.page_weight import site_pages
 from tests.support.run_once import folder_once, shared_results
@@ -81,6 +82,13 @@ def merged_site(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Me
     work = folder_once(tmp_path_factory, "pages-subtree", make)
     record = json.loads((work / "build.json").read_text(encoding="utf-8"))
     return MergedSite(work / "dist", record["before"], record["output"])
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the worker's site tests."""
+    with launched_chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="session")
