@@ -133,14 +133,14 @@ def _check_order(name: str, every: tuple[Field[Any], ...]) -> None:
     after one with a default."""
     seen_default = False
     for f in every:
+        if f.name == "self":
+            raise TypeError(f"a record cannot have a field named 'self' ({name})")
         if not f.init or f.kw_only:
             continue
         if f.default is not MISSING or f.default_factory is not MISSING:
             seen_default = True
         elif seen_default:
             raise TypeError(f"non-default argument {f.name!r} follows default argument in {name}")
-        if f.name == "self":
-            raise TypeError(f"a record cannot have a field named 'self' ({name})")
 
 
 def _deferred_init(cls: Any, frozen: bool) -> Callable[..., None]:

@@ -160,6 +160,14 @@ def test_a_required_field_after_a_default_is_refused_when_the_class_is_made() ->
             b: int  # type: ignore[misc]
 
 
+def test_a_field_named_self_is_refused_when_the_class_is_made() -> None:
+    with pytest.raises(TypeError, match="cannot have a field named 'self'"):
+
+        @record
+        class Selfish:
+            self: int = field(default=0, kw_only=True)
+
+
 def test_what_the_class_defines_itself_is_kept() -> None:
     @record
     class Named:
