@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from th_ext._exit_kept import kept_until_exit
 from th_ext._version import __version__
 from th_ext.cli._boundary import GuardedGroup
 from th_ext.cli._help import MAX_HELP_WIDTH, tidy_help
@@ -99,12 +100,14 @@ def main() -> None:
 
 def console_main() -> None:
     """The ``th-ext`` script and ``python -m th_ext``: ``main``, then the process ends at once
-    when nothing is left for its exit to do (see ``_quick_exit``). Programs call ``main``."""
-    try:
-        main()
-    except SystemExit as done:
-        quick_exit(done.code)
-        raise
+    when nothing is left for its exit to do (see ``_quick_exit``), leaving the large values it
+    kept (``th_ext._exit_kept``) unfreed. Programs call ``main``."""
+    with kept_until_exit():
+        try:
+            main()
+        except SystemExit as done:
+            quick_exit(done.code)
+            raise
 
 
 def __getattr__(name: str) -> Any:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from th_ext._bundle import BundledSchema, bundled_schemas
 from th_ext._exceptions import SchemaError, SourceError
+from th_ext._exit_kept import keep_until_exit
 from th_ext._problem import Problem
 from th_ext._record import record
 from th_ext.validate._card import check_card
@@ -84,6 +85,10 @@ def validate_bytes(
         if parsed.fatal:
             return _unread(report)
         _check_value(report, parsed.value, options)
+        if not _unplaced(report.problems):
+            # Nothing is left to do with the value: a process about to end need not free it.
+            # Else it is freed first, so that placing many problems never holds both at once.
+            keep_until_exit(parsed.value)
         del parsed
     report.problems = place_problems(text, report.problems)
     return report
@@ -138,7 +143,7 @@ _SOURCE_HINTS = {
 
 def place_problems(text: str, problems: list[Problem]) -> list[Problem]:
     """``problems`` with ``line`` and ``column`` set from their paths in ``text``."""
-    unplaced = [p.path for p in problems if p.line is None and p.layer != "source"]
+    unplaced = _unplaced(problems)
     if not unplaced:
         return problems
     # Imported here: a card with nothing to place (a valid one) does not pay for the tokenizer.
@@ -153,6 +158,11 @@ def place_problems(text: str, problems: list[Problem]) -> list[Problem]:
         else:
             placed.append(replace(problem, line=position.line, column=position.column))
     return placed
+
+
+def _unplaced(problems: list[Problem]) -> list[str]:
+    """The paths of the problems that still need a line and column."""
+    return [p.path for p in problems if p.line is None and p.layer != "source"]
 
 
 def _unread(report: Report) -> Report:
