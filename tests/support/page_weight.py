@@ -69,9 +69,11 @@ def start_measuring(
 
 def watch_costs(context: BrowserContext, page: Page, path: str) -> Measuring:
     """Count what ``page`` (showing ``path``) receives from now on, through Chromium's
-    network events."""
+    network events, with the browser's caches bypassed for it: every byte is fetched as on a
+    cold visit, even in a context that has loaded the same files before."""
     session = context.new_cdp_session(page)
     session.send("Network.enable")
+    session.send("Network.setCacheDisabled", {"cacheDisabled": True})
     measuring = Measuring(path, context, page)
     session.on("Network.loadingFinished", measuring.finished)
     page.on("request", measuring.requested)
