@@ -3,7 +3,7 @@
 Most of a page visit in a browser test is waiting: for the page's late requests and above all
 for Playwright's ``networkidle`` (no request for 500 ms). A test that visits every page of the
 site starts the next few pages loading while it reads the oldest, so those waits overlap. Each
-page still has a context of its own and is checked exactly as it would be if visited alone.
+page still has a tab of its own and is checked exactly as it would be if visited alone.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 built site, in the light or the dark colour scheme, in headless Chromium.
 
 axe-core runs in the visits of ``site_visits`` (``tests/support/site_visits.py``) of every page
-and the 404 page: in the light scheme each in a fresh context, in the dark one in turn."""
+and the 404 page: in the light scheme each in a tab of its own, in the dark one in turn."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@ headless Chromium, and none loads a diagram script. (Load times are measured by
 ``benchmarks/bench_site.py``, not asserted here.)
 
 The bytes are counted in the light-scheme visits of ``site_visits``
-(``tests/support/site_visits.py``), each page loaded in a fresh context with an empty cache."""
+(``tests/support/site_visits.py``), each page loaded in a tab of its own with the browser's
+caches bypassed, so that every byte is fetched as on a cold visit."""
 
 from __future__ import annotations
 
