@@ -4,21 +4,12 @@ as usual everywhere else, or when problems must still be placed on the text."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from th_ext._exit_kept import keep_until_exit, kept_until_exit
 from th_ext.validate import validate_bytes
 
-
-@pytest.fixture
-def card(extensions_dir: Path) -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(
-        (extensions_dir / "commands/v1/examples/card.json").read_bytes()
-    )
-    return document
+# ``card`` (the bundled example, fresh for each test) comes from this folder's conftest.
 
 
 def test_a_valid_card_is_kept_until_the_scope_closes(card: dict[str, Any]) -> None:
