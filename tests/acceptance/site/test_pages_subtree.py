@@ -1,10 +1,11 @@
 """The subtree build merged into the real build of a VitePress site shaped like tiny-harness's.
 
 ``th-ext-publish subtree`` (what ``make pages-subtree`` runs) builds into the ``dist`` of the
-VitePress test host (``tests/hosts/vitepress``, ``tests/support/vitepress_host.py``): nothing of the host may change, the commands
-extension must be served at its URI and its schema at its ``$id``, every link of the merged
-tree must work, the subtree's links must stay inside it or be absolute, a file the build did
-not write must stop it, and the composite action must run the same build.
+VitePress test host (``tests/hosts/vitepress``, ``tests/support/vitepress_host.py``): nothing
+of the host may change, the commands extension must be served at its URI and its schema at its
+``$id``, every link of the merged tree must work (the host's nav entry into the extensions and
+the header's link back), the subtree's links must stay inside it or be absolute, a file the
+build did not write must stop it, and the composite action must run the same build.
 """
 
 from __future__ import annotations
@@ -99,16 +100,28 @@ def test_every_link_of_the_merged_tree_works(merged_base_url: str, site_url: str
         assert page in report.pages, f"the crawl did not reach {page!r}"
 
 
-def test_links_stay_inside_the_subtree_or_are_absolute(merged_site: MergedSite) -> None:
-    """Every relative link of a page the build wrote resolves inside ``a2a/ext/``."""
+def test_links_stay_inside_the_subtree_or_are_absolute(
+    merged_site: MergedSite, repo_root: Path
+) -> None:
+    """Every relative link of a page the build wrote resolves inside ``a2a/ext/``, except the
+    header's link to the host's home, which every page has."""
+    import yaml
+
+    config = yaml.safe_load((repo_root / "mkdocs.yml").read_text(encoding="utf-8"))
+    host_home = config["extra"]["host_docs"]["href"]
+    assert host_home == "/tiny-harness/"
     written = json.loads((merged_site.root / MANIFEST).read_bytes())["files"]
     pages = sorted(path for path in written if path.endswith(".html"))
     assert len(pages) >= 5, pages
     leaving: list[str] = []
     for path in pages:
         page_path = "/tiny-harness/" + path
-        for link in parse_html((merged_site.root / path).read_text(encoding="utf-8")).links:
+        html = (merged_site.root / path).read_text(encoding="utf-8")
+        assert f'<a href="{host_home}" class="th-host-link" target="_self">' in html, path
+        for link in parse_html(html).links:
             if urlsplit(link.value).scheme or link.value.startswith(("#", "data:")):
+                continue
+            if link.value == host_home:
                 continue
             resolved = urlsplit(urljoin("https://host" + page_path, link.value)).path
             if link.value.startswith("/") or not resolved.startswith("/tiny-harness/" + SUBTREE):

@@ -7,7 +7,7 @@ commands extension. Without Chromium or Playwright these tests skip, except unde
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import pytest
 
@@ -75,7 +75,7 @@ OUR_LINK = "article a[href]:not(.headerlink)"
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_reader_goes_from_the_host_to_the_extensions_and_back_in_one_look(
-    scheme: str, browser: Browser, merged_base_url: str
+    scheme: Literal["light", "dark"], browser: Browser, merged_base_url: str
 ) -> None:
     """The host's nav entry (``target: '_self'``) leads to the extensions' index, whose header
     link leads back to the host's home: no 404 on the way, and the same brand colour,
