@@ -98,6 +98,7 @@ def test_a_big_example_is_linked_not_inlined(extensions: Path) -> None:
     assert len(page) < 200_000
     plan = plan_site(SITE_URL, extensions, check_published=False)
     published = {item.path: item.content for item in plan.files}
-    assert published["a2a/ext/commands/v1/examples/card.json"] == (
-        folder / "examples/card.json"
-    ).read_bytes(), "the file itself is still published whole"
+    assert (
+        published["a2a/ext/commands/v1/examples/card.json"]
+        == (folder / "examples/card.json").read_bytes()
+    ), "the file itself is still published whole"
