@@ -134,8 +134,15 @@ def check_destination(dest: Path, prefix: str = "a2a/ext") -> dict[str, str]:
     return _read_manifest(dest, prefix)
 
 
-def install_subtree(built: Path, dest: Path, prefix: str = "a2a/ext") -> SubtreeResult:
+def install_subtree(
+    built: Path,
+    dest: Path,
+    prefix: str = "a2a/ext",
+    versions: dict[str, str] | None = None,
+) -> SubtreeResult:
     """Copy the site built in ``built`` to ``dest/prefix/``, refusing to clobber anything.
+
+    ``versions`` (the packages the build ran with) is recorded in the manifest.
 
     Only regular files inside ``dest/prefix`` are written or removed, never through a
     symbolic link. Raises ``SubtreeConflictError`` naming the first file in the way (and
@@ -162,8 +169,9 @@ def install_subtree(built: Path, dest: Path, prefix: str = "a2a/ext") -> Subtree
         content = read_regular(built, relative.removeprefix(prefix + "/"))
         write_regular(dest, relative, content)
         files[relative] = _sha256(content)
-    record_text = json.dumps(
-        {"generator": f"th-ext {__version__}", "files": files}, indent=2, sort_keys=True
-    )
+    record: dict[str, object] = {"generator": f"th-ext {__version__}", "files": files}
+    if versions:
+        record["versions"] = versions
+    record_text = json.dumps(record, indent=2, sort_keys=True)
     write_regular(dest, manifest, (record_text + "\n").encode("utf-8"))
     return SubtreeResult(written=tuple(planned), removed=tuple(removed))
