@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.support.browser import ACTION_TIMEOUT_MS
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
@@ -37,7 +39,7 @@ def test_subtree_pages_load_cleanly_in_chromium(
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         page = context.new_page()
         page.on("console", on_console)
         page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
