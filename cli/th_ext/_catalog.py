@@ -38,7 +38,7 @@ __all__ = [
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9-]*$")
 VERSION_PATTERN = re.compile(r"^v([1-9][0-9]*)$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_URI = re.compile(r"^https?://\S+[^/]$")
+_URI = re.compile(r"https?://\S*[^/\s]")
 _EXAMPLE_FILE = re.compile(r"^[a-z0-9][a-z0-9-]*\.json$")
 _SCHEMA_SOURCE = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
