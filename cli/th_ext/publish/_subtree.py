@@ -18,7 +18,13 @@ from th_ext._exceptions import SiteBuildError, SubtreeConflictError
 from th_ext._record import record
 from th_ext._version import __version__
 
-__all__ = ["MANIFEST_NAME", "SubtreeConflictError", "SubtreeResult", "install_subtree"]
+__all__ = [
+    "MANIFEST_NAME",
+    "SubtreeConflictError",
+    "SubtreeResult",
+    "host_page_at",
+    "install_subtree",
+]
 
 MANIFEST_NAME = "th-ext-manifest.json"
 # Files of a built site that belong to a site's root, not to a subtree inside another site.
@@ -33,6 +39,8 @@ class SubtreeResult:
     """Paths written, relative to the destination (``a2a/ext/index.html``...)."""
     removed: tuple[str, ...]
     """Paths of an earlier run that this build no longer has, removed."""
+    skipped: tuple[str, ...] = ()
+    """Host schema files left out, each ``<file> (why)``: no ``$id``, or one elsewhere."""
 
 
 def _sha256(path: Path) -> str:
@@ -86,6 +94,20 @@ def _conflicts(dest: Path, planned: list[str], owned: dict[str, str]) -> list[st
             parent = parent.parent
     found += [path for path in owned if path not in planned and foreign(path)]
     return sorted(set(found))
+
+
+def host_page_at(dest: Path, folder: str, prefix: str = "a2a/ext") -> str | None:
+    """The host's own page answering the URI of ``folder`` (``status/v1``) in ``dest``, as a
+    path relative to ``dest``, or None. The addresses are those the clean-URL refusal
+    guards (``status/v1.html``, ``status/v1/index.html``); a page this build wrote earlier
+    (in its manifest, unchanged) is not the host's."""
+    prefix = prefix.strip("/")
+    owned = _read_manifest(dest / prefix / MANIFEST_NAME)
+    for relative in (f"{prefix}/{folder}.html", f"{prefix}/{folder}/index.html"):
+        path = dest / relative
+        if path.exists() and (not path.is_file() or owned.get(relative) != _sha256(path)):
+            return relative
+    return None
 
 
 def install_subtree(built: Path, dest: Path, prefix: str = "a2a/ext") -> SubtreeResult:
