@@ -101,7 +101,7 @@ def _requirement(table: object, where: str) -> Requirement:
     for key in ("id", "level", "subject", "summary", "annotates"):
         if not isinstance(table.get(key), str) or not table[key].strip():
             raise CatalogError(f"{where}: {key} must be a non-empty string")
-    if not _ID.match(table["id"]):
+    if not _ID.fullmatch(table["id"]):
         raise CatalogError(f"{where}: id {table['id']!r} is not like CMD-1")
     if table["level"] not in _LEVELS:
         raise CatalogError(f"{where}: level must be one of {', '.join(_LEVELS)}")

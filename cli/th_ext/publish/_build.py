@@ -18,7 +18,12 @@ from pathlib import Path
 from th_ext._exceptions import PublishError, SiteBuildError
 from th_ext.publish._host_schemas import read_host_schemas
 from th_ext.publish._stage import stage_project, stage_subtree
-from th_ext.publish._subtree import SubtreeResult, host_page_at, install_subtree
+from th_ext.publish._subtree import (
+    SubtreeResult,
+    check_destination,
+    host_page_at,
+    install_subtree,
+)
 
 __all__ = ["build_subtree", "build_zensical", "run_generator"]
 
@@ -75,22 +80,24 @@ def build_subtree(
     from th_ext.publish._project import ProjectSettings, load_config
 
     settings = ProjectSettings.from_config(config_file, load_config(config_file))
-    if dest.exists() and not dest.is_dir():
-        raise SiteBuildError(f"{dest} is not a folder")
+    check_destination(dest, settings.index_dir)  # a refusal costs no build
     host = None
-    pages: frozenset[str] = frozenset()
+    pages: dict[str, str | None] = {}
+    forwards: set[str] = set()
     if host_schemas is not None:
         prefix_url = settings.site_url + settings.index_dir + "/"
         host = read_host_schemas(host_schemas, prefix_url, discover(settings.extensions_dir))
-        pages = frozenset(
-            schema.folder
-            for schema in host.serve
-            if host_page_at(dest, schema.folder, settings.index_dir) is None
-        )
+        for schema in host.serve:
+            page = host_page_at(dest, schema.folder, settings.index_dir)
+            if page is None:
+                pages[schema.folder] = None  # a page generated from the schema
+            elif page.endswith(f"/{schema.folder}.html"):  # the folder would hide it
+                pages[schema.folder] = page.removeprefix(settings.index_dir + "/")
+                forwards.add(f"{settings.index_dir}/{schema.folder}/index.html")
     work_dir.mkdir(parents=True, exist_ok=True)
     config = work_dir / "subtree.yml"
     site_dir = work_dir / "subtree"
     stage_subtree(config_file, config, site_dir, host, pages)
     run_generator("mkdocs", config)
-    result = install_subtree(site_dir, dest, settings.index_dir)
+    result = install_subtree(site_dir, dest, settings.index_dir, frozenset(forwards))
     return replace(result, skipped=host.skipped) if host is not None else result

@@ -8,14 +8,16 @@ file it was generated from, so no reader takes it for the host's specification.
 
 from __future__ import annotations
 
+import html
 import json
+import posixpath
 import re
 
 from th_ext._family import ExternalExtension
 from th_ext.publish._field_table import FieldTable, field_tables
 from th_ext.publish._host_schemas import HostSchema
 
-__all__ = ["host_page_title", "render_host_page"]
+__all__ = ["forwarding_page", "host_page_title", "render_host_page"]
 
 _RST_LITERAL = re.compile(r"``([^`]+)``")
 
@@ -94,9 +96,9 @@ def render_host_page(
         lines += [_cell(summary), ""]
     lines += ["## Where the data travels", "", *_travels(entry)]
     lines += ["## Fields", ""]
+    if tables and tables[0].description == summary:  # said once, above
+        tables[0] = tables[0].model_copy(update={"description": ""})
     for index, table in enumerate(tables):
-        if index == 0 and table.description == summary:  # said once, above
-            table = table.model_copy(update={"description": ""})
         lines += _table(table, anchors, index == 0)
     lines += [
         "## The schema document { #schema-document }",
@@ -105,3 +107,22 @@ def render_host_page(
         "",
     ]
     return "\n".join(lines)
+
+
+def forwarding_page(title: str, folder: str, host_page: str) -> bytes:
+    """``<folder>/index.html`` leading to the host's clean-URL page ``host_page`` (both
+    relative to the subtree). Serving ``<folder>/schema.json`` makes ``<folder>`` a folder,
+    and GitHub Pages then answers the URI by redirecting to ``<folder>/``, no longer with the
+    host's ``<folder>.html``; this page, in that folder, sends the reader on to it."""
+    target = html.escape(posixpath.relpath(host_page, folder), quote=True)
+    name = html.escape(title)
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">\n'
+        f"<title>{name}</title>\n"
+        f'<meta http-equiv="refresh" content="0; url={target}">\n'
+        f'<link rel="canonical" href="{target}">\n'
+        '<meta name="robots" content="noindex">\n'
+        f'</head><body><p>The {name} page is <a href="{target}">here</a>; its schema is'
+        ' <a href="schema.json">schema.json</a>.</p></body></html>\n'
+    ).encode()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from th_ext._exceptions import SiteBuildError
 from th_ext._family import EXTERNAL_FILE_NAME, read_external
 from th_ext.publish._catalog_page import ServedSchema
 from th_ext.publish._generate import expand_nav, write_plan
-from th_ext.publish._host_page import host_page_title, render_host_page
+from th_ext.publish._host_page import forwarding_page, host_page_title, render_host_page
 from th_ext.publish._host_schemas import HostSchemas
 from th_ext.publish._links import rebase_links
 from th_ext.publish._project import (
@@ -27,6 +28,7 @@ from th_ext.publish._project import (
     load_config,
     without_plugin,
 )
+from th_ext.publish._safe_tree import read_regular, regular_files, write_regular
 from th_ext.publish._site_plan import NavEntry, SitePlan, plan_site
 
 __all__ = ["stage_project", "stage_subtree"]
@@ -78,7 +80,8 @@ def stage_project(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
         check_published=settings.check_published,
     )
     docs, root = _fresh_docs(config_out, site_dir)
-    shutil.copytree(settings.docs_dir, docs, dirs_exist_ok=True)
+    for relative in regular_files(settings.docs_dir):  # a link in the docs is refused
+        write_regular(docs, relative, read_regular(settings.docs_dir, relative))
     write_plan(plan, docs, overwrite=False)
     nav = config.get("nav")
     expanded = expand_nav(nav, plan.nav, f"{settings.index_dir}/index.md") if nav else None
@@ -106,10 +109,10 @@ def _subtree_nav(nav: list[Any], moved: Any) -> list[Any]:
 
 
 def _host_files(
-    settings: ProjectSettings, host: HostSchemas, pages: frozenset[str]
+    settings: ProjectSettings, host: HostSchemas, pages: Mapping[str, str | None]
 ) -> tuple[list[tuple[str, bytes]], list[NavEntry], dict[str, ServedSchema]]:
-    """The host schemas to serve and the pages to generate for them, as staged files (path
-    in the subtree, content), their navigation entries and the catalog's view of them."""
+    """The host schemas to serve and the pages to generate or forward for them, as staged
+    files (path in the subtree, content), their navigation entries and the catalog's view."""
     external = read_external(settings.extensions_dir / EXTERNAL_FILE_NAME)
     owner = external[0].publisher if external else "the host"
     folder = external[0].schemas_folder if external else "docs/a2a/ext"
@@ -119,7 +122,11 @@ def _host_files(
     served: dict[str, ServedSchema] = {}
     for schema in host.serve:
         files.append((schema.path, schema.file.content))
-        generated = schema.folder in pages
+        generated = schema.folder in pages and pages[schema.folder] is None
+        host_page = pages.get(schema.folder)
+        if host_page is not None:
+            forward = forwarding_page(host_page_title(schema), schema.folder, host_page)
+            files.append((f"{schema.folder}/index.html", forward))
         if generated:
             page = render_host_page(schema, by_uri.get(schema.uri), owner, folder)
             files.append((f"{schema.folder}/index.md", page.encode("utf-8")))
@@ -138,15 +145,17 @@ def stage_subtree(
     config_out: Path,
     site_dir: Path,
     host: HostSchemas | None = None,
-    host_pages: frozenset[str] = frozenset(),
+    host_pages: Mapping[str, str | None] | None = None,
 ) -> SitePlan:
     """Stage the extensions' folder of the site as a site of its own, rooted at its URL.
 
     It holds the extension pages, schemas, examples and catalog, the docs folders named by
     the plugin's ``subtree_pages`` (the th-ext reference), and the docs' non-page files
     (stylesheets, scripts). Links are rebased for the new root; a link to a page left out
-    becomes absolute. ``host`` are the host's schemas to serve at their ``$id``, and
-    ``host_pages`` the folders (``status/v1``) that get a page generated from their schema.
+    becomes absolute. ``host`` are the host's schemas to serve at their ``$id``;
+    ``host_pages`` maps a schema's folder (``status/v1``) to None for a page generated from
+    its schema, or to the host's clean-URL page (``task/v1.html``) that a forwarding page in
+    the folder leads to.
     """
     config = load_config(config_file)
     settings = ProjectSettings.from_config(config_file, config)
@@ -155,7 +164,7 @@ def stage_subtree(
         raise SiteBuildError(f"{config_file}: the extensions' index_dir is the whole site")
     sub_url = site_url + index_dir + "/"
     host_files, host_nav, served = (
-        _host_files(settings, host, host_pages) if host is not None else ([], [], {})
+        _host_files(settings, host, host_pages or {}) if host is not None else ([], [], {})
     )
     plan = plan_site(
         sub_url,
@@ -191,12 +200,11 @@ def stage_subtree(
             raise SiteBuildError(f"the host schema for {index_dir}/{path} clashes with a page here")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
-    for source in sorted(settings.docs_dir.rglob("*")):
-        relative = source.relative_to(settings.docs_dir).as_posix()
+    for relative in regular_files(settings.docs_dir):  # a link in the docs is refused
         new = moved(relative)
         # Pages go only where they move to; other files (stylesheets, scripts) come along.
-        if source.is_file() and (new is not None or source.suffix != ".md"):
-            put(relative, new or relative, source.read_bytes())
+        if new is not None or not relative.endswith(".md"):
+            put(relative, new or relative, read_regular(settings.docs_dir, relative))
     nav = config.get("nav")
     sub_nav = None
     if nav:
