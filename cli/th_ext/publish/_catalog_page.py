@@ -31,6 +31,7 @@ class ServedSchema:
     """The URI's folder in the site (``a2a/ext/status/v1``)."""
     sha256: str
     page_generated: bool
+    """True for a page generated from the schema; False when the host has a page there."""
 
 
 def _cell(text: str) -> str:
@@ -88,16 +89,16 @@ def _external_section(
         "",
         f"{', '.join(publishers)} owns these extensions and writes their schemas in its own",
         "repository; this project does not write them. A schema that this build served from",
-        "that repository is linked with its sha256; the others are not served here.",
+        "that repository is linked with its sha256, and so is the extension's page; the others",
+        "are neither served nor linked here.",
         "",
         "| URI | Page | Schema | sha256 | Data | Owner |",
         "|---|---|---|---|---|---|",
     ]
     for entry in external:
         known = served.get(entry.uri)
-        if known is None:
-            page = f"[at its URI]({entry.uri})"
-            schema, digest = "not served here", "—"
+        if known is None:  # nothing is known of a page or schema at its URI: no link
+            page, schema, digest = "not built here", "not served here", "—"
         else:
             folder = posixpath.relpath(known.folder, here or ".")
             page = (
@@ -135,7 +136,8 @@ def render_catalog_json(
 
     ``extensions`` are the versions published here; ``external`` the host's own extensions
     under the same prefix (``external: true`` on each, so no reader mistakes one), each with
-    its schema's URL and sha256 only when this build served it (else null).
+    its schema's URL and sha256, and its page's URL, only when this build served the schema
+    (else null): only then does the build know the page and the schema are there.
     """
     served = served or {}
     document: dict[str, object] = {
@@ -160,7 +162,7 @@ def render_catalog_json(
                 "publisher": entry.publisher,
                 "owner": entry.publisher,
                 "external": True,
-                "page_url": entry.uri,
+                "page_url": entry.uri if entry.uri in served else None,
                 "schema_url": entry.schema_url if entry.uri in served else None,
                 "schema_sha256": served[entry.uri].sha256 if entry.uri in served else None,
                 "applies_to": list(entry.applies_to),

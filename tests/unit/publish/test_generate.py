@@ -73,7 +73,7 @@ def test_the_catalog_lists_external_uris_apart_from_its_own(extensions_dir: Path
     page = plan.file("a2a/ext/index.md").content.decode()
     for entry in external:
         assert (
-            f"| `{entry.uri}` | [at its URI]({entry.uri}) | not served here | — |"
+            f"| `{entry.uri}` | not built here | not served here | — |"
             f" {'; '.join(entry.applies_to)} | {entry.publisher} |"
         ) in page
 
