@@ -13,6 +13,7 @@ __all__ = [
     "DeadlineError",
     "DemoUnavailableError",
     "DispatchError",
+    "HostSchemaDriftError",
     "MessageError",
     "PublishError",
     "PublishedSchemaChangedError",
@@ -158,3 +159,7 @@ class SiteBuildError(PublishError):
 
 class SubtreeConflictError(SiteBuildError):
     """The subtree build would overwrite or shadow a file in the destination it did not write."""
+
+
+class HostSchemaDriftError(SiteBuildError):
+    """A host's schema has the ``$id`` of a schema this project published, but other bytes."""
