@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Literal
 
 import pytest
 
+from tests.support.browser import ACTION_TIMEOUT_MS
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
@@ -37,7 +39,7 @@ def test_subtree_pages_load_cleanly_in_chromium(
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         page = context.new_page()
         page.on("console", on_console)
         page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
@@ -90,7 +92,7 @@ def test_a_reader_goes_from_the_host_to_the_extensions_and_back_in_one_look(
 
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     try:
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         page = context.new_page()
         page.on("response", on_response)
         page.goto(merged_base_url + "a2a/ext/task/v1", wait_until="networkidle")
@@ -122,7 +124,7 @@ def test_a_nav_link_without_target_self_ends_on_the_hosts_404(
     click, finds no page of its own at the address and shows its 404."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         page = context.new_page()
         page.goto(merged_base_url + "a2a/ext/task/v1", wait_until="networkidle")
         link = page.locator(".VPNavBar a", has_text="Extensions")
