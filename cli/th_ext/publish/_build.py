@@ -60,7 +60,10 @@ def run_generator(generator: str, config: Path, date_from: Path | None = None) -
     """
     if importlib.util.find_spec(generator) is None:
         extra = _EXTRA[generator]
-        raise SiteBuildError(f"{generator} is not installed: pip install 'th-ext[{extra}]'")
+        raise SiteBuildError(
+            f"{generator} is not installed:"
+            f" pip install 'th-ext[{extra}] @ git+https://github.com/madarauchiha-314/th-ext'"
+        )
     command = [sys.executable, "-m", generator, "build", "--strict", "-f", str(config)]
     if generator == "mkdocs":
         command.append("--quiet")
