@@ -29,7 +29,7 @@ from th_ext.conform._runner import (
     run_header_check,
 )
 from th_ext.conform._scenarios import command_text, scenarios
-from th_ext.conform._verdicts import requirement_results, run_passed
+from th_ext.conform._verdicts import core_results, requirement_results, run_passed
 from th_ext.conform._wire import BINDINGS
 from th_ext.net import HeaderScope, ssl_context
 
@@ -143,15 +143,17 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         checks += group.checks
         notes += [note for note in group.notes if note not in notes]
     if selected:
-        checks += await run_header_check(wires[0], modes[0], selected[0])
+        seen = any(c.requirement == "CMD-3" and c.status == "pass" for c in checks)
+        checks += await run_header_check(wires[0], modes[0], selected[0], metadata_seen=seen)
     notes += list(scope.notices())
     version = find(EXTENSION_URI)
     requirements = [r for r in load_requirements(version) if r.level in options.levels]
     results = requirement_results(requirements, checks, version.uri)
+    core = core_results(checks)
     sends = len(wires) * len(modes) * 2
     ran = [command_text(c) for c in selected]
     return ConformReport(
-        passed=run_passed(results, strict=options.strict),
+        passed=run_passed([*results, *core], strict=options.strict),
         strict=options.strict,
         agent=AgentInfo(
             name=str(card.get("name", "")),
@@ -169,6 +171,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         ],
         requests=counter.count,
         seconds=round(time.perf_counter() - started, 3),
+        core=core,
     )
 
 

@@ -22,13 +22,14 @@ from th_ext.checks import (
     find_reply,
     ordinary_checks,
     stale_task_metadata,
+    stream_order_check,
     task_ref_check,
 )
-from th_ext.checks._observe import event_kind, message_of, metadata, state
+from th_ext.checks._observe import message_of, metadata, state
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
-from th_ext.dispatch._jsonrpc import FINAL_STATES
+from th_ext.dispatch._jsonrpc import FINAL_STATES, RpcExchange
 from th_ext.dispatch._verdict import task_id_of
 
 if TYPE_CHECKING:
@@ -114,12 +115,29 @@ async def run_group(wire: Wire, stream: bool, plan: list[Scenario]) -> GroupResu
     return result
 
 
-async def run_header_check(wire: Wire, stream: bool, command: CardCommand) -> list[Check]:
-    """CMD-15: the command runs without the ``A2A-Extensions`` header."""
+async def run_header_check(
+    wire: Wire, stream: bool, command: CardCommand, *, metadata_seen: bool = True
+) -> list[Check]:
+    """CMD-15: the command runs without the ``A2A-Extensions`` header.
+
+    A command is seen to run by its command metadata; ``metadata_seen`` is False when no reply
+    of the run carried it even with the header (CMD-3 failed), and then nothing can be told.
+    """
+    obs_label = f"/{command.name} without A2A-Extensions"
+    if not metadata_seen:
+        exchange = RpcExchange(method="", request={}, results=[])
+        obs = Observation(wire.binding, stream, False, obs_label, exchange, None, None)
+        return [
+            check(
+                obs,
+                "CMD-15",
+                None,
+                "no reply carried the command metadata even with the header (CMD-3), so a "
+                "command's run cannot be told from an ordinary answer",
+            )
+        ]
     exchange = await wire.send(user_message(({"text": command_text(command)},)), stream=stream)
-    obs = Observation(
-        wire.binding, stream, False, f"/{command.name} without A2A-Extensions", exchange, None, None
-    )
+    obs = Observation(wire.binding, stream, False, obs_label, exchange, None, None)
     if not exchange.ok or not exchange.results:
         return [check(obs, "CMD-15", False, f"no answer: {exchange.problem() or 'nothing sent'}")]
     ok = any(_names_command(result) for result in exchange.results)
@@ -132,14 +150,9 @@ async def run_header_check(wire: Wire, stream: bool, command: CardCommand) -> li
 
 
 async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: GroupResult) -> None:
-    if obs.stream and obs.results and event_kind(obs.results[0]) not in ("task", "message"):
-        order = (
-            f"{obs.binding}: a stream began with {event_kind(obs.results[0])}, not the Task or a "
-            "Message (A2A 1.0, 3.1.2)"
-        )
-        if order not in result.notes:
-            result.notes.append(order)
     if scenario.command is None:
+        if obs.stream and obs.exchange.ok and obs.results:
+            result.checks.append(stream_order_check(obs))
         result.checks += ordinary_checks(obs, scenario.requirement)
         note = stale_task_metadata(obs)
         if note and note not in result.notes:
