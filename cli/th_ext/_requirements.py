@@ -124,7 +124,7 @@ def _requirement(table: object, where: str) -> Requirement:
     retired_why = table.get("retired_why", "")
     if not isinstance(retired, str) or not isinstance(retired_why, str):
         raise CatalogError(f"{where}: retired and retired_why must be strings")
-    if retired and (not _DATE.match(retired) or not retired_why.strip()):
+    if retired and (not _DATE.fullmatch(retired) or not retired_why.strip()):
         raise CatalogError(f"{where}: a retired requirement needs its date and retired_why")
     if retired_why and not retired:
         raise CatalogError(f"{where}: retired_why without the date it was retired")
@@ -134,7 +134,7 @@ def _requirement(table: object, where: str) -> Requirement:
             raise CatalogError(f"{where}: {key} must be a non-empty string")
     if retired and table.get("conform", False):
         raise CatalogError(f"{where}: a retired requirement is not checked (conform = false)")
-    if not _ID.match(table["id"]):
+    if not _ID.fullmatch(table["id"]):
         raise CatalogError(f"{where}: id {table['id']!r} is not like CMD-1")
     if table["level"] not in _LEVELS:
         raise CatalogError(f"{where}: level must be one of {', '.join(_LEVELS)}")

@@ -2,6 +2,9 @@
 
 The publishing checks, ``--schema`` and the params check all need this answer; each words the
 defect for its own reader. jsonschema is imported only when a schema is checked.
+``local_validator`` is the one way a schema is applied outside validation's own reader: a
+``referencing`` registry holding only the schemas given, with no retrieval, so a ``$ref`` to
+anything else is unresolvable instead of fetched.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from typing import Any
 
 from th_ext._record import record
 
-__all__ = ["SchemaDefect", "schema_defect"]
+__all__ = ["SchemaDefect", "local_validator", "schema_defect"]
 
 
 @record
@@ -31,3 +34,23 @@ def schema_defect(schema: Any) -> SchemaDefect | None:
     except SchemaError as exc:
         return SchemaDefect(exc.message, tuple(exc.absolute_path))
     return None
+
+
+def local_validator(schema: dict[str, Any], resources: dict[str, Any] | None = None) -> Any:
+    """A draft 2020-12 validator whose ``$ref``s resolve only to ``schema`` and ``resources``.
+
+    A ``$ref`` to any other URI raises ``referencing.exceptions.Unresolvable`` when it is
+    reached; nothing is ever fetched.
+    """
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    known = dict(resources or {})
+    if isinstance(schema.get("$id"), str):
+        known[schema["$id"]] = schema
+    registry: Registry[Any] = Registry().with_resources(
+        (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
+        for uri, contents in known.items()
+    )
+    return Draft202012Validator(schema, registry=registry)

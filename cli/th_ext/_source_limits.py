@@ -66,7 +66,7 @@ def parse_header(text: str) -> tuple[str, str]:
         raise SourceArgumentError(
             "a header is not of the form 'Name: value' (it has no colon; its text is not shown)"
         )
-    if not _TOKEN.match(name):
+    if not _TOKEN.fullmatch(name):
         raise SourceArgumentError(
             "a header is not of the form 'Name: value' (the name before the colon is not an "
             "HTTP token; the text is not shown)"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from th_ext._exceptions import PublishError, SiteBuildError
 from th_ext.publish._stage import stage_project, stage_subtree
-from th_ext.publish._subtree import SubtreeResult, install_subtree
+from th_ext.publish._subtree import SubtreeResult, check_destination, install_subtree
 
 __all__ = ["build_subtree", "build_zensical", "run_generator"]
 
@@ -65,6 +65,7 @@ def build_subtree(config_file: Path, dest: Path, work_dir: Path) -> SubtreeResul
     from th_ext.publish._project import ProjectSettings, load_config
 
     settings = ProjectSettings.from_config(config_file, load_config(config_file))
+    check_destination(dest, settings.index_dir)  # a refusal costs no build
     work_dir.mkdir(parents=True, exist_ok=True)
     config = work_dir / "subtree.yml"
     site_dir = work_dir / "subtree"

@@ -10,6 +10,7 @@ import importlib
 from typing import Any
 
 from th_ext._catalog import ExtensionVersion, canonical_schema_text
+from th_ext._schema_check import local_validator
 from th_ext._schema_check import schema_defect as check_schema
 from th_ext.validate._pointer import resolve_pointer
 
@@ -74,10 +75,13 @@ def check_schema_document(version: ExtensionVersion) -> list[str]:
 
 
 def check_examples(version: ExtensionVersion) -> list[str]:
-    """Valid examples pass the schema; examples marked invalid fail it."""
-    from jsonschema import Draft202012Validator
+    """Valid examples pass the schema; examples marked invalid fail it.
 
-    validator = Draft202012Validator(version.schema_document)
+    A ``$ref`` resolves only to the version's own schema: the build fetches nothing.
+    """
+    from referencing.exceptions import Unresolvable
+
+    validator = local_validator(version.schema_document)
     problems: list[str] = []
     for example in version.examples:
         document = version.load_example(example)
@@ -90,7 +94,13 @@ def check_examples(version: ExtensionVersion) -> list[str]:
                 f"{version.key}: example {example.file} has nothing at {example.params_pointer!r}"
             )
             continue
-        errors = list(validator.iter_errors(params))
+        try:
+            errors = list(validator.iter_errors(params))
+        except Unresolvable as exc:
+            return [
+                f"{version.key}: schema.json refers to {str(exc.ref)[:200]!r}, which is not"
+                " this version's own schema; the build resolves no other $ref and fetches nothing"
+            ]
         if example.valid and errors:
             problems.append(
                 f"{version.key}: example {example.file} fails its schema: {errors[0].message}"

@@ -70,12 +70,11 @@ def inline_diagrams(version: ExtensionVersion) -> str:
 
     def drawing(match: re.Match[str]) -> str:
         path = diagram_path(version, match["source"])
-        try:
-            svg = path.read_text(encoding="utf-8").strip()
-        except OSError:
+        if not path.exists() and not path.is_symlink():
             raise PublishError(
                 f"{version.key}: a diagram has no drawing {DIAGRAMS_DIR}/{path.name}; {_HINT}"
-            ) from None
+            )
+        svg = version.read_file(f"{DIAGRAMS_DIR}/{path.name}").decode("utf-8").strip()
         return f'<figure class="th-diagram">\n{svg}\n</figure>'
 
     return MERMAID_FENCE.sub(drawing, version.spec_text())

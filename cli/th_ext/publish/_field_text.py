@@ -23,10 +23,10 @@ FIELDS_FILE = "fields.toml"
 
 def _descriptions(version: ExtensionVersion) -> dict[str, Any]:
     path = version.folder / FIELDS_FILE
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(version.read_file(FIELDS_FILE).decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PublishError(f"{version.key}: {FIELDS_FILE} cannot be read ({exc})") from None
 

@@ -31,7 +31,7 @@ def read_lock(path: Path) -> dict[str, str]:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
             continue
-        match = _LINE.match(line)
+        match = _LINE.fullmatch(line)
         if match is None:
             raise PublishError(f"{path}:{number}: not a lock line: {line!r}")
         if match["key"] in entries:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from th_ext._catalog import ExtensionVersion
+from th_ext._catalog import Example, ExtensionVersion
 from th_ext._exceptions import PublishError
 from th_ext.publish._diagrams import inline_diagrams
 from th_ext.publish._draft import draft_banner, publication_lines
@@ -22,10 +22,13 @@ from th_ext.publish._requirements_page import (
     requirements_section,
 )
 
-__all__ = ["EXAMPLE_DIRECTIVE", "render_spec_page"]
+__all__ = ["EXAMPLE_DIRECTIVE", "INLINE_LIMIT", "render_spec_page"]
 
 EXAMPLE_DIRECTIVE = re.compile(r"^<!-- th-ext:example (?P<file>\S+) -->$", re.MULTILINE)
 _RST_LITERAL = re.compile(r"``(.+?)``")
+# An example bigger than this is linked, not shown: highlighting a 40 MB block takes a
+# gigabyte and makes a page nobody reads.
+INLINE_LIMIT = 64 * 1024
 
 
 def _cell(text: str) -> str:
@@ -43,10 +46,21 @@ def _json_block(text: str, title: str | None = None) -> str:
     return f"{header}\n{text.rstrip()}\n```"
 
 
+def _shown_example(version: ExtensionVersion, example: Example) -> str:
+    """The example as a code block, or, past ``INLINE_LIMIT``, a link to download it."""
+    content = version.example_bytes(example)
+    if len(content) > INLINE_LIMIT:
+        return (
+            f"*{example.file} is {len(content) // 1024} KiB, too big to show on this page:"
+            f" [download it](examples/{example.file}).*"
+        )
+    return _json_block(content.decode("utf-8"), example.file)
+
+
 def _example_block(version: ExtensionVersion, file: str) -> str:
     for example in version.examples:
         if example.file == file:
-            return _json_block(version.example_bytes(example).decode("utf-8"), example.file)
+            return _shown_example(version, example)
     raise PublishError(f"{version.key}: spec.md shows example {file}, which extension.toml lacks")
 
 
@@ -93,7 +107,7 @@ def _examples_section(version: ExtensionVersion) -> str:
         )
         blocks.append(
             f"### {example.title}\n\n{example.description}{verdict}\n\n"
-            + _json_block(version.example_bytes(example).decode("utf-8"), example.file)
+            + _shown_example(version, example)
             + f"\n\n[Download {example.file}](examples/{example.file})"
         )
     return "\n\n".join(blocks)

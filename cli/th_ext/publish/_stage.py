@@ -23,6 +23,7 @@ from th_ext.publish._project import (
     load_config,
     without_plugin,
 )
+from th_ext.publish._safe_tree import read_regular, regular_files, write_regular
 from th_ext.publish._site_plan import NavEntry, SitePlan, plan_site
 
 __all__ = ["stage_project", "stage_subtree"]
@@ -74,7 +75,8 @@ def stage_project(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
         check_published=settings.check_published,
     )
     docs, root = _fresh_docs(config_out, site_dir)
-    shutil.copytree(settings.docs_dir, docs, dirs_exist_ok=True)
+    for relative in regular_files(settings.docs_dir):  # a link in the docs is refused
+        write_regular(docs, relative, read_regular(settings.docs_dir, relative))
     write_plan(plan, docs, overwrite=False)
     nav = config.get("nav")
     expanded = expand_nav(nav, plan.nav, f"{settings.index_dir}/index.md") if nav else None
@@ -139,12 +141,11 @@ def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
 
     for generated in plan.files:
         put(f"{index_dir}/{generated.path}", generated.path, generated.content)
-    for source in sorted(settings.docs_dir.rglob("*")):
-        relative = source.relative_to(settings.docs_dir).as_posix()
+    for relative in regular_files(settings.docs_dir):  # a link in the docs is refused
         new = moved(relative)
         # Pages go only where they move to; other files (stylesheets, scripts) come along.
-        if source.is_file() and (new is not None or source.suffix != ".md"):
-            put(relative, new or relative, source.read_bytes())
+        if new is not None or not relative.endswith(".md"):
+            put(relative, new or relative, read_regular(settings.docs_dir, relative))
     nav = config.get("nav")
     sub_nav = None
     if nav:

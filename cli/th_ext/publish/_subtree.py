@@ -4,25 +4,43 @@ The extension URIs live on the tiny-harness Pages site, whose artifact is built 
 repository. ``install_subtree`` copies a built subtree into ``DEST/a2a/ext/`` and writes
 nothing else; it refuses, before writing anything, to replace a file it did not write, or to
 add a page whose address an existing clean-URL page (``commands/v1.html``) already answers.
-A manifest of what it wrote (path and sha256) lets a later run replace its own files.
+A manifest of what it wrote (path and sha256) lets a later run replace its own files. It
+writes and removes only regular files inside ``DEST/a2a/ext``, never through a symbolic
+link, and trusts the manifest only for plain relative paths inside that folder.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 from th_ext._exceptions import SiteBuildError, SubtreeConflictError
 from th_ext._record import record
 from th_ext._version import __version__
+from th_ext.publish._safe_tree import (
+    UnsafePathError,
+    check_plain_relative,
+    in_the_way,
+    read_regular,
+    regular_files,
+    remove_regular,
+    write_regular,
+)
 
-__all__ = ["MANIFEST_NAME", "SubtreeConflictError", "SubtreeResult", "install_subtree"]
+__all__ = [
+    "MANIFEST_NAME",
+    "SubtreeConflictError",
+    "SubtreeResult",
+    "check_destination",
+    "install_subtree",
+]
 
 MANIFEST_NAME = "th-ext-manifest.json"
 # Files of a built site that belong to a site's root, not to a subtree inside another site.
 _ROOT_ONLY = frozenset({"404.html"})
+# A manifest lists a few hundred files; a bigger one is not one this build wrote.
+_MANIFEST_LIMIT = 8 * 1024 * 1024
 
 
 @record(slots=False)
@@ -35,93 +53,117 @@ class SubtreeResult:
     """Paths of an earlier run that this build no longer has, removed."""
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _sha256(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()
 
 
-def _read_manifest(path: Path) -> dict[str, str]:
+def _refuse(message: str) -> SubtreeConflictError:
+    return SubtreeConflictError(f"{message}; nothing was written")
+
+
+def _read_manifest(dest: Path, prefix: str) -> dict[str, str]:
+    """The files an earlier run recorded, each a plain relative path inside ``prefix``."""
+    relative = f"{prefix}/{MANIFEST_NAME}"
+    path = dest / relative
+    blocker = in_the_way(dest, relative)
+    if blocker is not None:
+        raise _refuse(f"{dest / blocker} is in the way of the manifest; refusing to touch it")
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_regular(dest, relative, limit=_MANIFEST_LIMIT))
         files = data["files"]
         if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
             raise TypeError("files")
     except (OSError, ValueError, KeyError, TypeError):
-        raise SubtreeConflictError(
+        raise _refuse(
             f"{path} is not a manifest this build wrote; refusing to touch {path.parent}"
         ) from None
+    for entry in files:
+        try:
+            check_plain_relative(entry)
+        except UnsafePathError:
+            entry_ok = False
+        else:
+            entry_ok = entry.startswith(prefix + "/") and entry != relative
+        if not entry_ok:
+            raise _refuse(
+                f"{path} lists {entry!r}, which is not a plain relative path inside {prefix}/;"
+                " refusing to touch anything it lists"
+            )
     return {str(key): str(value) for key, value in files.items()}
 
 
 def _built_files(built: Path) -> list[str]:
-    return sorted(
-        path.relative_to(built).as_posix()
-        for path in built.rglob("*")
-        if path.is_file() and path.relative_to(built).as_posix() not in _ROOT_ONLY
-    )
+    return [path for path in regular_files(built) if path not in _ROOT_ONLY]
 
 
 def _conflicts(dest: Path, planned: list[str], owned: dict[str, str]) -> list[str]:
-    """Files in ``dest`` that the build would overwrite or shadow but did not write."""
+    """Files in ``dest`` that the build would overwrite, shadow or remove but did not write,
+    and every symbolic link or special file on the way to them."""
 
-    def foreign(relative: str) -> bool:
+    def foreign(relative: str) -> str | None:
+        blocker = in_the_way(dest, relative)
+        if blocker is not None:
+            return blocker
         path = dest / relative
         if not path.exists():
-            return False
-        return not path.is_file() or owned.get(relative) != _sha256(path)
+            return None
+        return None if owned.get(relative) == _sha256(read_regular(dest, relative)) else relative
 
     found: list[str] = []
     for relative in planned:
-        if foreign(relative):
-            found.append(relative)
+        found.append(foreign(relative) or "")
         if relative.endswith("/index.html"):  # a clean-URL page answering the same address
-            clean = relative.removesuffix("/index.html") + ".html"
-            if foreign(clean):
-                found.append(clean)
-        parent = Path(relative).parent
-        while parent != Path():
-            if (dest / parent).exists() and not (dest / parent).is_dir():
-                found.append(parent.as_posix())
-            parent = parent.parent
-    found += [path for path in owned if path not in planned and foreign(path)]
-    return sorted(set(found))
+            found.append(foreign(relative.removesuffix("/index.html") + ".html") or "")
+    found += [foreign(path) or "" for path in owned if path not in planned]
+    return sorted(set(found) - {""})
+
+
+def check_destination(dest: Path, prefix: str = "a2a/ext") -> dict[str, str]:
+    """Refuse a destination the subtree cannot be installed in safely; return its manifest.
+
+    Run before the build as well, so that a refusal costs no build.
+    """
+    if dest.exists() and not dest.is_dir():
+        raise SiteBuildError(f"{dest} is not a folder")
+    check_plain_relative(prefix)
+    blocker = in_the_way(dest, prefix, file=False)
+    if blocker is not None:
+        raise _refuse(f"{dest / blocker} is in the way: the subtree goes only into a real folder")
+    return _read_manifest(dest, prefix)
 
 
 def install_subtree(built: Path, dest: Path, prefix: str = "a2a/ext") -> SubtreeResult:
     """Copy the site built in ``built`` to ``dest/prefix/``, refusing to clobber anything.
 
-    Raises ``SubtreeConflictError`` naming the first file in the way (and how many more),
-    before anything is written.
+    Only regular files inside ``dest/prefix`` are written or removed, never through a
+    symbolic link. Raises ``SubtreeConflictError`` naming the first file in the way (and
+    how many more), before anything is written.
     """
-    if dest.exists() and not dest.is_dir():
-        raise SiteBuildError(f"{dest} is not a folder")
     prefix = prefix.strip("/")
-    manifest_path = dest / prefix / MANIFEST_NAME
-    owned = _read_manifest(manifest_path)
+    owned = check_destination(dest, prefix)
     planned = [f"{prefix}/{relative}" for relative in _built_files(built)]
-    if f"{prefix}/{MANIFEST_NAME}" in planned:
+    manifest = f"{prefix}/{MANIFEST_NAME}"
+    if manifest in planned:
         raise SiteBuildError(f"the built site has its own {MANIFEST_NAME}")
     conflicts = _conflicts(dest, planned, owned)
     if conflicts:
         more = f" (and {len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
-        raise SubtreeConflictError(
+        raise _refuse(
             f"{dest / conflicts[0]} is in the way: this build did not write it and will not"
-            f" replace or shadow it{more}; nothing was written"
+            f" replace or shadow it{more}"
         )
     removed = [path for path in sorted(owned) if path not in planned and (dest / path).exists()]
     for relative in removed:
-        (dest / relative).unlink()
-        folder = (dest / relative).parent
-        while folder != dest / prefix and not any(folder.iterdir()):
-            folder.rmdir()
-            folder = folder.parent
+        remove_regular(dest, relative, keep=dest / prefix)
     files: dict[str, str] = {}
     for relative in planned:
-        target = dest / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(built / relative.removeprefix(prefix + "/"), target)
-        files[relative] = _sha256(target)
-    manifest = {"generator": f"th-ext {__version__}", "files": files}
-    manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", "utf-8")
+        content = read_regular(built, relative.removeprefix(prefix + "/"))
+        write_regular(dest, relative, content)
+        files[relative] = _sha256(content)
+    record_text = json.dumps(
+        {"generator": f"th-ext {__version__}", "files": files}, indent=2, sort_keys=True
+    )
+    write_regular(dest, manifest, (record_text + "\n").encode("utf-8"))
     return SubtreeResult(written=tuple(planned), removed=tuple(removed))
