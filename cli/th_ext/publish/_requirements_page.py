@@ -66,7 +66,8 @@ def requirements_section(version: ExtensionVersion) -> str:
         if not r.in_force:
             # A retired ID keeps its row and its anchor, so that old links still land here.
             lines.append(
-                f'| <span id="{r.anchor}"></span>~~{r.id}~~ | {r.level}, retired | {r.subject} | '
+                f'| <span id="{r.anchor}"></span><del>{r.id}</del> | {r.level}, retired | '
+                f"{r.subject} | "
                 f"{_cell(r.summary)} | retired {r.retired} ([errata](#errata)): "
                 f"{_cell(r.retired_why)} |"
             )
