@@ -6,6 +6,7 @@ Every message is a single line that names the thing at fault, fit to show a user
 from __future__ import annotations
 
 __all__ = [
+    "AgentUnreachableError",
     "CatalogError",
     "CommandRegistrationError",
     "ConformError",
@@ -59,6 +60,13 @@ class DispatchError(ThExtError):
 
 class ConformError(ThExtError):
     """A conformance run cannot start: no usable card, interface or command selection."""
+
+
+class AgentUnreachableError(ThExtError):
+    """The agent's interfaces cannot be reached: the connection is refused, the name does not
+    resolve, TLS fails, or the first request gets no answer in time. Nothing was checked."""
+
+    code = "unreachable"
 
 
 class DemoUnavailableError(ThExtError):
