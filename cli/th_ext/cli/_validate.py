@@ -8,13 +8,14 @@ JSON). No traceback reaches the user unless ``--debug`` is given.
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
 from th_ext._exceptions import SourceError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
 from th_ext.cli._completion import complete_extension
+from th_ext.cli._family_options import FetchSchemasOption, SchemasOption
 from th_ext.cli._output import shown_source, use_color
 from th_ext.cli._source_options import (
     HeaderOption,
@@ -78,6 +79,8 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
             dir_okay=False,
         ),
     ] = None,
+    schemas: SchemasOption = None,
+    fetch_schemas: FetchSchemasOption = False,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
@@ -85,7 +88,16 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
 ) -> None:
     """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes, header_origin)
-    options = _Options(output_format, strict, tuple(extension or ()), schema, limits, junit_file)
+    options = _Options(
+        output_format,
+        strict,
+        tuple(extension or ()),
+        schema,
+        limits,
+        junit_file,
+        schemas,
+        fetch_schemas,
+    )
     raise typer.Exit(_run(source, options))
 
 
@@ -96,6 +108,8 @@ class _Options(NamedTuple):
     schema_source: str | None
     limits: SourceLimits
     junit_file: Path | None = None
+    schemas_dir: Path | None = None
+    fetch_schemas: bool = False
 
 
 def _run(source: str, options: _Options) -> int:
@@ -114,8 +128,16 @@ def _run(source: str, options: _Options) -> int:
         note_withheld(
             [f"--schema: {n.message}" for n in override.notices if n.code == "header-withheld"]
         )
+    family: tuple[Any, ...] = ()
+    family_notices: list[Any] = []
+    if options.schemas_dir is not None or options.fetch_schemas:
+        from th_ext.cli._family_options import family_schemas
+
+        family, family_notices = family_schemas(
+            options.schemas_dir, options.fetch_schemas, options.limits, ("card params",)
+        )
     validate_options = ValidateOptions(
-        strict=options.strict, extensions=options.extensions, schema=override
+        strict=options.strict, extensions=options.extensions, schema=override, family=family
     )
     spinning = (
         options.output_format is ReportFormat.text
@@ -135,7 +157,7 @@ def _run(source: str, options: _Options) -> int:
                 _write_junit(report, options.junit_file)
             raise
     else:
-        location, notices = raw.location, raw.notices
+        location, notices = raw.location, [*raw.notices, *family_notices]
         body = [raw.data]
         del raw
         # The bytes are handed over without another reference, so that a large card's body
