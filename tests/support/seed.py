@@ -1,28 +1,39 @@
-"""The commands extension's source text, against which the published files are compared.
+"""What the commands extension v1's owner wrote, as the repository keeps it for the tests.
 
-It lives beside the repository (``../shared/seeds/``), not in it; ``TH_EXT_SEED`` names
-another copy. Where it is absent the comparisons are skipped, unless ``TH_EXT_REQUIRE_SEED``
-is set, as the project's CI does, where they fail.
+The published files are compared with the owner's source text: its normative sentences, which
+the spec page quotes word for word, and the digest of its schema, which ``schema.json`` keeps
+key for key. Both live in ``tests/data/commands-v1/``, so every clone runs the comparisons.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-import pytest
+import hashlib
+import json
 
 from tests.conftest import REPO_ROOT
 
-__all__ = ["seed_text"]
+__all__ = ["canonical_digest", "normative_sentences", "source_schema_digest"]
 
-_DEFAULT = REPO_ROOT.parent / "shared" / "seeds" / "000_bb32927f4b65f7f4.txt"
+_DATA = REPO_ROOT / "tests" / "data" / "commands-v1"
 
 
-def seed_text() -> str:
-    path = Path(os.environ.get("TH_EXT_SEED") or _DEFAULT)
-    if not path.is_file():
-        if os.environ.get("TH_EXT_REQUIRE_SEED"):
-            pytest.fail(f"the extension's source text is missing: {path}")
-        pytest.skip(f"the extension's source text is not at {path}")
-    return path.read_text(encoding="utf-8")
+def _lines(name: str) -> list[str]:
+    text = (_DATA / name).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def normative_sentences() -> list[str]:
+    """The sentences the spec must quote exactly, in the owner's order."""
+    return _lines("normative-sentences.txt")
+
+
+def source_schema_digest() -> str:
+    """The sha256 (hex) of the owner's schema as canonical JSON."""
+    [digest] = _lines("source-schema.sha256")
+    return digest
+
+
+def canonical_digest(value: object) -> str:
+    """The sha256 (hex) of ``value`` as canonical JSON, the form ``source_schema_digest`` uses."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tests.support.axe import AXE_JS, axe_violations
+from tests.support.browser import ACTION_TIMEOUT_MS
 from tests.support.overlap import overlapped
 from tests.support.page_weight import ColorScheme, Measuring, watch_costs
 
@@ -173,7 +174,7 @@ def visit_light(
 
     context = browser.new_context(color_scheme="light", viewport=_VIEWPORT)
     try:
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         return overlapped(paths, lambda path: _start(context, base_url, path), finish)
     finally:
         context.close()
@@ -186,7 +187,7 @@ def visit_dark(browser: Browser, base_url: str, paths: Iterable[str]) -> list[Pa
     visits = []
     context = browser.new_context(color_scheme="dark", viewport=_VIEWPORT)
     try:
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         page = context.new_page()
         for path in paths:
             response = page.goto(base_url + path, wait_until="load")

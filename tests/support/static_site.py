@@ -14,11 +14,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from tests.support.loopback import POLL_SECONDS
+from tests.support.loopback import POLL_SECONDS, LoopbackServer
 
 __all__ = ["serve_site"]
 
@@ -95,8 +95,7 @@ def _handler(root: Path, prefix: str) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def serve_site(root: Path, prefix: str = "/tiny-harness/") -> Iterator[str]:
     """Serve ``root`` on a free port; yields the site's base URL, ending in ``prefix``."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(root.resolve(), prefix))
-    server.daemon_threads = True
+    server = LoopbackServer(("127.0.0.1", 0), _handler(root.resolve(), prefix))
     thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()
     try:

@@ -196,7 +196,7 @@ def test_a_subclass_that_is_not_a_record_may_add_attributes() -> None:
 FIELD_KINDS = st.sampled_from(["required", "default", "factory", "no-init", "no-compare", "kw"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     kinds=st.lists(FIELD_KINDS, min_size=0, max_size=6),
     values=st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none()), min_size=12),

@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING
 from th_ext._text import clean
 
 if TYPE_CHECKING:
-    from th_ext.conform import ConformReport
+    from th_ext.conform import Check, ConformReport, RequirementResult
 
-__all__ = ["render_text", "status_word"]
+__all__ = ["check_line", "interface_table", "render_text", "status_word"]
+
+_LISTED = 10
+"""Failing checks listed per requirement; the rest are counted."""
 
 _MARKS = {
     "pass": ("pass", "32"),
@@ -29,8 +32,40 @@ def status_word(status: str, color: bool) -> str:
     return f"\033[{code}m{word}\033[0m" if color else word
 
 
+def check_line(check: Check, shared: set[str]) -> str:
+    """``binding mode, scenario: detail``; with the interface's URL when its binding has more
+    than one interface (``shared``)."""
+    where = (
+        f"{check.binding} {clean(check.interface)}" if check.binding in shared else check.binding
+    )
+    return f"{where} {check.mode}, {clean(check.scenario)}: {clean(check.detail)}"
+
+
+def interface_table(report: ConformReport, color: bool = False) -> list[str]:
+    """One line per interface of the card: what its checks found, or why it was not checked."""
+    from th_ext.conform import interface_rows
+
+    rows = interface_rows(report)
+    width = max((len(row.binding) for row in rows), default=0)
+    url_width = max((len(clean(row.url)) for row in rows), default=0)
+    lines = ["interfaces"]
+    for row in rows:
+        head = f"  {row.binding:<{width}}  {clean(row.url):<{url_width}}  "
+        if row.status in ("unreachable", "not checked"):
+            lines.append(head + f"{row.status}: {clean(row.reason)}")
+            continue
+        word = status_word(row.status, color)
+        found = f"{row.failed} of {row.checks} check(s) failed: {', '.join(row.requirements)}"
+        lines.append(
+            head + f"{word}  {row.modes}; " + (found if row.failed else f"{row.checks} check(s)")
+        )
+    return lines
+
+
 def render_text(report: ConformReport, *, color: bool = False) -> str:
     agent = report.agent
+    bindings = [i.binding for i in agent.interfaces if i.status == "checked"]
+    shared = {b for b in bindings if bindings.count(b) > 1}
     lines = [
         f"conform {clean(agent.name)} ({clean(agent.card_url)})",
         f"  extension  {agent.extension_uri}",
@@ -51,38 +86,60 @@ def render_text(report: ConformReport, *, color: bool = False) -> str:
         + (", ".join(map(clean, report.commands_run)) or "none")
         + " (each may have side effects)",
         "",
+        *interface_table(report, color),
+        "",
     ]
-    for requirement in report.requirements:
-        word = status_word(requirement.status, color)
-        ran = [c for c in requirement.checks if c.status != "skip"]
-        lines.append(
-            f"{word}  {requirement.id:<7}{requirement.level:<7}{clean(requirement.summary)}"
-        )
-        if requirement.status == "skip":
-            lines.append(f"        skipped: {clean(requirement.reason)}")
-        elif requirement.status in ("fail", "warn"):
-            for check in requirement.checks:
-                if check.status == "fail":
-                    lines.append(
-                        f"        {check.binding} {check.mode}, {clean(check.scenario)}: "
-                        f"{clean(check.detail)}"
-                    )
-        else:
-            bindings = sorted(
-                {f"{c.binding} {c.mode}" if c.mode != "card" else "card" for c in ran}
-            )
-            lines.append(f"        {len(ran)} check(s): {', '.join(bindings)}")
+    lines += _requirement_lines(report.requirements, shared, color)
+    if report.core:
+        lines += [
+            "",
+            "core A2A (rules of A2A itself, not of the extension; warnings that fail only "
+            "with --strict):",
+        ]
+        lines += _requirement_lines(report.core, shared, color)
     if report.notes:
         lines += ["", "notes (not failures of the extension):"]
         lines += [f"  - {clean(note)}" for note in report.notes]
     counts = report.counts()
     verdict = "passed" if report.passed else "FAILED"
     paint = "1;32" if report.passed else "1;31"
+    core_warnings = report.core_counts()["warn"]
     lines += [
         "",
         (f"\033[{paint}m{verdict}\033[0m" if color else verdict)
         + f": {counts['pass']} passed, {counts['fail']} failed, {counts['warn']} warning(s), "
-        f"{counts['skip']} skipped; {report.requests} requests in {report.seconds:.2f} s"
+        f"{counts['skip']} skipped"
+        + (f", {core_warnings} core A2A warning(s)" if core_warnings else "")
+        + f"; {report.requests} requests in {report.seconds:.2f} s"
         + (" (--strict)" if report.strict else ""),
     ]
     return "\n".join(lines)
+
+
+def _requirement_lines(
+    requirements: list[RequirementResult], shared: set[str], color: bool
+) -> list[str]:
+    lines: list[str] = []
+    width = max([7, *(len(r.id) + 1 for r in requirements)])
+    for requirement in requirements:
+        word = status_word(requirement.status, color)
+        ran = [c for c in requirement.checks if c.status != "skip"]
+        lines.append(
+            f"{word}  {requirement.id:<{width}}{requirement.level:<7}{clean(requirement.summary)}"
+        )
+        if requirement.status == "skip":
+            lines.append(f"        skipped: {clean(requirement.reason)}")
+        elif requirement.status in ("fail", "warn"):
+            failing = [c for c in requirement.checks if c.status == "fail"]
+            for check in failing[:_LISTED]:
+                lines.append("        " + check_line(check, shared))
+                if check.excerpt:
+                    lines.append(f"          got: {clean(check.excerpt)}")
+            if len(failing) > _LISTED:
+                lines.append(f"        and {len(failing) - _LISTED} more failing check(s)")
+        else:
+            bindings = sorted(
+                {f"{c.binding} {c.mode}" if c.mode != "card" else "card" for c in ran}
+            )
+            lines.append(f"        {len(ran)} check(s): {', '.join(bindings)}")
+    return lines

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, field
 from typing import Any
 
-from th_ext._exceptions import DispatchError
+from th_ext._exceptions import AgentUnreachableError, DispatchError
 from th_ext._record import record
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 from th_ext.checks import (
@@ -21,6 +21,7 @@ from th_ext.checks import (
     command_checks,
     find_reply,
     ordinary_checks,
+    stream_order_check,
     task_ref_check,
 )
 from th_ext.commands._dispatch_rule import decide
@@ -40,10 +41,10 @@ __all__ = [
 ]
 
 REQUIREMENT_CHECKS = {
-    "CMD-13": "stream-order",
+    "A2A-3.1.2": "stream-order",
     "CMD-2": "command-reply",
     "CMD-3": "command-metadata",
-    "CMD-10": "message-metadata",
+    "CMD-19": "metadata-in-both-places",
     "CMD-9": "reply-message",
     "CMD-11": "reply-names-task",
     "CMD-5": "state-unchanged",
@@ -53,7 +54,10 @@ REQUIREMENT_CHECKS = {
     "CMD-6": "no-command-reply",
     "CMD-8": "no-command-reply",
 }
-"""The name of the live check that guards each requirement of the commands extension."""
+"""The name of the live check that guards each requirement of the commands extension (and the
+core A2A rule of a stream's order)."""
+_WARN_ONLY = frozenset({"A2A-3.1.2", "CMD-11", "CMD-19"})
+"""Core A2A rules and SHOULD requirements: a failed check warns and does not fail the run."""
 CHECK_NAMES = ("task-before", "answered", *dict.fromkeys(REQUIREMENT_CHECKS.values()))
 """Every check the live run can report."""
 
@@ -187,6 +191,8 @@ class _Run:
         params = {**self.request.body["params"], "message": message}
         body = rpc.body(self.request.body["method"], params)
         sent = await rpc.send(body, stream=self.plan.streaming)
+        if sent.unreachable and before is None:
+            self._unreachable(sent)
         results = sent.results
         if not sent.ok or not results:
             self.checks.append(
@@ -208,6 +214,8 @@ class _Run:
         if self.plan.outcome != "command" or self.plan.command is None:
             name = decide(message, self.plan.extension.commands).name
             requirement = "CMD-6" if name else "CMD-8"
+            if obs.stream:
+                self._take([stream_order_check(obs)])
             self._take(ordinary_checks(obs, requirement))
             return self._report(body, results, task_id)
         self._take(command_checks(obs, self.plan.command))
@@ -216,10 +224,21 @@ class _Run:
             self._take([await task_ref_check(_RpcReader(rpc), obs, reply)])
         return self._report(body, results, task_id)
 
+    def _unreachable(self, exchange: RpcExchange) -> None:
+        """The first request found no server: nothing can be checked."""
+        from th_ext.net import redact_url
+
+        raise AgentUnreachableError(
+            f"the agent cannot be reached at {redact_url(self.request.url)}: {exchange.problem()}"
+        )
+
     def _take(self, checks: list[Check]) -> None:
         for found in checks:
             name = REQUIREMENT_CHECKS.get(found.requirement, found.requirement)
-            self.checks.append(LiveCheck(name, found.status, found.detail, found.requirement))
+            status: verdict.Status = found.status
+            if status == "fail" and found.requirement in _WARN_ONLY:
+                status = "warn"
+            self.checks.append(LiveCheck(name, status, found.detail, found.requirement))
 
     async def _get_task(
         self, rpc: JsonRpcClient, task_id: str, name: str | None
@@ -227,6 +246,8 @@ class _Run:
         """Read a task; with ``name``, record the read as that check."""
         exchange = await rpc.call("GetTask", {"id": task_id})
         task = exchange.results[0] if exchange.ok and exchange.results else None
+        if exchange.unreachable and name:
+            self._unreachable(exchange)
         if not isinstance(task, dict):
             if name:
                 problem = exchange.problem() or "no task"

@@ -6,13 +6,13 @@ import asyncio
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support.loopback import POLL_SECONDS
+from tests.support.loopback import POLL_SECONDS, LoopbackServer
 from th_ext.dispatch._jsonrpc import JsonRpcClient, RpcExchange
 
 
@@ -80,7 +80,7 @@ class Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = LoopbackServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -10,13 +10,14 @@ import ssl
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from tests.support.loopback import LoopbackServer
 from th_ext.cli import app
 
 EXAMPLE_CARD = Path(__file__).resolve().parents[3] / "extensions/commands/v1/examples/card.json"
@@ -96,8 +97,7 @@ def origin_server(tls: ssl.SSLContext | None = None) -> Iterator[Origin]:
     """A recording server on a port of its own (an origin), over TLS when ``tls`` is given."""
     state = Origin()
     handler = type("Handler", (_Handler,), {"origin": state})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = LoopbackServer(("127.0.0.1", 0), handler)
     scheme = "http"
     if tls is not None:
         server.socket = tls.wrap_socket(server.socket, server_side=True)

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.support.browser import launched_chromium
-from tests.support.host_site import file_hashes, make_host_site
+from tests.support.host_site import file_hashes
 from tests.support.page_weight import site_pages
 from tests.support.run_once import folder_once, shared_results
 from tests.support.site_build import build_pages_subtree, build_site, build_zensical_site
 from tests.support.site_visits import NOT_FOUND_PATH, PageVisit, visit_dark, visit_light
 from tests.support.static_site import serve_site
+from tests.support.vitepress_host import copy_host_dist
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -59,7 +60,7 @@ def site_base_url(built_site: Path) -> Iterator[str]:
 
 @dataclass(frozen=True)
 class MergedSite:
-    """A stand-in of the host's Pages artifact with the subtree built into it."""
+    """The VitePress test host's built artifact with the subtree built into it."""
 
     root: Path
     before: dict[str, str]
@@ -69,10 +70,10 @@ class MergedSite:
 
 @pytest.fixture(scope="session")
 def merged_site(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> MergedSite:
-    """``make pages-subtree DEST=...`` into a stand-in of the tiny-harness artifact."""
+    """``make pages-subtree DEST=...`` into the VitePress test host's real ``dist``."""
 
     def make(work: Path) -> None:
-        host = make_host_site(work / "dist")
+        host = copy_host_dist(work / "dist")
         before = file_hashes(host)
         result = build_pages_subtree(repo_root, host, work / "scratch")
         assert result.returncode == 0, result.output

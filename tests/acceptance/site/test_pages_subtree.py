@@ -1,10 +1,11 @@
-"""The subtree build merged into a stand-in of the tiny-harness Pages site.
+"""The subtree build merged into the real build of a VitePress site shaped like tiny-harness's.
 
-``th-ext-publish subtree`` (what ``make pages-subtree`` runs) builds into the
-stand-in (``tests/support/host_site.py``): nothing of the host may change, the commands
-extension must be served at its URI and its schema at its ``$id``, every link of the merged
-tree must work, the subtree's links must stay inside it or be absolute, a file the build did
-not write must stop it, and the composite action must run the same build.
+``th-ext-publish subtree`` (what ``make pages-subtree`` runs) builds into the ``dist`` of the
+VitePress test host (``tests/hosts/vitepress``, ``tests/support/vitepress_host.py``): nothing
+of the host may change, the commands extension must be served at its URI and its schema at its
+``$id``, every link of the merged tree must work (the host's nav entry into the extensions and
+the header's link back), the subtree's links must stay inside it or be absolute, a file the
+build did not write must stop it, and the composite action must run the same build.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import httpx
 import pytest
 
 from tests.acceptance.site.conftest import MergedSite
-from tests.support.host_site import file_hashes, make_host_site
+from tests.support.host_site import file_hashes
 from tests.support.html_page import parse_html
 from tests.support.link_check import crawl_site
 from tests.support.site_build import build_pages_subtree, copy_project_for_build
 from tests.support.site_config import mkdocs_setting
+from tests.support.vitepress_host import copy_host_dist
 
 pytestmark = pytest.mark.slow
 
@@ -98,16 +100,28 @@ def test_every_link_of_the_merged_tree_works(merged_base_url: str, site_url: str
         assert page in report.pages, f"the crawl did not reach {page!r}"
 
 
-def test_links_stay_inside_the_subtree_or_are_absolute(merged_site: MergedSite) -> None:
-    """Every relative link of a page the build wrote resolves inside ``a2a/ext/``."""
+def test_links_stay_inside_the_subtree_or_are_absolute(
+    merged_site: MergedSite, repo_root: Path
+) -> None:
+    """Every relative link of a page the build wrote resolves inside ``a2a/ext/``, except the
+    header's link to the host's home, which every page has."""
+    import yaml
+
+    config = yaml.safe_load((repo_root / "mkdocs.yml").read_text(encoding="utf-8"))
+    host_home = config["extra"]["host_docs"]["href"]
+    assert host_home == "/tiny-harness/"
     written = json.loads((merged_site.root / MANIFEST).read_bytes())["files"]
     pages = sorted(path for path in written if path.endswith(".html"))
     assert len(pages) >= 5, pages
     leaving: list[str] = []
     for path in pages:
         page_path = "/tiny-harness/" + path
-        for link in parse_html((merged_site.root / path).read_text(encoding="utf-8")).links:
+        html = (merged_site.root / path).read_text(encoding="utf-8")
+        assert f'<a href="{host_home}" class="th-host-link" target="_self">' in html, path
+        for link in parse_html(html).links:
             if urlsplit(link.value).scheme or link.value.startswith(("#", "data:")):
+                continue
+            if link.value == host_home:
                 continue
             resolved = urlsplit(urljoin("https://host" + page_path, link.value)).path
             if link.value.startswith("/") or not resolved.startswith("/tiny-harness/" + SUBTREE):
@@ -127,7 +141,7 @@ def test_links_stay_inside_the_subtree_or_are_absolute(merged_site: MergedSite) 
 def test_a_file_it_did_not_write_stops_the_build_before_anything_is_written(
     foreign: str, why: str, repo_root: Path, tmp_path: Path
 ) -> None:
-    host = make_host_site(tmp_path / "dist")
+    host = copy_host_dist(tmp_path / "dist")
     (host / foreign).parent.mkdir(parents=True, exist_ok=True)
     (host / foreign).write_text(f"the host's own: {why}\n", encoding="utf-8")
     before = file_hashes(host)
@@ -162,9 +176,11 @@ def test_an_extension_the_host_already_publishes_is_refused_by_name(
     listed = external.read_text(encoding="utf-8")
     task_entry = f'[[extension]]\nuri = "{site_url}a2a/ext/task/v1"\n'
     assert task_entry in listed
-    external.write_text(listed.replace(task_entry, ""), encoding="utf-8")
+    start = listed.index(task_entry)
+    end = listed.index("[[extension]]", start + len(task_entry))
+    external.write_text(listed[:start] + listed[end:], encoding="utf-8")
 
-    host = make_host_site(tmp_path / "dist")
+    host = copy_host_dist(tmp_path / "dist")
     before = file_hashes(host)
     result = build_pages_subtree(project, host, tmp_path / "scratch")
     assert result.returncode == 2, result.output
@@ -216,7 +232,7 @@ def test_the_composite_action_builds_into_the_callers_artifact(
     step = action["runs"]["steps"][-1]
     assert step["shell"] == "bash"
     workspace = tmp_path / "tiny-harness"
-    host = make_host_site(workspace / "docs/.vitepress/dist")
+    host = copy_host_dist(workspace / "docs/.vitepress/dist")
     before = file_hashes(host)
     env = {
         **os.environ,

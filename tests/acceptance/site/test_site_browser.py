@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.conftest import EXTENSIONS_DIR
+from tests.support.browser import ACTION_TIMEOUT_MS
 from tests.support.extension_folders import ExtensionFolder, extension_folders
 from tests.support.html_page import normalise_space
 from tests.support.page_weight import ColorScheme
@@ -92,7 +93,7 @@ def _opener(browser: Browser, site_base_url: str, contexts: list[BrowserContext]
             viewport={"width": 1280, "height": 900},
         )
         contexts.append(context)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         context.add_init_script(_OPEN_SHADOW_ROOTS)
         context.grant_permissions(["clipboard-read", "clipboard-write"])
         page = context.new_page()

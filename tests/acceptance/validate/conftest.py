@@ -16,13 +16,13 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.loopback import POLL_SECONDS
+from tests.support.loopback import POLL_SECONDS, LoopbackServer
 
 COMMANDS_URI = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"
 EXAMPLE_CARD = (
@@ -106,8 +106,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
 def card_server() -> Iterator[CardServer]:
     state = CardServer()
     handler = type("Handler", (_RequestHandler,), {"card_server": state})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = LoopbackServer(("127.0.0.1", 0), handler)
     state.base = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()

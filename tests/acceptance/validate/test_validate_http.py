@@ -192,7 +192,9 @@ def test_server_that_never_answers_times_out(silent_server: str) -> None:
     elapsed = time.monotonic() - started
     assert run.code == 2
     assert run.codes() == [("timeout", "")]
-    assert elapsed < 2 + 1, f"took {elapsed:.1f} s with --timeout 2"
+    # Well under the default 10 s: the option bounds the wait. The margin is the process's own
+    # start and exit, which a busy machine stretches to seconds.
+    assert elapsed < 2 + 5, f"took {elapsed:.1f} s with --timeout 2"
 
 
 def test_body_that_never_ends_is_cut_at_the_cap(card_server: CardServer) -> None:

@@ -73,20 +73,20 @@ MESSAGES = st.one_of(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=600)
 @given(MESSAGES)
 def test_the_parser_never_raises_and_agrees_with_the_oracle(message: Any) -> None:
     assert parse_command(message, REGISTERED) == oracle(message, REGISTERED)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=600)
 @given(TEXTS)
 def test_text_messages_agree_with_the_oracle(text: str) -> None:
     message = {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": text}]}
     assert parse_command(message, REGISTERED) == oracle(message, REGISTERED)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=600)
 @given(TEXTS)
 def test_arguments_never_have_surrounding_ascii_whitespace(text: str) -> None:
     call = parse_command({"parts": [{"text": text}]}, REGISTERED)
@@ -97,7 +97,6 @@ def test_arguments_never_have_surrounding_ascii_whitespace(text: str) -> None:
         assert call.name in REGISTERED
 
 
-@settings(deadline=None)
 @given(st.sampled_from(REGISTERED), st.text(), st.sampled_from(list(ASCII_WHITESPACE)))
 def test_any_registered_name_then_whitespace_then_text_is_that_command(
     name: str, rest: str, separator: str

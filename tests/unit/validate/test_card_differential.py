@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.sdk_verdict import sdk_accepts
@@ -143,7 +143,7 @@ OPERATIONS = [
 BASES = [example_card(), rich_card()]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400)
 @given(st.data())
 def test_a_mutated_card_gets_the_sdks_verdict(data: st.DataObject) -> None:
     base = data.draw(st.sampled_from(BASES))

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -20,7 +20,7 @@ from th_ext.validate._limits import MAX_PER_CODE
 from th_ext.validate._shape import deferred_colons, measure
 from th_ext.validate._tables import MIN_ROWS, shared_tables, table
 
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80)
 
 atoms = st.none() | st.booleans() | st.integers() | st.text(max_size=6) | st.just("a:b")
 values = st.recursive(

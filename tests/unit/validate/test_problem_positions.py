@@ -42,7 +42,7 @@ def _offset(text: str, position: Position) -> int:
     return sum(len(line) + 1 for line in lines[: position.line - 1]) + position.column - 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(_JSON, st.sampled_from([None, 0, 2]))
 def test_every_pointer_is_placed_where_its_value_starts(value: Any, indent: int | None) -> None:
     text = json.dumps(value, indent=indent)

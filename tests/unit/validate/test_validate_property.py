@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -29,7 +29,7 @@ near_values = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(keys, children, max_size=4),
     max_leaves=30,
 )
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=300)
 
 
 def check_report(report: Report) -> None:
