@@ -151,9 +151,12 @@ site-zensical: $(VENV)/.installed-zensical
 
 ## The extension pages, schemas, catalog and th-ext reference into an existing Pages
 ## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
+## HOST_SCHEMAS=DIR (the host's docs/a2a/ext) also serves the host's schemas at their $id,
+## with a page generated from each schema whose URI has no page of the host's.
+HOST_SCHEMAS ?=
 pages-subtree: $(VENV)/.installed-site
 	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
-	$(BIN)/th-ext-publish subtree --dest "$(DEST)"
+	$(BIN)/th-ext-publish subtree --dest "$(DEST)" $(if $(HOST_SCHEMAS),--host-schemas "$(HOST_SCHEMAS)")
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from th_ext._exceptions import (
+    AgentUnreachableError,
     CardDocumentError,
     CatalogError,
     CommandRegistrationError,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from th_ext.validate import LoadedCard, load_card
 
 __all__ = [
+    "AgentUnreachableError",
     "CardDocumentError",
     "CatalogError",
     "CommandRegistrationError",

@@ -6,12 +6,14 @@ Every message is a single line that names the thing at fault, fit to show a user
 from __future__ import annotations
 
 __all__ = [
+    "AgentUnreachableError",
     "CatalogError",
     "CommandRegistrationError",
     "ConformError",
     "DeadlineError",
     "DemoUnavailableError",
     "DispatchError",
+    "HostSchemaDriftError",
     "MessageError",
     "PublishError",
     "PublishedSchemaChangedError",
@@ -58,6 +60,13 @@ class DispatchError(ThExtError):
 
 class ConformError(ThExtError):
     """A conformance run cannot start: no usable card, interface or command selection."""
+
+
+class AgentUnreachableError(ThExtError):
+    """The agent's interfaces cannot be reached: the connection is refused, the name does not
+    resolve, TLS fails, or the first request gets no answer in time. Nothing was checked."""
+
+    code = "unreachable"
 
 
 class DemoUnavailableError(ThExtError):
@@ -150,3 +159,7 @@ class SiteBuildError(PublishError):
 
 class SubtreeConflictError(SiteBuildError):
     """The subtree build would overwrite or shadow a file in the destination it did not write."""
+
+
+class HostSchemaDriftError(SiteBuildError):
+    """A host's schema has the ``$id`` of a schema this project published, but other bytes."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from th_ext._record import record
 
-__all__ = ["SchemaDefect", "local_validator", "schema_defect"]
+__all__ = ["SchemaDefect", "declared_schema_defect", "local_validator", "schema_defect"]
 
 
 @record
@@ -31,6 +31,33 @@ def schema_defect(schema: Any) -> SchemaDefect | None:
 
     try:
         Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        return SchemaDefect(exc.message, tuple(exc.absolute_path))
+    return None
+
+
+def declared_schema_defect(schema: Any) -> SchemaDefect | None:
+    """Why ``schema`` is not a valid schema of the draft its ``$schema`` declares (draft
+    2020-12 when it declares none), or None when it is. An unknown ``$schema`` is a defect."""
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.protocols import Validator
+    from jsonschema.validators import validator_for
+
+    if not isinstance(schema, dict) or "$schema" not in schema:
+        return schema_defect(schema)
+    declared = schema["$schema"]
+
+    class Unknown:  # what validator_for answers for a $schema it does not know
+        pass
+
+    unknown: Any = Unknown
+    validator: type[Validator] | None = (
+        validator_for(schema, default=unknown) if isinstance(declared, str) else None
+    )
+    if validator is None or validator is unknown:
+        return SchemaDefect(f"$schema {declared!r} is not a JSON Schema draft th-ext knows", ())
+    try:
+        validator.check_schema(schema)
     except SchemaError as exc:
         return SchemaDefect(exc.message, tuple(exc.absolute_path))
     return None

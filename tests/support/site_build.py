@@ -56,9 +56,15 @@ def build_zensical_site(project_dir: Path, site_dir: Path) -> BuildResult:
     return BuildResult(_publish(project_dir, "zensical", "--site-dir", str(site_dir)), site_dir)
 
 
-def build_pages_subtree(project_dir: Path, dest: Path, work_dir: Path) -> BuildResult:
-    """``make pages-subtree DEST=dest`` for the project in ``project_dir``."""
-    process = _publish(project_dir, "subtree", "--dest", str(dest), "--work-dir", str(work_dir))
+def build_pages_subtree(
+    project_dir: Path, dest: Path, work_dir: Path, host_schemas: Path | None = None
+) -> BuildResult:
+    """``make pages-subtree DEST=dest [HOST_SCHEMAS=host_schemas]`` for the project in
+    ``project_dir``."""
+    extra = ["--host-schemas", str(host_schemas)] if host_schemas is not None else []
+    process = _publish(
+        project_dir, "subtree", "--dest", str(dest), "--work-dir", str(work_dir), *extra
+    )
     return BuildResult(process, dest)
 
 

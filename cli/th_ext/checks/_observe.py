@@ -37,6 +37,10 @@ class Check:
     mode: str
     """``stream`` (SendStreamingMessage), ``send`` (SendMessage), or ``card``."""
     detail: str
+    interface: str = ""
+    """The URL of the interface it ran over ("" for the card, or when only one was used)."""
+    excerpt: str = ""
+    """For a failed check: a short, bounded excerpt of what the agent sent."""
 
 
 __all__ = [

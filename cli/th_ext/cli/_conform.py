@@ -97,6 +97,16 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             dir_okay=False,
         ),
     ] = None,
+    max_interfaces: Annotated[
+        int,
+        typer.Option(
+            "--max-interfaces",
+            metavar="N",
+            min=1,
+            max=1000,
+            help="Check at most N interfaces of the card (default 8); a note names the others.",
+        ),
+    ] = 8,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
@@ -123,6 +133,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         header_origins=limits.header_origins,
         timeout=limits.timeout,
         max_bytes=limits.max_bytes,
+        max_interfaces=max_interfaces,
     )
     report = run_conform(source, options)
     if html is not None:

@@ -44,6 +44,7 @@ tr.fail td:first-child { border-left: 4px solid var(--fail); }
 tr.warn td:first-child { border-left: 4px solid var(--warn); }
 details ul { margin: .3rem 0; padding-left: 1.2rem; font-size: .9rem; }
 code { font-family: ui-monospace, monospace; font-size: .9em; }
+.got { color: var(--skip); overflow-wrap: anywhere; }
 """
 
 
@@ -57,10 +58,42 @@ def _prose(value: str) -> str:
 
 
 def _check_item(check: Check) -> str:
+    where = f" <code>{_text(check.interface)}</code>" if check.interface else ""
+    got = (
+        f'<br><span class="got">got: <code>{_text(check.excerpt)}</code></span>'
+        if check.excerpt
+        else ""
+    )
     return (
         f'<li><span class="status {check.status}">{check.status}</span> '
-        f"{_text(check.binding)} {_text(check.mode)}, {_text(check.scenario)}: "
-        f"{_text(check.detail)}</li>"
+        f"{_text(check.binding)}{where} {_text(check.mode)}, {_text(check.scenario)}: "
+        f"{_text(check.detail)}{got}</li>"
+    )
+
+
+def _interfaces(report: ConformReport) -> str:
+    """The per-interface table the report opens with."""
+    from th_ext.conform import interface_rows
+
+    rows = []
+    for row in interface_rows(report):
+        if row.status in ("unreachable", "not checked"):
+            status, found = "skip", f"{escape(row.status)}: {_text(row.reason)}"
+        elif row.failed:
+            status = row.status
+            found = f"{row.failed} of {row.checks} check(s) failed: " + ", ".join(
+                f'<a href="#{escape(i.lower())}">{escape(i)}</a>' for i in row.requirements
+            )
+        else:
+            status, found = "pass", f"{row.checks} check(s) passed"
+        rows.append(
+            f'<tr class="{status}"><td>{_text(row.binding)}</td><td><code>{_text(row.url)}</code>'
+            f'</td><td>{escape(row.modes)}</td><td class="status {status}">'
+            f"{escape(row.status)}</td><td>{found}</td></tr>"
+        )
+    return (
+        '<table id="interfaces"><thead><tr><th>Binding</th><th>Interface</th><th>Modes</th>'
+        f"<th>Status</th><th>Checks</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
 
 
@@ -133,6 +166,7 @@ def render_html(report: ConformReport) -> str:
 {summary}
 </header>
 <main>
+{_interfaces(report)}
 <table id="requirements">
 <thead><tr><th>ID</th><th>Level</th><th>Status</th><th>Requirement</th><th>Checks</th></tr></thead>
 <tbody>{rows}</tbody>

@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING
 from th_ext._text import clean
 
 if TYPE_CHECKING:
-    from th_ext.conform import ConformReport
+    from th_ext.conform import Check, ConformReport
 
-__all__ = ["render_text", "status_word"]
+__all__ = ["check_line", "interface_table", "render_text", "status_word"]
+
+_LISTED = 10
+"""Failing checks listed per requirement; the rest are counted."""
 
 _MARKS = {
     "pass": ("pass", "32"),
@@ -29,8 +32,40 @@ def status_word(status: str, color: bool) -> str:
     return f"\033[{code}m{word}\033[0m" if color else word
 
 
+def check_line(check: Check, shared: set[str]) -> str:
+    """``binding mode, scenario: detail``; with the interface's URL when its binding has more
+    than one interface (``shared``)."""
+    where = (
+        f"{check.binding} {clean(check.interface)}" if check.binding in shared else check.binding
+    )
+    return f"{where} {check.mode}, {clean(check.scenario)}: {clean(check.detail)}"
+
+
+def interface_table(report: ConformReport, color: bool = False) -> list[str]:
+    """One line per interface of the card: what its checks found, or why it was not checked."""
+    from th_ext.conform import interface_rows
+
+    rows = interface_rows(report)
+    width = max((len(row.binding) for row in rows), default=0)
+    url_width = max((len(clean(row.url)) for row in rows), default=0)
+    lines = ["interfaces"]
+    for row in rows:
+        head = f"  {row.binding:<{width}}  {clean(row.url):<{url_width}}  "
+        if row.status in ("unreachable", "not checked"):
+            lines.append(head + f"{row.status}: {clean(row.reason)}")
+            continue
+        word = status_word(row.status, color)
+        found = f"{row.failed} of {row.checks} check(s) failed: {', '.join(row.requirements)}"
+        lines.append(
+            head + f"{word}  {row.modes}; " + (found if row.failed else f"{row.checks} check(s)")
+        )
+    return lines
+
+
 def render_text(report: ConformReport, *, color: bool = False) -> str:
     agent = report.agent
+    bindings = [i.binding for i in agent.interfaces if i.status == "checked"]
+    shared = {b for b in bindings if bindings.count(b) > 1}
     lines = [
         f"conform {clean(agent.name)} ({clean(agent.card_url)})",
         f"  extension  {agent.extension_uri}",
@@ -51,6 +86,8 @@ def render_text(report: ConformReport, *, color: bool = False) -> str:
         + (", ".join(map(clean, report.commands_run)) or "none")
         + " (each may have side effects)",
         "",
+        *interface_table(report, color),
+        "",
     ]
     for requirement in report.requirements:
         word = status_word(requirement.status, color)
@@ -61,12 +98,13 @@ def render_text(report: ConformReport, *, color: bool = False) -> str:
         if requirement.status == "skip":
             lines.append(f"        skipped: {clean(requirement.reason)}")
         elif requirement.status in ("fail", "warn"):
-            for check in requirement.checks:
-                if check.status == "fail":
-                    lines.append(
-                        f"        {check.binding} {check.mode}, {clean(check.scenario)}: "
-                        f"{clean(check.detail)}"
-                    )
+            failing = [c for c in requirement.checks if c.status == "fail"]
+            for check in failing[:_LISTED]:
+                lines.append("        " + check_line(check, shared))
+                if check.excerpt:
+                    lines.append(f"          got: {clean(check.excerpt)}")
+            if len(failing) > _LISTED:
+                lines.append(f"        and {len(failing) - _LISTED} more failing check(s)")
         else:
             bindings = sorted(
                 {f"{c.binding} {c.mode}" if c.mode != "card" else "card" for c in ran}

@@ -51,6 +51,13 @@ def _parser() -> argparse.ArgumentParser:
     subtree.add_argument(
         "--work-dir", type=Path, default=Path("build/pages-subtree"), help="scratch folder"
     )
+    subtree.add_argument(
+        "--host-schemas",
+        type=Path,
+        metavar="DIR",
+        help="the host's schema folder (docs/a2a/ext): serve each schema whose $id is under"
+        " the extensions' prefix at its $id, with a page where the host has none",
+    )
     return parser
 
 
@@ -72,9 +79,14 @@ def _run(args: argparse.Namespace) -> str:
     if args.command == "zensical":
         build_zensical(args.config, args.site_dir)
         return f"built the site with Zensical into {args.site_dir}"
-    result = build_subtree(args.config, args.dest, args.work_dir)
+    result = build_subtree(args.config, args.dest, args.work_dir, args.host_schemas)
     stale = f", removed {len(result.removed)} stale" if result.removed else ""
-    return f"wrote {len(result.written)} files under {args.dest}/a2a/ext{stale}"
+    skipped = (
+        f"skipped {len(result.skipped)} host files: {', '.join(result.skipped)}\n"
+        if result.skipped
+        else ""
+    )
+    return f"{skipped}wrote {len(result.written)} files under {args.dest}/a2a/ext{stale}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from th_ext.commands._entry import is_command_name
 
 __all__ = [
     "ASCII_WHITESPACE",
+    "NON_TEXT_CONTENT",
     "CommandCall",
     "CommandDecision",
     "closest_name",
@@ -26,7 +27,8 @@ __all__ = [
 ASCII_WHITESPACE = " \t\n\r\f\v"
 """Space, tab, line feed, carriage return, form feed, vertical tab: the rule's whitespace."""
 
-_NON_TEXT_CONTENT = ("raw", "url", "data")
+NON_TEXT_CONTENT = ("raw", "url", "data")
+"""The content fields of a part that is not a text part (a file's ``raw`` or ``url``, ``data``)."""
 _FIRST_WHITESPACE = re.compile(r"[ \t\n\r\f\v]")
 
 
@@ -118,7 +120,7 @@ def _only_text(message: Any) -> tuple[str | None, str]:
     part = parts[0]
     if not isinstance(part, Mapping):
         return None, "the message's part is not a JSON object"
-    others = [key for key in _NON_TEXT_CONTENT if key in part]
+    others = [key for key in NON_TEXT_CONTENT if key in part]
     if "text" not in part:
         kind = others[0] if others else "no content"
         return None, f"the message's only part is not a text part (it has {kind})"

@@ -13,22 +13,34 @@ from th_ext.conform._model import (
     Check,
     CheckStatus,
     ConformReport,
+    InterfaceInfo,
     RequirementResult,
     RequirementStatus,
 )
-from th_ext.conform._run import LEVELS, ConformOptions, run_conform, run_conform_async
+from th_ext.conform._run import (
+    DEFAULT_MAX_INTERFACES,
+    LEVELS,
+    ConformOptions,
+    run_conform,
+    run_conform_async,
+)
+from th_ext.conform._summary import InterfaceRow, interface_rows
 from th_ext.conform._wire import BINDINGS
 
 __all__ = [
     "BINDINGS",
+    "DEFAULT_MAX_INTERFACES",
     "LEVELS",
     "AgentInfo",
     "Check",
     "CheckStatus",
     "ConformOptions",
     "ConformReport",
+    "InterfaceInfo",
+    "InterfaceRow",
     "RequirementResult",
     "RequirementStatus",
+    "interface_rows",
     "run_conform",
     "run_conform_async",
 ]

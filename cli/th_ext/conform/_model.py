@@ -17,6 +17,7 @@ __all__ = [
     "Check",
     "CheckStatus",
     "ConformReport",
+    "InterfaceInfo",
     "RequirementResult",
     "RequirementStatus",
 ]
@@ -40,6 +41,17 @@ class RequirementResult:
 
 
 @record
+class InterfaceInfo:
+    """One interface of the card, and whether conform could check it."""
+
+    binding: str
+    url: str
+    status: Literal["checked", "unreachable", "not checked"]
+    reason: str = ""
+    """Why it was not checked, or what the first request met when it was unreachable."""
+
+
+@record
 class AgentInfo:
     """The agent as its card describes it, and what conform did with it."""
 
@@ -50,6 +62,8 @@ class AgentInfo:
     bindings_checked: list[str]
     bindings_not_checked: list[str]
     streaming: bool
+    interfaces: list[InterfaceInfo] = field(default_factory=list)
+    """Every interface of the card, in card order, the same URL and binding counted once."""
 
 
 @record

@@ -9,33 +9,43 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from typing import Any
 
 import httpx
 
 from th_ext._catalog import find
-from th_ext._exceptions import ConformError
+from th_ext._exceptions import AgentUnreachableError, ConformError
 from th_ext._record import record
 from th_ext._requirements import load_requirements
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope, is_url
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._names import EXTENSION_URI
 from th_ext.conform._card_check import card_check, fetch_card
-from th_ext.conform._model import AgentInfo, Check, ConformReport
+from th_ext.conform._model import AgentInfo, Check, ConformReport, InterfaceInfo
 from th_ext.conform._runner import (
+    GroupResult,
     Interface,
     gather_groups,
+    header_card_check,
     open_wire,
     run_header_check,
 )
-from th_ext.conform._scenarios import command_text, scenarios
+from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._verdicts import requirement_results, run_passed
-from th_ext.conform._wire import BINDINGS
-from th_ext.net import HeaderScope, ssl_context
+from th_ext.conform._wire import BINDINGS, Wire
+from th_ext.net import HeaderScope, redact_url, ssl_context
 
-__all__ = ["LEVELS", "ConformOptions", "run_conform", "run_conform_async"]
+__all__ = [
+    "DEFAULT_MAX_INTERFACES",
+    "LEVELS",
+    "ConformOptions",
+    "run_conform",
+    "run_conform_async",
+]
 
 LEVELS = ("MUST", "SHOULD", "MAY")
+DEFAULT_MAX_INTERFACES = 8
 
 
 @record
@@ -55,6 +65,8 @@ class ConformOptions:
     timeout: float = DEFAULT_TIMEOUT
     """Seconds for each exchange (a whole stream included) and for the card fetch."""
     max_bytes: int = DEFAULT_MAX_BYTES
+    max_interfaces: int = DEFAULT_MAX_INTERFACES
+    """The most interfaces checked; the others are named in a note."""
 
 
 def run_conform(
@@ -129,7 +141,8 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     if not extension.declared:
         raise ConformError(f"the card does not declare the commands extension ({EXTENSION_URI})")
     selected = _select(extension, options)
-    interfaces, not_checked = _interfaces(card, options, notes)
+    interfaces, not_checked, listed = _interfaces(card, options, notes)
+    checks.append(header_card_check(extension))
     streaming = (card.get("capabilities") or {}).get("streaming") is True
     modes = [True, False] if streaming else [False]
     headers = {"A2A-Version": "1.0", "A2A-Extensions": EXTENSION_URI}
@@ -137,19 +150,30 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         open_wire(client, i, headers, scope, timeout=options.timeout, max_bytes=options.max_bytes)
         for i in interfaces
     ]
+    version = find(EXTENSION_URI)
     plan = scenarios(selected, extension.names)
-    groups = await gather_groups(wires, modes, plan)
+    edges = edge_scenarios(version.spec_text(), selected, extension.names)
+    groups = await gather_groups(wires, modes, plan, edges)
+    unreachable = _unreachable(wires, groups, len(modes))
+    if len(unreachable) == len(wires):
+        wire, reason = next(iter(unreachable.items()))
+        raise AgentUnreachableError(
+            f"the agent cannot be reached at {redact_url(wire.url)}: {reason}"
+        )
+    sent: Counter[str] = Counter()
     for group in groups:
         checks += group.checks
         notes += [note for note in group.notes if note not in notes]
-    if selected:
-        checks += await run_header_check(wires[0], modes[0], selected[0])
+        sent.update(group.commands)
+    for wire in wires:
+        if selected and wire not in unreachable:
+            header_checks, header_sends = await run_header_check(wire, modes[0], selected[0])
+            checks += header_checks
+            sent[selected[0].name] += header_sends
     notes += list(scope.notices())
-    version = find(EXTENSION_URI)
     requirements = [r for r in load_requirements(version) if r.level in options.levels]
     results = requirement_results(requirements, checks, version.uri)
-    sends = len(wires) * len(modes) * 2
-    ran = [command_text(c) for c in selected]
+    shown = {c.name: command_text(c) for c in selected}
     return ConformReport(
         passed=run_passed(results, strict=options.strict),
         strict=options.strict,
@@ -158,18 +182,34 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             card_url=location,
             extension_uri=EXTENSION_URI,
             commands=list(extension.names),
-            bindings_checked=[i.binding for i in interfaces],
+            bindings_checked=list(dict.fromkeys(w.binding for w in wires if w not in unreachable)),
             bindings_not_checked=not_checked,
             streaming=streaming,
+            interfaces=[_info(entry, wires, unreachable) for entry in listed],
         ),
         requirements=results,
         notes=notes,
-        commands_run=[
-            f"{text} ({sends + (1 if i == 0 else 0)} times)" for i, text in enumerate(ran)
-        ],
+        commands_run=[f"{shown[name]} ({sent[name]} times)" for name in shown if sent[name]],
         requests=counter.count,
         seconds=round(time.perf_counter() - started, 3),
     )
+
+
+def _unreachable(wires: list[Wire], groups: list[GroupResult], modes: int) -> dict[Wire, str]:
+    """The interfaces whose every group found no server, with what the first request met."""
+    found: dict[Wire, str] = {}
+    for index, wire in enumerate(wires):
+        own = groups[index * modes : (index + 1) * modes]
+        if all(group.unreachable for group in own):
+            found[wire] = own[0].unreachable
+    return found
+
+
+def _info(entry: InterfaceInfo, wires: list[Wire], unreachable: dict[Wire, str]) -> InterfaceInfo:
+    wire = next((w for w in wires if (w.binding, w.url) == (entry.binding, entry.url)), None)
+    if wire is not None and wire in unreachable:
+        return InterfaceInfo(entry.binding, entry.url, "unreachable", unreachable[wire])
+    return entry
 
 
 def _select(extension: CardCommands, options: ConformOptions) -> list[Any]:
@@ -188,31 +228,49 @@ def _select(extension: CardCommands, options: ConformOptions) -> list[Any]:
 
 def _interfaces(
     card: dict[str, Any], options: ConformOptions, notes: list[str]
-) -> tuple[list[Interface], list[str]]:
-    chosen: dict[str, Interface] = {}
+) -> tuple[list[Interface], list[str], list[InterfaceInfo]]:
+    """The interfaces to check (every JSON-RPC and HTTP+JSON one, the same URL and binding
+    once, at most ``max_interfaces``), the bindings not checked, and every interface listed."""
+    chosen: list[Interface] = []
     not_checked: list[str] = []
+    listed: list[InterfaceInfo] = []
+    seen: set[tuple[str, str]] = set()
+    left_out: list[str] = []
     declared = card.get("supportedInterfaces")
     for entry in declared if isinstance(declared, list) else []:
         if not isinstance(entry, dict):
             continue
-        binding, url = entry.get("protocolBinding"), entry.get("url")
+        binding, url = str(entry.get("protocolBinding")), entry.get("url")
+        shown = str(url)
+        if (binding, shown) in seen:
+            continue
+        seen.add((binding, shown))
         if binding not in BINDINGS:
-            not_checked.append(str(binding))
-            notes.append(
-                f"{binding} interface at {url}: not checked (conform speaks JSON-RPC and HTTP+JSON)"
-            )
-            continue
-        if binding in chosen or (options.bindings and binding not in options.bindings):
-            continue
-        if not isinstance(url, str) or not is_url(url):
+            not_checked.append(binding)
+            reason = "conform speaks JSON-RPC and HTTP+JSON"
+            notes.append(f"{binding} interface at {url}: not checked ({reason})")
+            listed.append(InterfaceInfo(binding, shown, "not checked", reason))
+        elif options.bindings and binding not in options.bindings:
+            listed.append(InterfaceInfo(binding, shown, "not checked", "left out by --binding"))
+        elif not isinstance(url, str) or not is_url(url):
             notes.append(f"{binding} interface has no http(s) url ({url!r}); not checked")
-            continue
-        tenant = entry.get("tenant")
-        chosen[binding] = Interface(binding, url, tenant if isinstance(tenant, str) else "")
+            listed.append(InterfaceInfo(binding, shown, "not checked", "no http(s) url"))
+        elif len(chosen) >= options.max_interfaces:
+            left_out.append(f"{binding} {url}")
+            listed.append(InterfaceInfo(binding, shown, "not checked", "over --max-interfaces"))
+        else:
+            tenant = entry.get("tenant")
+            chosen.append(Interface(binding, url, tenant if isinstance(tenant, str) else ""))
+            listed.append(InterfaceInfo(binding, url, "checked"))
+    if left_out:
+        notes.append(
+            f"{len(left_out)} interface(s) over --max-interfaces {options.max_interfaces} were "
+            f"not checked: {', '.join(left_out)}"
+        )
     if not chosen:
         wanted = " or ".join(options.bindings or BINDINGS)
         raise ConformError(f"the card declares no {wanted} interface with an http(s) url to check")
-    return list(chosen.values()), not_checked
+    return chosen, not_checked, listed
 
 
 class _Counting(httpx.AsyncBaseTransport):

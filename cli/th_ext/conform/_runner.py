@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import field
+from collections.abc import Sequence
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 from th_ext._record import record
@@ -26,6 +27,7 @@ from th_ext.checks import (
 )
 from th_ext.checks._observe import event_kind, message_of, metadata, state
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
+from th_ext.conform._excerpt import excerpt
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._jsonrpc import FINAL_STATES
@@ -57,6 +59,10 @@ class GroupResult:
 
     checks: list[Check] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unreachable: str = ""
+    """Why the interface could not be reached on the group's first request ("" if it was)."""
+    commands: dict[str, int] = field(default_factory=dict)
+    """How many times each command was sent."""
 
 
 def open_wire(
@@ -80,27 +86,36 @@ def open_wire(
     )
 
 
-async def run_group(wire: Wire, stream: bool, plan: list[Scenario]) -> GroupResult:
-    """Every scenario on a new task, then every scenario on one existing task."""
+async def run_group(
+    wire: Wire, stream: bool, plan: list[Scenario], edges: Sequence[Scenario] = ()
+) -> GroupResult:
+    """Every scenario of ``plan`` on a new task, then ``plan`` and ``edges`` on an existing one.
+
+    When the first request finds no server at all, nothing is judged: the group says why in
+    ``unreachable``.
+    """
     result = GroupResult()
     for index, scenario in enumerate(plan):
         exchange = await wire.send(user_message(scenario.parts), stream=stream)
+        if index == 0 and exchange.unreachable:
+            result.unreachable = exchange.problem()
+            return result
         task_id = task_id_of(exchange.results)
         after = await _read(wire, task_id)
         obs = Observation(wire.binding, stream, False, scenario.label, exchange, None, after)
         await _judge(wire, obs, scenario, result)
         if index == 0 and exchange.failure is not None and not exchange.results:
             result.notes.append(
-                f"{wire.binding} {obs.mode}: no answer ({exchange.failure}); the other "
+                f"{_where(wire)} {obs.mode}: no answer ({exchange.failure}); the other "
                 "scenarios on it were not run"
             )
             return result
     before = await _fresh_task(wire, stream, result)
-    for scenario in plan:
+    for scenario in [*plan, *edges]:
         if before is None or state(before) in _TERMINAL:
             if before is not None:
                 result.notes.append(
-                    f"{wire.binding} {'stream' if stream else 'send'}: the task ended in "
+                    f"{_where(wire)} {'stream' if stream else 'send'}: the task ended in "
                     f"{state(before)}, so the next scenarios use a new task"
                 )
             before = await _fresh_task(wire, stream, result)
@@ -114,24 +129,95 @@ async def run_group(wire: Wire, stream: bool, plan: list[Scenario]) -> GroupResu
     return result
 
 
-async def run_header_check(wire: Wire, stream: bool, command: CardCommand) -> list[Check]:
-    """CMD-15: the command runs without the ``A2A-Extensions`` header."""
-    exchange = await wire.send(user_message(({"text": command_text(command)},)), stream=stream)
-    obs = Observation(
-        wire.binding, stream, False, f"/{command.name} without A2A-Extensions", exchange, None, None
-    )
-    if not exchange.ok or not exchange.results:
-        return [check(obs, "CMD-15", False, f"no answer: {exchange.problem() or 'nothing sent'}")]
-    ok = any(_names_command(result) for result in exchange.results)
+def header_card_check(extension: CardCommands) -> Check:
+    """CMD-15 on the card: ``required: true`` tells clients without the header to go away."""
+    if extension.required:
+        return Check(
+            "CMD-15",
+            "fail",
+            "card",
+            "the agent card",
+            "card",
+            "the card marks the extension required: true, so an A2A server refuses a request "
+            "without A2A-Extensions (-32008) and its commands never run",
+        )
+    return Check("CMD-15", "pass", "card", "the agent card", "card", "required is not true")
+
+
+async def run_header_check(
+    wire: Wire, stream: bool, command: CardCommand
+) -> tuple[list[Check], int]:
+    """CMD-15: the command runs when the request has no ``A2A-Extensions`` header.
+
+    The command goes without the header on a new task. The answer must carry the command
+    reply as the rule places it (the command metadata on the message or the event); when it
+    does not, the command goes again with the header: if that reply names the command, the
+    command did not run without it; if neither does (metadata on the event only, seen through
+    ``SendMessage``), the two replies must say the same. Returns the checks and how many times
+    the command was sent.
+    """
+    text = command_text(command)
+    label = f"/{command.name} without A2A-Extensions"
+    without = await wire.send(user_message(({"text": text},)), stream=stream, extensions=False)
+    obs = Observation(wire.binding, stream, False, label, without, None, None)
+    seen = excerpt(without)
+    if not without.ok or not without.results:
+        refused = check(obs, "CMD-15", False, f"refused: {without.problem()}")
+        return [_at(wire, refused, seen)], 1
+    if _names(without.results, command.name):
+        return [_at(wire, check(obs, "CMD-15", True, "the reply names the command"))], 1
+    with_header = await wire.send(user_message(({"text": text},)), stream=stream)
+    if _names(with_header.results, command.name):
+        detail = (
+            "with the header the reply names the command; without it no answer does "
+            "(the command did not run)"
+        )
+        return [_at(wire, check(obs, "CMD-15", False, detail), seen)], 2
+    same = _reply_text(without.results) == _reply_text(with_header.results) != ""
     detail = (
-        "the command ran: its answer carries metadata.command"
-        if ok
-        else "no answer carries metadata.command without the header: the command did not run"
+        "neither reply names the command; without the header the reply says the same"
+        if same
+        else "neither reply names the command, and without the header the answer differs"
     )
-    return [check(obs, "CMD-15", ok, detail)]
+    return [_at(wire, check(obs, "CMD-15", same, detail), "" if same else seen)], 2
+
+
+def _at(wire: Wire, found: Check, seen: str = "") -> Check:
+    """``found`` with the interface it ran over, and for a failure what the agent sent."""
+    return replace(found, interface=wire.url, excerpt=seen if found.status == "fail" else "")
+
+
+def _names(results: list[Any], name: str) -> bool:
+    """Whether the command ran: an answer's event or message names it in ``metadata.command``
+    (a status update, its message, a Message, an artifact update or its artifact; never the
+    task's own metadata, where an earlier command's stays)."""
+    for result in results:
+        kind = event_kind(result)
+        if kind == "unknown":
+            continue
+        event = result[kind]
+        inner = [message_of(event)]
+        if kind != "task":
+            inner += [event, event.get("artifact")]
+        if any(metadata(value).get("command") == name for value in inner):
+            return True
+    return False
+
+
+def _reply_text(results: list[Any]) -> str:
+    for result in reversed(results):
+        for kind in ("statusUpdate", "task"):
+            event = result.get(kind) if isinstance(result, dict) else None
+            message = message_of(event)
+            parts = message.get("parts") if message else None
+            if isinstance(parts, list) and parts and isinstance(parts[0], dict):
+                return str(parts[0].get("text", ""))
+    return ""
 
 
 async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: GroupResult) -> None:
+    if scenario.command is not None:
+        result.commands[scenario.command] = result.commands.get(scenario.command, 0) + 1
     if obs.stream and obs.results and event_kind(obs.results[0]) not in ("task", "message"):
         order = (
             f"{obs.binding}: a stream began with {event_kind(obs.results[0])}, not the Task or a "
@@ -139,16 +225,17 @@ async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: Group
         )
         if order not in result.notes:
             result.notes.append(order)
+    seen = excerpt(obs.exchange)
     if scenario.command is None:
-        result.checks += ordinary_checks(obs, scenario.requirement)
+        result.checks += [_at(wire, c, seen) for c in ordinary_checks(obs, scenario.requirement)]
         note = stale_task_metadata(obs)
         if note and note not in result.notes:
             result.notes.append(note)
         return
-    result.checks += command_checks(obs, scenario.command)
+    result.checks += [_at(wire, c, seen) for c in command_checks(obs, scenario.command)]
     reply = find_reply(obs, scenario.command)
     if reply is not None:
-        result.checks.append(await task_ref_check(wire, obs, reply))
+        result.checks.append(_at(wire, await task_ref_check(wire, obs, reply), seen))
 
 
 async def _read(wire: Wire, task_id: str | None) -> dict[str, Any] | None:
@@ -164,7 +251,7 @@ async def _fresh_task(wire: Wire, stream: bool, result: GroupResult) -> dict[str
     task = await _read(wire, task_id_of(exchange.results))
     if task is None:
         result.notes.append(
-            f"{wire.binding} {'stream' if stream else 'send'}: an ordinary message created no "
+            f"{_where(wire)} {'stream' if stream else 'send'}: an ordinary message created no "
             f"task that GetTask can read ({exchange.problem() or 'no task id'}); the "
             "existing-task scenarios were not run"
         )
@@ -172,10 +259,19 @@ async def _fresh_task(wire: Wire, stream: bool, result: GroupResult) -> dict[str
 
 
 async def gather_groups(
-    wires: list[Wire], modes: list[bool], plan: list[Scenario]
+    wires: list[Wire], modes: list[bool], plan: list[Scenario], edges: list[Scenario]
 ) -> list[GroupResult]:
-    """Every (binding, mode) group, concurrently; results in a fixed order."""
-    return list(await asyncio.gather(*(run_group(w, m, plan) for w in wires for m in modes)))
+    """Every (interface, mode) group, concurrently; results in a fixed order. The edges of the
+    rule go to each interface once, in its first mode."""
+    return list(
+        await asyncio.gather(
+            *(run_group(w, m, plan, edges if m == modes[0] else ()) for w in wires for m in modes)
+        )
+    )
+
+
+def _where(wire: Wire) -> str:
+    return f"{wire.binding} {wire.url}"
 
 
 def commands_of(card: dict[str, Any]) -> CardCommands:
@@ -184,16 +280,3 @@ def commands_of(card: dict[str, Any]) -> CardCommands:
 
 def now() -> float:
     return time.perf_counter()
-
-
-def _names_command(result: Any) -> bool:
-    """Whether any event of a send's answer, or the message it carries, names a command."""
-    if not isinstance(result, dict):
-        return False
-    for event in result.values():
-        if not isinstance(event, dict):
-            continue
-        inner = [event, message_of(event), event.get("artifact")]
-        if any("command" in metadata(value) for value in inner):
-            return True
-    return False

@@ -14,8 +14,9 @@ from typing import Any
 
 from th_ext._record import record
 from th_ext.commands._card import CardCommand
+from th_ext.conform._rule_edges import rule_edges
 
-__all__ = ["Scenario", "command_text", "scenarios", "user_message"]
+__all__ = ["Scenario", "command_text", "edge_scenarios", "scenarios", "user_message"]
 
 ARGUMENT = "th-ext conform"
 """The argument sent to a command whose hint requires one."""
@@ -31,7 +32,11 @@ class Scenario:
     command: str | None
     """The command it runs, or None for a message that must stay ordinary."""
     requirement: str
-    """The requirement an ordinary message's answer is checked against (CMD-6 or CMD-8)."""
+    """The requirement its answer is checked against: CMD-1 for a command, CMD-6 for an
+    unregistered name, CMD-8 for any other ordinary message."""
+    source: str = "command"
+    """Where it comes from: ``command`` (a registered command), ``unregistered``, ``plain``,
+    ``table`` (a row of the rule's table) or ``condition N`` (a numbered condition)."""
 
 
 def command_text(command: CardCommand) -> str:
@@ -43,24 +48,38 @@ def command_text(command: CardCommand) -> str:
 
 
 def scenarios(commands: list[CardCommand], registered: list[str]) -> list[Scenario]:
-    """Every selected command, then the ordinary messages, in a fixed order."""
+    """What every binding and mode gets, on a new and on an existing task: each selected
+    command, an unregistered name and a plain question."""
     found = [
         Scenario(f"/{c.name}", ({"text": command_text(c)},), c.name, "CMD-1") for c in commands
     ]
     unregistered = _unregistered_name(registered)
-    known = registered[0] if registered else "help"
     found += [
-        Scenario(f"unregistered /{unregistered}", ({"text": f"/{unregistered}"},), None, "CMD-6"),
-        Scenario("leading whitespace", ({"text": f" /{known}"},), None, "CMD-8"),
         Scenario(
-            f"/{known} beside a second part",
-            ({"text": f"/{known}"}, {"text": "and a second part"}),
+            f"unregistered /{unregistered}",
+            ({"text": f"/{unregistered}"},),
             None,
-            "CMD-8",
+            "CMD-6",
+            "unregistered",
         ),
-        Scenario("a data part", ({"data": {"text": f"/{known}"}},), None, "CMD-8"),
-        Scenario("an ordinary message", ({"text": "What is A2A?"},), None, "CMD-8"),
+        Scenario("an ordinary message", ({"text": "What is A2A?"},), None, "CMD-8", "plain"),
     ]
+    return found
+
+
+def edge_scenarios(spec: str, commands: list[CardCommand], registered: list[str]) -> list[Scenario]:
+    """The edges of the rule (``th_ext.conform._rule_edges``), sent once per interface on an
+    existing task. They name a selected command, preferring one that takes no argument; with
+    none selected, the unregistered name, and only the messages that must stay ordinary."""
+    chosen = sorted(commands, key=lambda c: bool(c.argument_hint))[:1]
+    name = chosen[0].name if chosen else _unregistered_name(registered)
+    argument = ARGUMENT if chosen else ""
+    found = []
+    for edge in rule_edges(spec, name, argument, registered):
+        if edge.command is not None and not chosen:
+            continue
+        requirement = "CMD-1" if edge.command else "CMD-6" if edge.unregistered_name else "CMD-8"
+        found.append(Scenario(edge.label, edge.parts, edge.command, requirement, edge.source))
     return found
 
 

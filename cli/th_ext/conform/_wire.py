@@ -29,6 +29,8 @@ BINDINGS = ("JSONRPC", "HTTP+JSON")
 
 class Wire(Protocol):
     binding: str
+    url: str
+    """The interface's URL, as the card gives it."""
 
     async def send(
         self, message: dict[str, Any], *, stream: bool, extensions: bool = True
@@ -71,6 +73,7 @@ class JsonRpcWire:
             scope=scope,
         )
         self._tenant = tenant
+        self.url = url
 
     def _params(self, params: dict[str, Any]) -> dict[str, Any]:
         return {**params, "tenant": self._tenant} if self._tenant else params
@@ -104,6 +107,7 @@ class RestWire:
     ) -> None:
         self._client = client
         self._scope = scope
+        self.url = url
         base = url.rstrip("/")
         self._base = f"{base}/{quote(tenant, safe='')}" if tenant else base
         self._headers = {**headers, "Accept-Encoding": "identity"}
@@ -140,7 +144,7 @@ class RestWire:
         headers: dict[str, str],
         body: dict[str, Any] | None,
     ) -> None:
-        from th_ext.dispatch._jsonrpc import _describe
+        from th_ext.dispatch._jsonrpc import _describe, cannot_connect
 
         try:
             async with asyncio.timeout(self._timeout):
@@ -148,10 +152,12 @@ class RestWire:
         except TimeoutError:
             if not exchange.results:
                 exchange.failure = f"no complete answer within {self._timeout:g} s"
+                exchange.unreachable = not exchange.answered
         except _TooLarge:
             exchange.failure = f"the answer is larger than the cap of {self._max_bytes} bytes"
         except Exception as exc:  # httpx errors and anything else on the wire
             exchange.failure = _describe(exc)
+            exchange.unreachable = not exchange.answered and cannot_connect(exc)
 
     async def _exchange(
         self,
@@ -163,6 +169,7 @@ class RestWire:
     ) -> None:
         content = json.dumps(body).encode("utf-8") if body is not None else None
         async with self._client.stream(method, url, content=content, headers=headers) as response:
+            exchange.answered = True
             is_stream = response.headers.get("content-type", "").startswith("text/event-stream")
             if is_stream and response.status_code < 400:
                 await self._events(response, exchange)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from th_ext.net import HeaderScope
 
-__all__ = ["FINAL_STATES", "JsonRpcClient", "RpcExchange"]
+__all__ = ["FINAL_STATES", "JsonRpcClient", "RpcExchange", "cannot_connect"]
 
 FINAL_STATES = frozenset(
     {
@@ -48,6 +48,11 @@ class RpcExchange:
     error: dict[str, Any] | None = None
     failure: str | None = None
     """A transport, HTTP or framing failure, in words (None when the exchange completed)."""
+    answered: bool = False
+    """The server sent a status line (whatever came after it)."""
+    unreachable: bool = False
+    """No server answered at all: the connection was refused, the name did not resolve, TLS
+    failed, or the deadline passed before a status line came."""
 
     @property
     def ok(self) -> bool:
@@ -112,6 +117,7 @@ class JsonRpcClient:
         except TimeoutError:
             if not _ended(exchange):
                 exchange.failure = f"no complete answer within {self._timeout:g} s"
+                exchange.unreachable = not exchange.answered
         except _TooLarge:
             exchange.failure = f"the answer is larger than the cap of {self._max_bytes} bytes"
         except (_Truncated, FetchError) as exc:
@@ -120,6 +126,7 @@ class JsonRpcClient:
             from th_ext.net import redact
 
             exchange.failure = redact(_describe(exc))
+            exchange.unreachable = not exchange.answered and cannot_connect(exc)
         return exchange
 
     async def _exchange(self, exchange: RpcExchange, headers: dict[str, str]) -> None:
@@ -127,6 +134,7 @@ class JsonRpcClient:
         async with self._client.stream(
             "POST", self._url, content=payload, headers=headers
         ) as response:
+            exchange.answered = True
             if response.status_code >= 400:
                 reason = " ".join(response.reason_phrase.split())[:200]
                 exchange.failure = f"HTTP {response.status_code} {reason}".rstrip()
@@ -235,6 +243,14 @@ def _ended(exchange: RpcExchange) -> bool:
             status = event.get("status")
             return isinstance(status, dict) and status.get("state") in FINAL_STATES
     return False
+
+
+def cannot_connect(exc: Exception) -> bool:
+    """Whether ``exc`` means no server could be reached: refused, unresolved, TLS, or no
+    connection within the deadline."""
+    import httpx
+
+    return isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout | httpx.UnsupportedProtocol)
 
 
 def _describe(exc: Exception) -> str:

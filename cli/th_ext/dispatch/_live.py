@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, field
 from typing import Any
 
-from th_ext._exceptions import DispatchError
+from th_ext._exceptions import AgentUnreachableError, DispatchError
 from th_ext._record import record
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 from th_ext.checks import (
@@ -187,6 +187,8 @@ class _Run:
         params = {**self.request.body["params"], "message": message}
         body = rpc.body(self.request.body["method"], params)
         sent = await rpc.send(body, stream=self.plan.streaming)
+        if sent.unreachable and before is None:
+            self._unreachable(sent)
         results = sent.results
         if not sent.ok or not results:
             self.checks.append(
@@ -216,6 +218,14 @@ class _Run:
             self._take([await task_ref_check(_RpcReader(rpc), obs, reply)])
         return self._report(body, results, task_id)
 
+    def _unreachable(self, exchange: RpcExchange) -> None:
+        """The first request found no server: nothing can be checked."""
+        from th_ext.net import redact_url
+
+        raise AgentUnreachableError(
+            f"the agent cannot be reached at {redact_url(self.request.url)}: {exchange.problem()}"
+        )
+
     def _take(self, checks: list[Check]) -> None:
         for found in checks:
             name = REQUIREMENT_CHECKS.get(found.requirement, found.requirement)
@@ -227,6 +237,8 @@ class _Run:
         """Read a task; with ``name``, record the read as that check."""
         exchange = await rpc.call("GetTask", {"id": task_id})
         task = exchange.results[0] if exchange.ok and exchange.results else None
+        if exchange.unreachable and name:
+            self._unreachable(exchange)
         if not isinstance(task, dict):
             if name:
                 problem = exchange.problem() or "no task"

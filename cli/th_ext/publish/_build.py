@@ -12,11 +12,18 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from th_ext._exceptions import PublishError, SiteBuildError
+from th_ext.publish._host_schemas import read_host_schemas
 from th_ext.publish._stage import stage_project, stage_subtree
-from th_ext.publish._subtree import SubtreeResult, check_destination, install_subtree
+from th_ext.publish._subtree import (
+    SubtreeResult,
+    check_destination,
+    host_page_at,
+    install_subtree,
+)
 
 __all__ = ["build_subtree", "build_zensical", "run_generator"]
 
@@ -59,16 +66,38 @@ def build_zensical(config_file: Path, site_dir: Path) -> Path:
     return config
 
 
-def build_subtree(config_file: Path, dest: Path, work_dir: Path) -> SubtreeResult:
+def build_subtree(
+    config_file: Path, dest: Path, work_dir: Path, host_schemas: Path | None = None
+) -> SubtreeResult:
     """Build the extensions' subtree with MkDocs in ``work_dir``, then install it into
-    ``dest`` (under ``a2a/ext/``, or the plugin's ``index_dir``)."""
+    ``dest`` (under ``a2a/ext/``, or the plugin's ``index_dir``).
+
+    ``host_schemas`` is the host's schema folder (``docs/a2a/ext``): each schema whose
+    ``$id`` lies under the prefix is served at its ``$id``, and gets a page generated from it
+    when ``dest`` has none at its URI. Every check runs before anything is written.
+    """
+    from th_ext._catalog import discover
     from th_ext.publish._project import ProjectSettings, load_config
 
     settings = ProjectSettings.from_config(config_file, load_config(config_file))
     check_destination(dest, settings.index_dir)  # a refusal costs no build
+    host = None
+    pages: dict[str, str | None] = {}
+    forwards: set[str] = set()
+    if host_schemas is not None:
+        prefix_url = settings.site_url + settings.index_dir + "/"
+        host = read_host_schemas(host_schemas, prefix_url, discover(settings.extensions_dir))
+        for schema in host.serve:
+            page = host_page_at(dest, schema.folder, settings.index_dir)
+            if page is None:
+                pages[schema.folder] = None  # a page generated from the schema
+            elif page.endswith(f"/{schema.folder}.html"):  # the folder would hide it
+                pages[schema.folder] = page.removeprefix(settings.index_dir + "/")
+                forwards.add(f"{settings.index_dir}/{schema.folder}/index.html")
     work_dir.mkdir(parents=True, exist_ok=True)
     config = work_dir / "subtree.yml"
     site_dir = work_dir / "subtree"
-    stage_subtree(config_file, config, site_dir)
+    stage_subtree(config_file, config, site_dir, host, pages)
     run_generator("mkdocs", config)
-    return install_subtree(site_dir, dest, settings.index_dir)
+    result = install_subtree(site_dir, dest, settings.index_dir, frozenset(forwards))
+    return replace(result, skipped=host.skipped) if host is not None else result

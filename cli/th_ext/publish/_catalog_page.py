@@ -1,14 +1,41 @@
-"""The index of all extensions: a page for readers and ``index.json`` for programs."""
+"""The index of all extensions: a page for readers and ``index.json`` for programs.
+
+It lists the whole family under the prefix: the versions this project publishes, and the
+host's own extensions (``external.toml``, plus any schema the host's folder serves). A host
+schema is called served, with its link and sha256, only when this build served it
+(``ServedSchema``); otherwise the catalog says it is not served here.
+"""
 
 from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Mapping
 
 from th_ext._catalog import ExtensionVersion
-from th_ext.publish._external import ExternalExtension
+from th_ext._family import ExternalExtension
+from th_ext._record import record
 
-__all__ = ["render_catalog_json", "render_index_page"]
+__all__ = ["OWN_OWNER", "ServedSchema", "render_catalog_json", "render_index_page"]
+
+OWN_OWNER = "th-ext"
+"""The owner named for the schemas this project writes (``extensions/<name>/<version>/``)."""
+
+
+@record(slots=False)
+class ServedSchema:
+    """A host schema this build serves at its ``$id``, and whether it wrote a page for it."""
+
+    uri: str
+    folder: str
+    """The URI's folder in the site (``a2a/ext/status/v1``)."""
+    sha256: str
+    page_generated: bool
+    """True for a page generated from the schema; False when the host has a page there."""
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
 
 
 def render_index_page(
@@ -16,9 +43,11 @@ def render_index_page(
     paths: dict[str, str],
     here: str,
     external: list[ExternalExtension] | None = None,
+    served: Mapping[str, ServedSchema] | None = None,
 ) -> str:
     """The Markdown index page. ``paths`` maps a version's key to its folder in the site;
-    ``here`` is the folder of the index page itself ("" for the site's root)."""
+    ``here`` is the folder of the index page itself ("" for the site's root); ``served``
+    the host schemas this build serves, by URI."""
     lines = [
         "---",
         'title: "Extensions"',
@@ -27,53 +56,90 @@ def render_index_page(
         "# Extensions",
         "",
         "Every tiny-harness A2A extension, one row per version. The URI is the identifier an",
-        "agent puts on its card; it is also the address of the version's specification, and",
-        "its schema is served beside it as `schema.json`.",
+        "agent puts on its card and the address of the version's page.",
         "",
-        "| Extension | Version | Status | URI | Schema |",
-        "|---|---|---|---|---|",
+        "| Extension | Version | Status | URI | Schema | sha256 | Owner |",
+        "|---|---|---|---|---|---|---|",
     ]
     for version in versions:
         folder = posixpath.relpath(paths[version.key], here or ".")
         lines.append(
             f"| [{version.title}]({folder}/index.md) | {version.version} | {version.status} | "
-            f"`{version.uri}` | [schema.json]({folder}/schema.json) |"
+            f"`{version.uri}` | [schema.json]({folder}/schema.json) | "
+            f"`{version.schema_sha256[:12]}…` | {OWN_OWNER} |"
         )
     lines += [
         "",
-        "Programs can read the same list as JSON: [index.json](index.json) gives each",
-        "version's URI, schema URL and the sha256 of its schema.",
+        "Each schema listed above is served beside its page as `schema.json`, the address its",
+        "`$id` names. Programs can read the same list as JSON: [index.json](index.json) gives",
+        "each version's URI, schema URL, owner and the full sha256 of its schema.",
         "",
     ]
     if external:
-        lines += _external_section(external)
+        lines += _external_section(external, served or {}, here)
     return "\n".join(lines)
 
 
-def _external_section(external: list[ExternalExtension]) -> list[str]:
+def _external_section(
+    external: list[ExternalExtension], served: Mapping[str, ServedSchema], here: str
+) -> list[str]:
     publishers = sorted({entry.publisher for entry in external})
     lines = [
-        "## Published elsewhere under the same prefix { #external }",
+        "## The host's own extensions { #external }",
         "",
-        f"These extensions are published by {', '.join(publishers)} itself, not by this project:",
-        "their specifications and schemas are served by its own documentation. They are listed",
-        "here, marked external, so that every extension under the prefix is in one place.",
+        f"{', '.join(publishers)} owns these extensions and writes their schemas in its own",
+        "repository; this project does not write them. A schema that this build served from",
+        "that repository is linked with its sha256, and so is the extension's page; the others",
+        "are neither served nor linked here.",
         "",
-        "| URI | Published by |",
-        "|---|---|",
+        "| URI | Page | Schema | sha256 | Data | Owner |",
+        "|---|---|---|---|---|---|",
     ]
-    lines += [f"| `{entry.uri}` | {entry.publisher} (external) |" for entry in external]
+    for entry in external:
+        known = served.get(entry.uri)
+        if known is None:  # nothing is known of a page or schema at its URI: no link
+            page, schema, digest = "not built here", "not served here", "—"
+        else:
+            folder = posixpath.relpath(known.folder, here or ".")
+            page = (
+                f"[reference]({folder}/index.md)"
+                if known.page_generated
+                else (f"[at its URI]({entry.uri})")
+            )
+            schema, digest = f"[schema.json]({folder}/schema.json)", f"`{known.sha256[:12]}…`"
+        data = "; ".join(entry.applies_to) or "—"
+        lines.append(
+            f"| `{entry.uri}` | {page} | {schema} | {digest} | {_cell(data)} | {entry.publisher} |"
+        )
     return [*lines, ""]
 
 
+def family_external(
+    external: list[ExternalExtension], served: Mapping[str, ServedSchema], publisher: str
+) -> list[ExternalExtension]:
+    """``external`` plus a plain entry for every served host schema it does not list."""
+    listed = {entry.uri for entry in external}
+    extra = [
+        ExternalExtension(uri=uri, publisher=publisher)
+        for uri in sorted(served)
+        if uri not in listed
+    ]
+    return [*external, *extra]
+
+
 def render_catalog_json(
-    versions: list[ExtensionVersion], external: list[ExternalExtension] | None = None
+    versions: list[ExtensionVersion],
+    external: list[ExternalExtension] | None = None,
+    served: Mapping[str, ServedSchema] | None = None,
 ) -> str:
     """``index.json``: the machine-readable catalog, stable byte for byte for the same input.
 
-    ``extensions`` are the versions published here; ``external`` the URIs published by the
-    host site under the same prefix (``external: true`` on each, so no reader mistakes one).
+    ``extensions`` are the versions published here; ``external`` the host's own extensions
+    under the same prefix (``external: true`` on each, so no reader mistakes one), each with
+    its schema's URL and sha256, and its page's URL, only when this build served the schema
+    (else null): only then does the build know the page and the schema are there.
     """
+    served = served or {}
     document: dict[str, object] = {
         "extensions": [
             {
@@ -82,13 +148,28 @@ def render_catalog_json(
                 "title": version.title,
                 "status": version.status,
                 "uri": version.uri,
+                "page_url": version.uri,
                 "schema_url": version.schema_url,
                 "schema_sha256": version.schema_sha256,
+                "owner": OWN_OWNER,
+                "applies_to": ["card params"],
             }
             for version in versions
         ],
         "external": [
-            {"uri": entry.uri, "publisher": entry.publisher, "external": True}
+            {
+                "uri": entry.uri,
+                "publisher": entry.publisher,
+                "owner": entry.publisher,
+                "external": True,
+                "page_url": entry.uri if entry.uri in served else None,
+                "schema_url": entry.schema_url if entry.uri in served else None,
+                "schema_sha256": served[entry.uri].sha256 if entry.uri in served else None,
+                "applies_to": list(entry.applies_to),
+                "host_file": entry.host_path,
+                "metadata_key": entry.metadata_key,
+                "media_type": entry.media_type,
+            }
             for entry in external or []
         ],
     }

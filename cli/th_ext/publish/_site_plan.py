@@ -7,6 +7,7 @@ only hands the plan's files to the build. A plan is made only when every rule ho
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -14,11 +15,16 @@ from pydantic import BaseModel, ConfigDict
 
 from th_ext._catalog import ExtensionVersion, discover
 from th_ext._exceptions import PublishError
-from th_ext.publish._catalog_page import render_catalog_json, render_index_page
+from th_ext._family import EXTERNAL_FILE_NAME, read_external
+from th_ext.publish._catalog_page import (
+    ServedSchema,
+    family_external,
+    render_catalog_json,
+    render_index_page,
+)
 from th_ext.publish._checks import check_version, relative_path
 from th_ext.publish._diagrams import check_diagrams
 from th_ext.publish._draft import check_draft_examples
-from th_ext.publish._external import EXTERNAL_FILE_NAME, read_external
 from th_ext.publish._field_text import check_field_descriptions
 from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
 from th_ext.publish._spec_page import render_spec_page
@@ -84,15 +90,20 @@ def plan_site(
     *,
     index_dir: str = "a2a/ext",
     check_published: bool = True,
+    served: Mapping[str, ServedSchema] | None = None,
 ) -> SitePlan:
     """Check every version under ``extensions_dir`` and plan the files to publish.
 
     ``check_published`` compares schemas with ``published.lock`` beside the versions.
     ``index_dir`` is where the index and catalog go ("" for the site's root); the URIs listed
-    in ``external.toml`` beside the versions join the catalog, marked external.
+    in ``external.toml`` beside the versions join the catalog, marked external. ``served``
+    are the host schemas the build serves (by URI), which the catalog links with their sha256.
     """
     versions = discover(extensions_dir)
     external = read_external(extensions_dir / EXTERNAL_FILE_NAME)
+    served = served or {}
+    publisher = external[0].publisher if external else "the host"
+    external = family_external(external, served, publisher)
     problems = [problem for version in versions for problem in check_version(version, site_url)]
     problems += check_draft_examples(versions)
     problems += check_field_descriptions(versions)
@@ -126,14 +137,14 @@ def plan_site(
     files.append(
         GeneratedFile(
             path=f"{prefix}index.md",
-            content=render_index_page(versions, paths, index_dir, external).encode("utf-8"),
+            content=render_index_page(versions, paths, index_dir, external, served).encode("utf-8"),
             kind="page",
         )
     )
     files.append(
         GeneratedFile(
             path=f"{prefix}index.json",
-            content=render_catalog_json(versions, external).encode("utf-8"),
+            content=render_catalog_json(versions, external, served).encode("utf-8"),
             kind="asset",
         )
     )

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SiteBuildError
+from th_ext._family import EXTERNAL_FILE_NAME, read_external
+from th_ext.publish._catalog_page import ServedSchema
 from th_ext.publish._generate import expand_nav, write_plan
+from th_ext.publish._host_page import forwarding_page, host_page_title, render_host_page
+from th_ext.publish._host_schemas import HostSchemas
 from th_ext.publish._links import rebase_links
 from th_ext.publish._project import (
     ProjectSettings,
@@ -103,13 +108,54 @@ def _subtree_nav(nav: list[Any], moved: Any) -> list[Any]:
     return kept
 
 
-def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePlan:
+def _host_files(
+    settings: ProjectSettings, host: HostSchemas, pages: Mapping[str, str | None]
+) -> tuple[list[tuple[str, bytes]], list[NavEntry], dict[str, ServedSchema]]:
+    """The host schemas to serve and the pages to generate or forward for them, as staged
+    files (path in the subtree, content), their navigation entries and the catalog's view."""
+    external = read_external(settings.extensions_dir / EXTERNAL_FILE_NAME)
+    owner = external[0].publisher if external else "the host"
+    folder = external[0].schemas_folder if external else "docs/a2a/ext"
+    by_uri = {entry.uri: entry for entry in external}
+    files: list[tuple[str, bytes]] = []
+    nav: list[NavEntry] = []
+    served: dict[str, ServedSchema] = {}
+    for schema in host.serve:
+        files.append((schema.path, schema.file.content))
+        generated = schema.folder in pages and pages[schema.folder] is None
+        host_page = pages.get(schema.folder)
+        if host_page is not None:
+            forward = forwarding_page(host_page_title(schema), schema.folder, host_page)
+            files.append((f"{schema.folder}/index.html", forward))
+        if generated:
+            page = render_host_page(schema, by_uri.get(schema.uri), owner, folder)
+            files.append((f"{schema.folder}/index.md", page.encode("utf-8")))
+            nav.append(NavEntry(title=host_page_title(schema), path=f"{schema.folder}/index.md"))
+        served[schema.uri] = ServedSchema(
+            uri=schema.uri,
+            folder=schema.folder,
+            sha256=schema.file.sha256,
+            page_generated=generated,
+        )
+    return files, nav, served
+
+
+def stage_subtree(
+    config_file: Path,
+    config_out: Path,
+    site_dir: Path,
+    host: HostSchemas | None = None,
+    host_pages: Mapping[str, str | None] | None = None,
+) -> SitePlan:
     """Stage the extensions' folder of the site as a site of its own, rooted at its URL.
 
     It holds the extension pages, schemas, examples and catalog, the docs folders named by
     the plugin's ``subtree_pages`` (the th-ext reference), and the docs' non-page files
     (stylesheets, scripts). Links are rebased for the new root; a link to a page left out
-    becomes absolute.
+    becomes absolute. ``host`` are the host's schemas to serve at their ``$id``;
+    ``host_pages`` maps a schema's folder (``status/v1``) to None for a page generated from
+    its schema, or to the host's clean-URL page (``task/v1.html``) that a forwarding page in
+    the folder leads to.
     """
     config = load_config(config_file)
     settings = ProjectSettings.from_config(config_file, config)
@@ -117,8 +163,15 @@ def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
     if not index_dir:
         raise SiteBuildError(f"{config_file}: the extensions' index_dir is the whole site")
     sub_url = site_url + index_dir + "/"
+    host_files, host_nav, served = (
+        _host_files(settings, host, host_pages or {}) if host is not None else ([], [], {})
+    )
     plan = plan_site(
-        sub_url, settings.extensions_dir, index_dir="", check_published=settings.check_published
+        sub_url,
+        settings.extensions_dir,
+        index_dir="",
+        check_published=settings.check_published,
+        served=served,
     )
     docs, root = _fresh_docs(config_out, site_dir)
 
@@ -141,6 +194,12 @@ def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
 
     for generated in plan.files:
         put(f"{index_dir}/{generated.path}", generated.path, generated.content)
+    for path, content in host_files:
+        target = docs / path
+        if target.exists():
+            raise SiteBuildError(f"the host schema for {index_dir}/{path} clashes with a page here")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
     for relative in regular_files(settings.docs_dir):  # a link in the docs is refused
         new = moved(relative)
         # Pages go only where they move to; other files (stylesheets, scripts) come along.
@@ -149,7 +208,9 @@ def stage_subtree(config_file: Path, config_out: Path, site_dir: Path) -> SitePl
     nav = config.get("nav")
     sub_nav = None
     if nav:
-        versions = [NavEntry(title=e.title, path=f"{index_dir}/{e.path}") for e in plan.nav]
+        versions = [
+            NavEntry(title=e.title, path=f"{index_dir}/{e.path}") for e in [*plan.nav, *host_nav]
+        ]
         sub_nav = _subtree_nav(expand_nav(nav, versions, f"{index_dir}/index.md"), moved)
     staged = _derived_config(config, settings, root=root, docs=docs, site_dir=site_dir, nav=sub_nav)
     staged["site_url"] = sub_url

@@ -33,6 +33,7 @@ __all__ = [
     "SubtreeConflictError",
     "SubtreeResult",
     "check_destination",
+    "host_page_at",
     "install_subtree",
 ]
 
@@ -51,6 +52,8 @@ class SubtreeResult:
     """Paths written, relative to the destination (``a2a/ext/index.html``...)."""
     removed: tuple[str, ...]
     """Paths of an earlier run that this build no longer has, removed."""
+    skipped: tuple[str, ...] = ()
+    """Host schema files left out, each ``<file> (why)``: no ``$id``, or one elsewhere."""
 
 
 def _sha256(content: bytes) -> str:
@@ -98,9 +101,12 @@ def _built_files(built: Path) -> list[str]:
     return [path for path in regular_files(built) if path not in _ROOT_ONLY]
 
 
-def _conflicts(dest: Path, planned: list[str], owned: dict[str, str]) -> list[str]:
+def _conflicts(
+    dest: Path, planned: list[str], owned: dict[str, str], forwarding: frozenset[str]
+) -> list[str]:
     """Files in ``dest`` that the build would overwrite, shadow or remove but did not write,
-    and every symbolic link or special file on the way to them."""
+    and every symbolic link or special file on the way to them. A forwarding page (which
+    leads to the clean-URL page at its address) shadows nothing."""
 
     def foreign(relative: str) -> str | None:
         blocker = in_the_way(dest, relative)
@@ -114,7 +120,8 @@ def _conflicts(dest: Path, planned: list[str], owned: dict[str, str]) -> list[st
     found: list[str] = []
     for relative in planned:
         found.append(foreign(relative) or "")
-        if relative.endswith("/index.html"):  # a clean-URL page answering the same address
+        if relative.endswith("/index.html") and relative not in forwarding:
+            # a clean-URL page answering the same address
             found.append(foreign(relative.removesuffix("/index.html") + ".html") or "")
     found += [foreign(path) or "" for path in owned if path not in planned]
     return sorted(set(found) - {""})
@@ -134,8 +141,30 @@ def check_destination(dest: Path, prefix: str = "a2a/ext") -> dict[str, str]:
     return _read_manifest(dest, prefix)
 
 
-def install_subtree(built: Path, dest: Path, prefix: str = "a2a/ext") -> SubtreeResult:
+def host_page_at(dest: Path, folder: str, prefix: str = "a2a/ext") -> str | None:
+    """The host's own page answering the URI of ``folder`` (``status/v1``) in ``dest``, as a
+    path relative to ``dest``, or None. The addresses are those the clean-URL refusal
+    guards (``status/v1.html``, ``status/v1/index.html``); a page this build wrote earlier
+    (in its manifest, unchanged) is not the host's."""
+    prefix = prefix.strip("/")
+    owned = check_destination(dest, prefix)
+    for relative in (f"{prefix}/{folder}.html", f"{prefix}/{folder}/index.html"):
+        if in_the_way(dest, relative) is not None:  # a link or a folder: not this build's
+            return relative
+        if (dest / relative).exists() and owned.get(relative) != _sha256(
+            read_regular(dest, relative)
+        ):
+            return relative
+    return None
+
+
+def install_subtree(
+    built: Path, dest: Path, prefix: str = "a2a/ext", forwarding: frozenset[str] = frozenset()
+) -> SubtreeResult:
     """Copy the site built in ``built`` to ``dest/prefix/``, refusing to clobber anything.
+
+    ``forwarding`` are built ``<folder>/index.html`` pages that lead to the host's own
+    ``<folder>.html``, which a served ``<folder>/schema.json`` would otherwise hide.
 
     Only regular files inside ``dest/prefix`` are written or removed, never through a
     symbolic link. Raises ``SubtreeConflictError`` naming the first file in the way (and
@@ -147,7 +176,7 @@ def install_subtree(built: Path, dest: Path, prefix: str = "a2a/ext") -> Subtree
     manifest = f"{prefix}/{MANIFEST_NAME}"
     if manifest in planned:
         raise SiteBuildError(f"the built site has its own {MANIFEST_NAME}")
-    conflicts = _conflicts(dest, planned, owned)
+    conflicts = _conflicts(dest, planned, owned, forwarding)
     if conflicts:
         more = f" (and {len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
         raise _refuse(

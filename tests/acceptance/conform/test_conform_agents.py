@@ -107,7 +107,9 @@ def test_the_stale_task_metadata_is_noted_and_never_taken_for_a_reply(
     assert any("still holds command 'review'" in note for note in report.notes)
     ordinary = next(r for r in report.requirements if r.id == "CMD-8")
     assert ordinary.status == "pass"
-    assert len(ordinary.checks) == 4 * 2 * 4  # 4 scenarios x (new, existing) x 4 bindings/modes
+    # the plain question on (new, existing) x 4 bindings/modes, and the 7 edges of the rule that
+    # name no command (a leading space, a lone slash, the four part edges) once per interface
+    assert len(ordinary.checks) == 2 * 4 + 7 * 2
 
 
 def test_it_runs_in_process_through_an_injected_transport() -> None:

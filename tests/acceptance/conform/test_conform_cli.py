@@ -123,7 +123,7 @@ def test_a_card_without_the_extension_exits_2(tmp_path: Path) -> None:
     assert "does not declare the commands extension" in err
 
 
-def test_an_agent_that_never_answers_is_given_up_on_within_the_timeout(
+def test_an_agent_that_never_answers_is_unreachable_within_the_timeout(
     conform_agent: Agent, tmp_path: Path
 ) -> None:
     import socket
@@ -143,10 +143,11 @@ def test_an_agent_that_never_answers_is_given_up_on_within_the_timeout(
     path = tmp_path / "card.json"
     path.write_text(json.dumps(document))
     start = time.monotonic()
-    code, report = as_json(str(path), "--timeout", "0.5")
+    code, out, _ = conform(str(path), "--timeout", "0.5", "--format", "json")
     elapsed = time.monotonic() - start
     listener.close()
-    assert code == 1
+    assert code == 2
     assert elapsed < 8
-    assert statuses(report)["CMD-2"] == "fail"
-    assert any("no answer (no complete answer within 0.5 s)" in note for note in report["notes"])
+    error = json.loads(out)["error"]
+    assert error["code"] == "unreachable"
+    assert "no complete answer within 0.5 s" in error["message"]

@@ -215,17 +215,24 @@ def test_a_task_that_does_not_exist_fails_before_sending(
     assert "-32001" in report["checks"][0]["detail"]
 
 
-def test_an_agent_that_is_not_running_fails_answered(
+def unreachable(th_ext: Callable[..., Result], source: str, *extra: str) -> str:
+    """The error message of a live check that found no agent (exit 2, no check failed)."""
+    result = th_ext("dispatch", source, "/model", "--live", "-f", "json", *extra)
+    assert result.exit_code == 2, result.stdout
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "unreachable"
+    message: str = error["message"]
+    return message
+
+
+def test_an_agent_that_is_not_running_is_unreachable(
     th_ext: Callable[..., Result], demo_agent: Agent, tmp_path: Path
 ) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     card = card_for(demo_agent(DemoVariant.CORRECT), tmp_path, url=f"http://127.0.0.1:{port}/a2a")
-    code, report = live(th_ext, card, "/model")
-    assert code == 1
-    assert failed(report) == ["answered"]
-    assert "cannot connect" in report["checks"][0]["detail"]
+    assert "cannot connect" in unreachable(th_ext, card)
 
 
 @pytest.fixture
@@ -255,16 +262,13 @@ def silent_port() -> Iterator[int]:
     listener.close()
 
 
-def test_an_agent_that_never_answers_times_out(
+def test_an_agent_that_never_answers_is_unreachable_after_the_timeout(
     th_ext: Callable[..., Result], demo_agent: Agent, tmp_path: Path, silent_port: int
 ) -> None:
     card = card_for(
         demo_agent(DemoVariant.CORRECT), tmp_path, url=f"http://127.0.0.1:{silent_port}/a2a"
     )
-    code, report = live(th_ext, card, "/model", "--timeout", "0.5")
-    assert code == 1
-    assert failed(report) == ["answered"]
-    assert "no complete answer within 0.5 s" in report["checks"][0]["detail"]
+    assert "no complete answer within 0.5 s" in unreachable(th_ext, card, "--timeout", "0.5")
 
 
 def test_an_answer_over_the_byte_cap_fails_answered(

@@ -75,11 +75,11 @@ def test_an_untrusted_certificate_stops_the_live_client(
     tls_origin.serve_json("/a2a", ANSWER)
     url = origin_a.serve_json("/card.json", card_for(tls_origin.base + "/a2a"))
     done = _th_ext("dispatch", url, "/model", "--live", "-f", "json", ca_file=None)
-    assert done.returncode == 1
+    assert done.returncode == 2  # nothing could be checked: the agent is unreachable
     assert tls_origin.received == []
-    answered = json.loads(done.stdout)["live"]["checks"][0]
-    assert answered["status"] == "fail"
-    assert "certificate" in answered["detail"].lower()
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "unreachable"
+    assert "certificate" in error["message"].lower()
     ca_file = tmp_path / "ca.pem"
     authority.cert_pem.write_to_path(str(ca_file))
     trusted = _th_ext("dispatch", url, "/model", "--live", "-f", "json", ca_file=ca_file)

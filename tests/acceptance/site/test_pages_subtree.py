@@ -176,7 +176,9 @@ def test_an_extension_the_host_already_publishes_is_refused_by_name(
     listed = external.read_text(encoding="utf-8")
     task_entry = f'[[extension]]\nuri = "{site_url}a2a/ext/task/v1"\n'
     assert task_entry in listed
-    external.write_text(listed.replace(task_entry, ""), encoding="utf-8")
+    start = listed.index(task_entry)
+    end = listed.index("[[extension]]", start + len(task_entry))
+    external.write_text(listed[:start] + listed[end:], encoding="utf-8")
 
     host = copy_host_dist(tmp_path / "dist")
     before = file_hashes(host)

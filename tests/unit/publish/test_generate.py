@@ -62,14 +62,20 @@ def test_expand_nav_grows_the_index_entry_into_the_extensions_section(
 
 
 def test_the_catalog_lists_external_uris_apart_from_its_own(extensions_dir: Path) -> None:
+    """Built without the host's schemas, no schema of the host's is called served."""
     plan = plan_site(SITE_URL, extensions_dir)
     catalog = json.loads(plan.file("a2a/ext/index.json").content)
     external = read_external(extensions_dir / "external.toml")
     assert [entry["uri"] for entry in catalog["external"]] == [e.uri for e in external]
     assert all(entry["external"] is True for entry in catalog["external"])
+    assert all(entry["schema_url"] is None for entry in catalog["external"])
+    assert all(entry["schema_sha256"] is None for entry in catalog["external"])
     page = plan.file("a2a/ext/index.md").content.decode()
     for entry in external:
-        assert f"| `{entry.uri}` | {entry.publisher} (external) |" in page
+        assert (
+            f"| `{entry.uri}` | not built here | not served here | — |"
+            f" {'; '.join(entry.applies_to)} | {entry.publisher} |"
+        ) in page
 
 
 @pytest.mark.parametrize(
@@ -79,6 +85,40 @@ def test_the_catalog_lists_external_uris_apart_from_its_own(extensions_dir: Path
         ('publisher = "h"\n[[extension]]\nuri = "http://h.io/x/v1"\n', "https URI"),
         ('publisher = "h"\n[[extension]]\nuri = "https://h.io/x/v1/"\n', "https URI"),
         ('publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\ntitle = "X"\n', "'title'"),
+        ('publisher = "h"\nowner = "x"\n', "unknown key 'owner'"),
+        ('publisher = "h"\nschemas_folder = "/"\n', "'schemas_folder'"),
+        (
+            'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\nhost_file = "../x.json"\n',
+            "'host_file'",
+        ),
+        (
+            'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\napplies_to = ["params"]\n',
+            "'applies_to' must be",
+        ),
+        (
+            'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\n'
+            'applies_to = ["card params", "card params"]\n',
+            "names a place twice",
+        ),
+        (
+            'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\n'
+            'applies_to = ["Task.metadata key"]\n',
+            "'metadata_key'",
+        ),
+        (
+            'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\nmetadata_key = "k"\n',
+            "'metadata_key'",
+        ),
+        (
+            'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\n'
+            'applies_to = ["data part media type"]\n',
+            "'media_type'",
+        ),
+        (
+            'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\n'
+            'applies_to = ["data part media type"]\nmedia_type = "not a type"\n',
+            "'media_type'",
+        ),
         (
             'publisher = "h"\n[[extension]]\nuri = "https://h.io/x"\n' * 1
             + '[[extension]]\nuri = "https://h.io/x"\n',

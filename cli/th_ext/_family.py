@@ -1,0 +1,157 @@
+"""The family's other extensions: those under the same URI prefix whose schemas the host writes.
+
+``extensions/external.toml`` names, per URI, the extensions that the host (tiny-harness) owns
+and publishes the schemas of itself, with the file that holds each schema in the host's
+repository and what the schema applies to: the card's ``params``, a ``Task.metadata`` key, a
+status update's metadata key, or a data part's media type. The catalog lists them; the
+subtree build serves their schemas from the host's checkout; ``validate`` and ``conform``
+check the data each applies to once its schema is known.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Literal, get_args
+
+from th_ext._bundle import bundled_extensions_dir
+from th_ext._exceptions import CatalogError
+from th_ext._record import record
+
+__all__ = [
+    "EXTERNAL_FILE_NAME",
+    "AppliesTo",
+    "ExternalExtension",
+    "bundled_external",
+    "read_external",
+]
+
+EXTERNAL_FILE_NAME = "external.toml"
+
+AppliesTo = Literal[
+    "card params",
+    "Task.metadata key",
+    "status update metadata key",
+    "data part media type",
+]
+_APPLIES_TO: tuple[str, ...] = get_args(AppliesTo)
+_KEYS = {"uri", "host_file", "applies_to", "metadata_key", "media_type"}
+_HOST_FILE = re.compile(r"[a-z0-9][a-z0-9._-]*\.json")
+_MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
+
+
+@record(slots=False)
+class ExternalExtension:
+    """One extension URI whose schema someone else (``publisher``) writes."""
+
+    uri: str
+    publisher: str
+    host_file: str | None = None
+    """The schema's file name in the publisher's ``schemas_folder`` (``status.json``)."""
+    applies_to: tuple[AppliesTo, ...] = ()
+    metadata_key: str | None = None
+    media_type: str | None = None
+    schemas_folder: str = "docs/a2a/ext"
+
+    @property
+    def schema_url(self) -> str:
+        return f"{self.uri}/schema.json"
+
+    @property
+    def host_path(self) -> str | None:
+        """Where the schema lives in the publisher's repository (``docs/a2a/ext/status.json``)."""
+        return f"{self.schemas_folder}/{self.host_file}" if self.host_file else None
+
+    def travels(self) -> list[str]:
+        """Where the schema's data travels, one phrase per place, in words for a reader."""
+        places: list[str] = []
+        for kind in self.applies_to:
+            if kind == "card params":
+                places.append("the `params` of its entry in the agent card's extensions")
+            elif kind == "Task.metadata key":
+                places.append(f'`Task.metadata["{self.metadata_key}"]`')
+            elif kind == "status update metadata key":
+                places.append(f'`TaskStatusUpdateEvent.metadata["{self.metadata_key}"]`')
+            else:
+                places.append(f"data parts whose media type is `{self.media_type}`")
+        return places
+
+
+def _entry(
+    entry: object, number: int, publisher: str, folder: str, where: Path
+) -> ExternalExtension:
+    def fail(why: str) -> CatalogError:
+        return CatalogError(f"{where}: extension {number}: {why}")
+
+    if not isinstance(entry, dict):
+        raise fail("must be an [[extension]] table")
+    uri = entry.get("uri")
+    if not isinstance(uri, str) or not uri.startswith("https://") or uri.endswith("/"):
+        raise fail("'uri' must be an https URI without a trailing '/'")
+    unknown = sorted(set(entry) - _KEYS)
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r}")
+    host_file = entry.get("host_file")
+    if host_file is not None and (
+        not isinstance(host_file, str) or not _HOST_FILE.fullmatch(host_file)
+    ):
+        raise fail("'host_file' must be a file name ending in .json")
+    applies_to = entry.get("applies_to", [])
+    if not isinstance(applies_to, list) or any(kind not in _APPLIES_TO for kind in applies_to):
+        raise fail(f"'applies_to' must be a list of: {', '.join(_APPLIES_TO)}")
+    if len(set(applies_to)) != len(applies_to):
+        raise fail("'applies_to' names a place twice")
+    metadata_key = entry.get("metadata_key")
+    wants_key = {"Task.metadata key", "status update metadata key"} & set(applies_to)
+    if bool(wants_key) != isinstance(metadata_key, str) or metadata_key == "":
+        raise fail("'metadata_key' is a non-empty string exactly when a metadata key is named")
+    media_type = entry.get("media_type")
+    wants_type = "data part media type" in applies_to
+    if wants_type != (isinstance(media_type, str) and bool(_MEDIA_TYPE.fullmatch(media_type))):
+        raise fail("'media_type' is a media type exactly when a data part media type is named")
+    return ExternalExtension(
+        uri=uri,
+        publisher=publisher,
+        host_file=host_file,
+        applies_to=tuple(applies_to),
+        metadata_key=metadata_key,
+        media_type=media_type,
+        schemas_folder=folder,
+    )
+
+
+def read_external(path: Path) -> list[ExternalExtension]:
+    """The external extensions listed in ``path``, in file order; none when it is absent."""
+    if not path.is_file():
+        return []
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise CatalogError(f"{path}: cannot be read: {exc}") from None
+    publisher = data.get("publisher")
+    folder = data.get("schemas_folder", "docs/a2a/ext")
+    entries = data.get("extension", [])
+    if not isinstance(publisher, str) or not publisher.strip():
+        raise CatalogError(f"{path}: 'publisher' must name who publishes these extensions")
+    if not isinstance(folder, str) or not folder.strip("/"):
+        raise CatalogError(f"{path}: 'schemas_folder' must name a folder of the publisher's")
+    if not isinstance(entries, list):
+        raise CatalogError(f"{path}: 'extension' must be a list of [[extension]] tables")
+    unknown = sorted(set(data) - {"publisher", "schemas_folder", "extension"})
+    if unknown:
+        raise CatalogError(f"{path}: unknown key {unknown[0]!r}")
+    found: list[ExternalExtension] = []
+    for number, raw in enumerate(entries, start=1):
+        entry = _entry(raw, number, publisher, folder.strip("/"), path)
+        if any(known.uri == entry.uri for known in found):
+            raise CatalogError(f"{path}: {entry.uri} is listed twice")
+        found.append(entry)
+    return found
+
+
+@cache
+def bundled_external() -> tuple[ExternalExtension, ...]:
+    """The family's external extensions as this installation knows them."""
+    return tuple(read_external(bundled_extensions_dir() / EXTERNAL_FILE_NAME))
