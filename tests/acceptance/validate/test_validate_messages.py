@@ -27,8 +27,9 @@ def _commands(card: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _problem(run_json: dict[str, Any], path: str) -> dict[str, Any]:
-    [problem] = [p for p in run_json["problems"] if p["path"] == path]
-    return problem
+    found: list[dict[str, Any]] = [p for p in run_json["problems"] if p["path"] == path]
+    assert len(found) == 1, found
+    return found[0]
 
 
 @pytest.mark.parametrize(
