@@ -9,13 +9,14 @@ JSON); with several sources, the worst of them. No traceback reaches the user un
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
 from th_ext._exceptions import SourceError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
 from th_ext.cli._completion import complete_extension
+from th_ext.cli._family_options import FetchSchemasOption, SchemasOption
 from th_ext.cli._output import shown_source, use_color
 from th_ext.cli._source_options import (
     HeaderOption,
@@ -90,6 +91,8 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
             dir_okay=False,
         ),
     ] = None,
+    schemas: SchemasOption = None,
+    fetch_schemas: FetchSchemasOption = False,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
@@ -97,7 +100,16 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes, header_origin)
-    options = _Options(output_format, strict, tuple(extension or ()), schema, limits, junit_file)
+    options = _Options(
+        output_format,
+        strict,
+        tuple(extension or ()),
+        schema,
+        limits,
+        junit_file,
+        schemas,
+        fetch_schemas,
+    )
     if len(sources) == 1:
         report, error = _run(sources[0], options)
         if error is not None:  # a person gets the one-line error of every command
@@ -119,6 +131,8 @@ class _Options(NamedTuple):
     schema_source: str | None
     limits: SourceLimits
     junit_file: Path | None = None
+    schemas_dir: Path | None = None
+    fetch_schemas: bool = False
 
 
 def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
@@ -139,8 +153,16 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
         note_withheld(
             [f"--schema: {n.message}" for n in override.notices if n.code == "header-withheld"]
         )
+    family: tuple[Any, ...] = ()
+    family_notices: list[Any] = []
+    if options.schemas_dir is not None or options.fetch_schemas:
+        from th_ext.cli._family_options import family_schemas
+
+        family, family_notices = family_schemas(
+            options.schemas_dir, options.fetch_schemas, options.limits, ("card params",)
+        )
     validate_options = ValidateOptions(
-        strict=options.strict, extensions=options.extensions, schema=override
+        strict=options.strict, extensions=options.extensions, schema=override, family=family
     )
     spinning = (
         options.output_format is ReportFormat.text
@@ -158,7 +180,7 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
         if options.output_format is ReportFormat.text:
             return report, exc
     else:
-        location, notices = raw.location, raw.notices
+        location, notices = raw.location, [*raw.notices, *family_notices]
         body = [raw.data]
         del raw
         # The bytes are handed over without another reference, so that a large card's body

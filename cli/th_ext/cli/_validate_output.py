@@ -104,11 +104,13 @@ def _summary_lines(report: Report) -> list[str]:
         if not extension.get("checked"):
             lines.append(f"  extension   {uri} (not checked)")
             continue
-        commands = extension.get("commands", [])
+        lines.append(f"  extension   {extension['extension']} ({uri})")
+        if "commands" not in extension:  # an extension without commands (media/v1)
+            continue
+        commands = extension["commands"]
         shown = ", ".join(clean(c) for c in commands[:_SHOWN_COMMANDS])
         more = f", … ({len(commands)} in all)" if len(commands) > _SHOWN_COMMANDS else ""
         listed = f": {shown}{more}" if commands else ""
-        lines.append(f"  extension   {extension['extension']} ({uri})")
         lines.append(f"              {len(commands)} command{'s' * (len(commands) != 1)}{listed}")
     return lines
 

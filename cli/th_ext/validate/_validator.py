@@ -29,6 +29,7 @@ from th_ext.validate._tables import shared_tables
 
 if TYPE_CHECKING:
     from th_ext._catalog import ExtensionVersion
+    from th_ext._family_schemas import FamilySchema
 
 __all__ = [
     "SchemaOverride",
@@ -52,11 +53,13 @@ class SchemaOverride:
 @record
 class ValidateOptions:
     """``strict`` fails on warnings; ``extensions`` (URIs or keys such as ``commands/v1``)
-    are the extensions the card must declare; ``schema`` replaces an extension's schema."""
+    are the extensions the card must declare; ``schema`` replaces an extension's schema;
+    ``family`` are the host extensions' schemas found for this run (``--schemas``)."""
 
     strict: bool = False
     extensions: tuple[str, ...] = ()
     schema: SchemaOverride | None = None
+    family: tuple[FamilySchema, ...] = ()
 
 
 def validate_bytes(
@@ -220,6 +223,12 @@ def known_extensions(card: dict[str, Any], options: ValidateOptions) -> dict[str
         known[item.uri] = KnownExtension(
             item.uri, item.key, schema, rules, draft=item.status == "draft"
         )
+    for family in options.family:  # the host's own, where the schema applies to params
+        if family.uri in known or "card params" not in family.entry.applies_to:
+            continue
+        resources.setdefault(family.entry.schema_url, family.document)
+        schema = ParamsSchema(family.document, resources, name=family.origin)
+        known[family.uri] = KnownExtension(family.uri, family.key, schema, None)
     if override_uri is not None and options.schema is not None:
         base = next((b for b in bundled if b.uri == override_uri), None)
         key = base.key if base is not None else "draft"
