@@ -64,6 +64,11 @@ def problems_for(error: Any, base: tuple[str | int, ...], schema_name: str) -> l
     return [_problem(path, _shorten(error.message), _hint(error, schema_name))]
 
 
+def _hint(error: Any, schema_name: str) -> str:
+    fix = _fix(error)
+    return f"{fix}, as {schema_name} requires" if fix else f"see what {schema_name} allows here"
+
+
 def _problem(
     path: tuple[str | int, ...], message: str, hint: str, *, at_key: bool = False
 ) -> Problem:
@@ -105,7 +110,7 @@ def _missing_key(error: Any) -> str | None:
     return missing[0] if missing else None
 
 
-def _hint(error: Any, schema_name: str) -> str:
+def _fix(error: Any) -> str:
     value = error.validator_value
     if error.validator == "type":
         kinds = value if isinstance(value, list) else [value]
@@ -116,7 +121,7 @@ def _hint(error: Any, schema_name: str) -> str:
         return f"use a value that matches {value}"
     if error.validator == "const":
         return f"use {value!r}"
-    return f"see what {schema_name} allows here"
+    return ""
 
 
 def _shorten(message: str) -> str:
