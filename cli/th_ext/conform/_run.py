@@ -67,6 +67,9 @@ class ConformOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_interfaces: int = DEFAULT_MAX_INTERFACES
     """The most interfaces checked; the others are named in a note."""
+    rule_edges: bool = True
+    """Send the edges of the dispatch rule (``th_ext.conform._rule_edges``) to each interface;
+    without them a run checks the replies to the commands and far fewer ordinary messages."""
 
 
 def run_conform(
@@ -152,7 +155,9 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     ]
     version = find(EXTENSION_URI)
     plan = scenarios(selected, extension.names)
-    edges = edge_scenarios(version.spec_text(), selected, extension.names)
+    edges = (
+        edge_scenarios(version.spec_text(), selected, extension.names) if options.rule_edges else []
+    )
     groups = await gather_groups(wires, modes, plan, edges)
     unreachable = _unreachable(wires, groups, len(modes))
     if len(unreachable) == len(wires):
