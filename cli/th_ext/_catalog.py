@@ -26,6 +26,7 @@ from th_ext._exceptions import CatalogError
 from th_ext._record import record
 
 __all__ = [
+    "ErratumEntry",
     "Example",
     "ExtensionVersion",
     "HistoryEntry",
@@ -40,6 +41,7 @@ VERSION_PATTERN = re.compile(r"^v([1-9][0-9]*)$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _URI = re.compile(r"https?://\S*[^/\s]")
 _EXAMPLE_FILE = re.compile(r"^[a-z0-9][a-z0-9-]*\.json$")
+_REQUIREMENT_ID = re.compile(r"^[A-Z][A-Z0-9]*-[1-9][0-9]*$")
 _SCHEMA_SOURCE = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 ExampleKind = Literal[
@@ -60,6 +62,19 @@ class HistoryEntry:
 
     date: str
     change: str
+
+
+@record(slots=False)
+class ErratumEntry:
+    """One erratum of a published version: which requirements it touches, what and why.
+
+    An erratum clarifies how the published words are read; it never adds a MUST.
+    """
+
+    date: str
+    requirements: tuple[str, ...]
+    change: str
+    why: str
 
 
 @record(slots=False)
@@ -93,6 +108,7 @@ class ExtensionVersion:
     folder: Path
     examples: tuple[Example, ...] = ()
     schema_source: str | None = None
+    errata: tuple[ErratumEntry, ...] = ()
 
     @property
     def key(self) -> str:
@@ -241,6 +257,31 @@ def _history(meta: _Fields) -> tuple[HistoryEntry, ...]:
     return tuple(entries)
 
 
+def _errata(meta: _Fields) -> tuple[ErratumEntry, ...]:
+    entries = []
+    for index, table in enumerate(meta.tables("errata")):
+        item = _Fields(table, f"{meta.where}: errata[{index}]")
+        item.reject_unknown({"date", "requirements", "change", "why"})
+        ids = table.get("requirements")
+        if (
+            not isinstance(ids, list)
+            or not ids
+            or not all(isinstance(i, str) and _REQUIREMENT_ID.fullmatch(i) for i in ids)
+        ):
+            raise CatalogError(
+                f"{item.where}: requirements must list requirement IDs such as CMD-3"
+            )
+        entries.append(
+            ErratumEntry(
+                date=item.text("date", _DATE),
+                requirements=tuple(ids),
+                change=item.text("change"),
+                why=item.text("why"),
+            )
+        )
+    return tuple(entries)
+
+
 def _examples(meta: _Fields) -> tuple[Example, ...]:
     examples: list[Example] = []
     for index, table in enumerate(meta.tables("examples")):
@@ -279,6 +320,7 @@ def load_version(folder: Path) -> ExtensionVersion:
         schema_source=meta.text("schema_source", _SCHEMA_SOURCE, default=None),
         history=_history(meta),
         examples=_examples(meta),
+        errata=_errata(meta),
         folder=folder,
     )
     if (version.name, version.version) != (folder.parent.name, folder.name):

@@ -4,6 +4,8 @@ Each version folder may hold ``requirements.toml``: one ``[[requirements]]`` tab
 requirement, with its ``id`` (``CMD-1``...), ``level`` (MUST, SHOULD, MAY), ``subject`` (who must
 comply: ``agent`` or ``client``), a one-line ``summary``, the passage of ``spec.md`` it
 ``annotates`` (quoted exactly; line breaks may differ) and whether ``th-ext conform`` checks it.
+A requirement an erratum withdrew keeps its ID and row with ``retired`` (a date) and
+``retired_why``: IDs are never reused.
 The spec page and the conformance checker both read this one file, so adding a version needs no
 code.
 """
@@ -33,7 +35,18 @@ Level = Literal["MUST", "SHOULD", "MAY"]
 _LEVELS = ("MUST", "SHOULD", "MAY")
 _SUBJECTS = ("agent", "client")
 _ID = re.compile(r"^[A-Z][A-Z0-9]*-[1-9][0-9]*$")
-_KEYS = {"id", "level", "subject", "summary", "annotates", "conform", "why_not"}
+_KEYS = {
+    "id",
+    "level",
+    "subject",
+    "summary",
+    "annotates",
+    "conform",
+    "why_not",
+    "retired",
+    "retired_why",
+}
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
 @record
@@ -47,10 +60,17 @@ class Requirement:
     annotates: str
     conform: bool
     why_not: str = ""
+    retired: str = ""
+    """The date of the erratum that withdrew it, or "" for a requirement in force."""
+    retired_why: str = ""
 
     @property
     def anchor(self) -> str:
         return requirement_anchor(self.id)
+
+    @property
+    def in_force(self) -> bool:
+        return not self.retired
 
 
 def requirement_anchor(requirement_id: str) -> str:
@@ -84,6 +104,8 @@ def load_requirements(version: ExtensionVersion) -> tuple[Requirement, ...]:
         raise CatalogError(f"{path}: duplicate requirement id {', '.join(duplicates)}")
     spec = version.spec_text()
     for requirement in requirements:
+        if requirement.retired and not requirement.annotates:
+            continue
         if len(annotation_pattern(requirement.annotates).findall(spec)) != 1:
             raise CatalogError(
                 f"{path}: {requirement.id} annotates a passage that spec.md must hold exactly "
@@ -98,9 +120,20 @@ def _requirement(table: object, where: str) -> Requirement:
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise CatalogError(f"{where}: unknown key {unknown[0]!r}")
-    for key in ("id", "level", "subject", "summary", "annotates"):
+    retired = table.get("retired", "")
+    retired_why = table.get("retired_why", "")
+    if not isinstance(retired, str) or not isinstance(retired_why, str):
+        raise CatalogError(f"{where}: retired and retired_why must be strings")
+    if retired and (not _DATE.fullmatch(retired) or not retired_why.strip()):
+        raise CatalogError(f"{where}: a retired requirement needs its date and retired_why")
+    if retired_why and not retired:
+        raise CatalogError(f"{where}: retired_why without the date it was retired")
+    required = ("id", "level", "subject", "summary") + (() if retired else ("annotates",))
+    for key in required:
         if not isinstance(table.get(key), str) or not table[key].strip():
             raise CatalogError(f"{where}: {key} must be a non-empty string")
+    if retired and table.get("conform", False):
+        raise CatalogError(f"{where}: a retired requirement is not checked (conform = false)")
     if not _ID.fullmatch(table["id"]):
         raise CatalogError(f"{where}: id {table['id']!r} is not like CMD-1")
     if table["level"] not in _LEVELS:
@@ -111,14 +144,16 @@ def _requirement(table: object, where: str) -> Requirement:
     why_not = table.get("why_not", "")
     if not isinstance(conform, bool) or not isinstance(why_not, str):
         raise CatalogError(f"{where}: conform must be a boolean and why_not a string")
-    if not conform and not why_not:
+    if not conform and not why_not and not retired:
         raise CatalogError(f"{where}: a requirement conform does not check needs why_not")
     return Requirement(
         id=table["id"],
         level=table["level"],
         subject=table["subject"],
         summary=table["summary"],
-        annotates=table["annotates"],
+        annotates=table.get("annotates", ""),
         conform=conform,
         why_not=why_not,
+        retired=retired,
+        retired_why=retired_why,
     )

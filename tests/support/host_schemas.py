@@ -15,7 +15,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PREFIX", "URIS", "make_host_schemas", "media_schema", "status_schema"]
+__all__ = [
+    "PREFIX",
+    "URIS",
+    "make_host_schemas",
+    "media_schema",
+    "status_schema",
+    "tiny_harness_media_card",
+]
 
 PREFIX = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/"
 URIS = {name: f"{PREFIX}{name}/v1" for name in ("task", "channel", "status", "commands", "media")}
@@ -157,3 +164,56 @@ def make_host_schemas(
     if duplicate:
         _write(folder, "status-copy.json", {**status_schema(), "title": "StatusCopy"})
     return folder
+
+
+def tiny_harness_media_card(base_url: str = "http://127.0.0.1:8765/") -> dict[str, Any]:
+    """A card as tiny-harness 0.9 serves it with media enabled: two interfaces on one URL, no
+    skills, its five extensions (``required: false``), ``attach`` running on the surface."""
+    command = {
+        "name": "model",
+        "description": "Show or choose the model",
+        "argument_hint": "[<model>]",
+    }
+    commands = [
+        command,
+        {"name": "effort", "description": "Set the effort", "argument_hint": "[low|medium|high]"},
+        {"name": "sub-task", "description": "Start a sub-task", "argument_hint": "<description>"},
+        {"name": "status", "description": "Show the task's status"},
+        {
+            "name": "attach",
+            "description": "Attach a file",
+            "argument_hint": "<path>",
+            "runsOn": "surface",
+        },
+    ]
+    media = {
+        "input": ["image/png", "audio/wav"],
+        "output": ["image/png"],
+        "maxFileBytes": 10485760,
+        "maxMessageBytes": 20971520,
+        "maxAudioSeconds": 120,
+        "speechToText": True,
+        "textToSpeech": False,
+        "imageGeneration": True,
+        "mediaPath": "media",
+    }
+    extensions = [
+        {"uri": URIS["task"], "required": False},
+        {"uri": URIS["channel"], "required": False},
+        {"uri": URIS["status"], "required": False},
+        {"uri": URIS["commands"], "required": False, "params": {"commands": commands}},
+        {"uri": URIS["media"], "required": False, "params": media},
+    ]
+    interfaces = [
+        {"url": base_url, "protocolBinding": binding, "protocolVersion": "1.0"}
+        for binding in ("JSONRPC", "HTTP+JSON")
+    ]
+    return {
+        "name": "tiny-harness",
+        "description": "A harness for agents.",
+        "version": "0.9.0",
+        "supportedInterfaces": interfaces,
+        "capabilities": {"streaming": True, "pushNotifications": True, "extensions": extensions},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+    }

@@ -93,12 +93,16 @@ def _stop(process: subprocess.Popen[str]) -> None:
 
 
 @contextmanager
-def start_js_agent() -> Iterator[JsAgent]:
-    """Start the JS agent on 127.0.0.1 and stop it on exit; the packages must be installed."""
+def start_js_agent(metadata_on: str = "both") -> Iterator[JsAgent]:
+    """Start the JS agent on 127.0.0.1 and stop it on exit; the packages must be installed.
+
+    ``metadata_on`` is where its command replies carry the command metadata: ``both``,
+    ``message`` or ``event``.
+    """
     node = shutil.which("node")
     assert node is not None
     process = subprocess.Popen(
-        [node, "agent.js", "--port", "0"],
+        [node, "agent.js", "--port", "0", "--metadata-on", metadata_on],
         cwd=JS_AGENT_DIR,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

@@ -1,15 +1,20 @@
 """The checks of a command's answer: pure functions from an ``Observation`` to ``Check``\\ s.
 
-On a stream the reply is the status update that carries ``metadata.command`` (else the last
-one with a message); to ``SendMessage`` it is the returned task's ``status.message``, judged by
-its own metadata only, never by ``task.metadata``. Each check names the requirement it guards,
-and a requirement whose premise is missing (no reply found) is not judged twice.
+On a stream the reply is the status update whose message or own metadata names a command
+(an answer with neither is the model's: the command did not run); to ``SendMessage`` it is
+the returned task's
+``status.message``, with or without metadata, never judged by ``task.metadata``. The command
+metadata may be on the reply message, on the status update, or on both (CMD-3 asks for one
+place, CMD-19 recommends both). Each check names the requirement it guards, and a requirement
+whose premise is missing (no reply found) is not judged twice. The stream's order is core A2A
+(``A2A-3.1.2``), checked by ``th_ext.checks._core``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from th_ext.checks._core import stream_order_check
 from th_ext.checks._observe import (
     Check,
     CheckStatus,
@@ -21,6 +26,11 @@ from th_ext.checks._observe import (
     state,
     task_of,
 )
+
+_TERMINAL = frozenset(
+    {"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"}
+)
+_KEYS = ("command", "task_ref")
 
 __all__ = ["check", "command_checks", "command_ran", "find_reply"]
 
@@ -74,7 +84,7 @@ def command_checks(obs: Observation, name: str) -> list[Check]:
     reply = find_reply(obs, name)
     checks: list[Check] = []
     if obs.stream:
-        checks.append(_stream_order(obs, kinds, reply))
+        checks.append(stream_order_check(obs))
     if reply is None and obs.stream and not command_ran(obs, name):
         detail = (
             f"the command did not run on {obs.binding}: no answer names /{name} in its command "
@@ -94,8 +104,8 @@ def command_checks(obs: Observation, name: str) -> list[Check]:
             obs, "CMD-2", True, f"status.message of a {'status update' if obs.stream else 'task'}"
         )
     )
-    checks.append(_event_metadata(obs, reply, message, name))
-    checks.append(_message_metadata(obs, reply, message))
+    checks.append(_placement(obs, reply, message, name))
+    checks.append(_both_places(obs, reply, message))
     role = message.get("role")
     checks.append(check(obs, "CMD-9", role == "ROLE_AGENT", f"role {role!r}"))
     checks.append(_names_task(obs, reply, message))
@@ -114,83 +124,80 @@ def _no_reply(obs: Observation, kinds: list[str]) -> str:
     return "the task SendMessage returned has no status.message"
 
 
-def _stream_order(obs: Observation, kinds: list[str], reply: dict[str, Any] | None) -> Check:
-    if not kinds or kinds[0] != "task":
-        return check(
-            obs,
-            "CMD-13",
-            False,
-            f"the stream began with {kinds[0] if kinds else 'nothing'}, not the Task",
-        )
-    first = obs.results[0]["task"]
-    if obs.existing and obs.before is not None and first.get("id") != obs.before.get("id"):
-        return check(obs, "CMD-13", False, "the stream's Task is not the task the message went to")
-    if (
-        reply is not None
-        and event_kind(obs.results[1] if len(obs.results) > 1 else None) != "statusUpdate"
-    ):
-        return check(
-            obs,
-            "CMD-13",
-            False,
-            f"the event after the Task is {kinds[1] if len(kinds) > 1 else 'missing'}",
-        )
-    return check(obs, "CMD-13", True, "the Task, then the reply")
-
-
-def _event_metadata(
+def _placement(
     obs: Observation, reply: dict[str, Any], message: dict[str, Any], name: str
 ) -> Check:
-    if obs.stream:
-        found = metadata(reply).get("command")
-        where = "the status update's metadata.command"
-    else:
-        found = metadata(message).get("command")
-        where = "status.message.metadata.command"
-        if found is None:
+    """CMD-3: the command metadata is on the message, the event, or both, and names ``name``."""
+    places = _places(obs, reply, message)
+    if not places:
+        if not obs.stream:
             return check(
                 obs,
                 "CMD-3",
                 None,
-                "SendMessage shows no event; status.message.metadata has no command (CMD-10)",
+                "SendMessage shows no status update, and status.message.metadata has no "
+                "command: where the agent put it is judged on a stream",
             )
-    if found is None:
-        return check(obs, "CMD-3", False, f"{where} is missing")
-    return check(
-        obs,
-        "CMD-3",
-        found == name,
-        f"{where} is {found!r}" + ("" if found == name else f", not {name!r}"),
-    )
+        return check(
+            obs,
+            "CMD-3",
+            False,
+            "neither the reply message's metadata nor the status update's holds command",
+        )
+    wrong = [f"{where} is {found!r}" for where, found in places.items() if found != name]
+    if wrong:
+        return check(obs, "CMD-3", False, "; ".join(wrong) + f", not {name!r}")
+    return check(obs, "CMD-3", True, f"{' and '.join(places)} name {name!r}")
 
 
-def _message_metadata(obs: Observation, reply: dict[str, Any], message: dict[str, Any]) -> Check:
+def _places(obs: Observation, reply: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+    """Where the command metadata was seen, and the command each place names."""
+    places: dict[str, Any] = {}
+    if "command" in metadata(message):
+        places["status.message.metadata.command"] = metadata(message)["command"]
+    if obs.stream and "command" in metadata(reply):
+        places["the status update's metadata.command"] = metadata(reply)["command"]
+    return places
+
+
+def _both_places(obs: Observation, reply: dict[str, Any], message: dict[str, Any]) -> Check:
+    """CMD-19 (SHOULD): the same command metadata on the message and on the event."""
     own = metadata(message)
-    if obs.stream:
-        event = metadata(reply)
-        if "command" not in event:
-            return check(
-                obs,
-                "CMD-10",
-                None,
-                "the status update carries no metadata.command to compare with (CMD-3)",
-            )
-        same = all(own.get(key) == event.get(key) for key in ("command", "task_ref"))
-        detail = f"status.message.metadata {_pick(own)} and the event's {_pick(event)}"
-        return check(obs, "CMD-10", same, detail)
+    if not obs.stream:
+        if "command" in own:
+            return check(obs, "CMD-19", None, "SendMessage shows only the message's metadata")
+        return check(
+            obs,
+            "CMD-19",
+            None,
+            "status.message.metadata has no command; the event is judged on a stream",
+        )
+    event = metadata(reply)
+    if "command" not in own and "command" not in event:
+        return check(obs, "CMD-19", None, "no command metadata in either place (CMD-3)")
     if "command" not in own:
         return check(
             obs,
-            "CMD-10",
+            "CMD-19",
             False,
-            "status.message.metadata has no command: a SendMessage client cannot tell this "
-            "reply from a model answer",
+            "only the status update carries the command metadata; status.message.metadata "
+            "has none, so a client reading the message first must fall back to the event",
         )
-    return check(obs, "CMD-10", True, f"status.message.metadata {_pick(own)}")
+    if "command" not in event:
+        return check(
+            obs,
+            "CMD-19",
+            False,
+            "only the reply message carries the command metadata; the status update's "
+            "metadata has none",
+        )
+    same = all(own.get(key) == event.get(key) for key in _KEYS)
+    detail = f"status.message.metadata {_pick(own)} and the event's {_pick(event)}"
+    return check(obs, "CMD-19", same, detail + ("" if same else ": they differ"))
 
 
 def _pick(meta: dict[str, Any]) -> str:
-    return str({key: meta[key] for key in ("command", "task_ref") if key in meta})
+    return str({key: meta[key] for key in _KEYS if key in meta})
 
 
 def _names_task(obs: Observation, reply: dict[str, Any], message: dict[str, Any]) -> Check:
@@ -206,26 +213,29 @@ def _names_task(obs: Observation, reply: dict[str, Any], message: dict[str, Any]
 
 
 def _state_unchanged(obs: Observation, reply: dict[str, Any]) -> Check:
+    """CMD-5: an existing task keeps its state; a new one may rest in any non-terminal state."""
     replied = state(reply)
-    if obs.existing and obs.before is not None:
-        was, source = state(obs.before), "GetTask before"
-    elif obs.stream and task_of(obs) is not None:
-        was, source = state(task_of(obs)), "the Task that began the stream"
-    else:
-        was, source = None, ""
-    now = state(obs.after) if obs.after is not None else None
     if obs.after is None:
         return check(
             obs, "CMD-5", False, "GetTask after the message failed, so the state cannot be compared"
         )
-    if was is None:
+    now = state(obs.after)
+    if not (obs.existing and obs.before is not None):
+        if replied in _TERMINAL:
+            return check(
+                obs, "CMD-5", False, f"new task: the reply ended it in {replied}, a terminal state"
+            )
         ok = replied == now
         return check(obs, "CMD-5", ok, f"new task: {replied} in the reply, {now} after")
+    was = state(obs.before)
     ok = was == replied == now
-    return check(obs, "CMD-5", ok, f"{was} before ({source}), {replied} in the reply, {now} after")
+    return check(
+        obs, "CMD-5", ok, f"{was} before (GetTask before), {replied} in the reply, {now} after"
+    )
 
 
 def _no_other_update(obs: Observation, reply: dict[str, Any]) -> Check:
+    """CMD-14: the reply is the only status update; a Task snapshot after it keeps its state."""
     others = [
         r["statusUpdate"]
         for r in obs.results
@@ -234,6 +244,27 @@ def _no_other_update(obs: Observation, reply: dict[str, Any]) -> Check:
     if others:
         states = ", ".join(str(state(u)) for u in others)
         return check(obs, "CMD-14", False, f"{len(others)} other status update(s): {states}")
+    index = next(
+        (
+            i
+            for i, r in enumerate(obs.results)
+            if isinstance(r, dict) and r.get("statusUpdate") is reply
+        ),
+        len(obs.results),
+    )
+    snapshots = [r["task"] for r in obs.results[index + 1 :] if event_kind(r) == "task"]
+    moved = [state(t) for t in snapshots if state(t) != state(reply)]
+    if moved:
+        return check(
+            obs,
+            "CMD-14",
+            False,
+            f"a Task snapshot after the reply is in {moved[0]}, not the reply's {state(reply)}",
+        )
+    if snapshots:
+        return check(
+            obs, "CMD-14", True, "the reply is the only status update, then a Task snapshot"
+        )
     return check(obs, "CMD-14", True, "the reply is the only status update")
 
 

@@ -131,6 +131,15 @@ def render_html(report: ConformReport) -> str:
     strict = " (strict)" if report.strict else ""
     notes = "".join(f"<li>{_text(note)}</li>" for note in report.notes)
     rows = "".join(_row(r) for r in report.requirements)
+    core_rows = "".join(_row(r) for r in report.core)
+    core_section = (
+        "<h2>Core A2A</h2><p>Rules of A2A itself that the answers showed, not requirements of "
+        "the extension: warnings, which fail the run only with <code>--strict</code>.</p>"
+        '<table id="core"><thead><tr><th>ID</th><th>Level</th><th>Status</th><th>Rule</th>'
+        f"<th>Checks</th></tr></thead><tbody>{core_rows}</tbody></table>"
+        if core_rows
+        else ""
+    )
     notes_section = (
         "<h2>Notes</h2><p>Deviations from core A2A and other remarks; not failures of the "
         f'extension.</p><ul id="notes">{notes}</ul>'
@@ -171,6 +180,7 @@ def render_html(report: ConformReport) -> str:
 <thead><tr><th>ID</th><th>Level</th><th>Status</th><th>Requirement</th><th>Checks</th></tr></thead>
 <tbody>{rows}</tbody>
 </table>
+{core_section}
 {notes_section}
 </main>
 </body>

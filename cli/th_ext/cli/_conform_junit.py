@@ -3,7 +3,9 @@
 One ``<testsuite>`` (``th-ext.conform``) with one ``<testcase>`` per requirement, named by its
 ID: a failed MUST requirement (or, under ``--strict``, a warned SHOULD one) holds a
 ``<failure>`` listing its failing checks; a warning otherwise passes with the checks in
-``<system-out>``; a skipped requirement is ``<skipped>`` with the reason.
+``<system-out>``; a skipped requirement is ``<skipped>`` with the reason. The core A2A rules
+(``A2A-3.1.2``...) are a second suite, ``th-ext.conform.core-a2a``, whose warnings fail only
+under ``--strict``.
 """
 
 from __future__ import annotations
@@ -30,12 +32,21 @@ def _failing(requirement: RequirementResult) -> str:
 
 def render_junit(report: ConformReport) -> str:
     root = ET.Element("testsuites", name="th-ext conform")
-    suite = ET.SubElement(root, "testsuite", name="th-ext.conform")
+    _suite(root, "th-ext.conform", report.requirements, report)
+    if report.core:
+        _suite(root, "th-ext.conform.core-a2a", report.core, report)
+    return junit_text(root)
+
+
+def _suite(
+    root: ET.Element, name: str, requirements: list[RequirementResult], report: ConformReport
+) -> None:
+    suite = ET.SubElement(root, "testsuite", name=name)
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", name="agent", value=clean(report.agent.card_url))
     ET.SubElement(properties, "property", name="extension", value=report.agent.extension_uri)
     failures = skipped = 0
-    for requirement in report.requirements:
+    for requirement in requirements:
         case = ET.SubElement(
             suite,
             "testcase",
@@ -60,9 +71,8 @@ def render_junit(report: ConformReport) -> str:
         else:
             ran = sum(1 for c in requirement.checks if c.status == "pass")
             ET.SubElement(case, "system-out").text = f"{ran} check(s) passed"
-    suite.set("tests", str(len(report.requirements)))
+    suite.set("tests", str(len(requirements)))
     suite.set("failures", str(failures))
     suite.set("errors", "0")
     suite.set("skipped", str(skipped))
     suite.set("time", f"{report.seconds:.3f}")
-    return junit_text(root)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from th_ext._text import clean
 
 if TYPE_CHECKING:
-    from th_ext.conform import Check, ConformReport
+    from th_ext.conform import Check, ConformReport, RequirementResult
 
 __all__ = ["check_line", "interface_table", "render_text", "status_word"]
 
@@ -89,11 +89,43 @@ def render_text(report: ConformReport, *, color: bool = False) -> str:
         *interface_table(report, color),
         "",
     ]
-    for requirement in report.requirements:
+    lines += _requirement_lines(report.requirements, shared, color)
+    if report.core:
+        lines += [
+            "",
+            "core A2A (rules of A2A itself, not of the extension; warnings that fail only "
+            "with --strict):",
+        ]
+        lines += _requirement_lines(report.core, shared, color)
+    if report.notes:
+        lines += ["", "notes (not failures of the extension):"]
+        lines += [f"  - {clean(note)}" for note in report.notes]
+    counts = report.counts()
+    verdict = "passed" if report.passed else "FAILED"
+    paint = "1;32" if report.passed else "1;31"
+    core_warnings = report.core_counts()["warn"]
+    lines += [
+        "",
+        (f"\033[{paint}m{verdict}\033[0m" if color else verdict)
+        + f": {counts['pass']} passed, {counts['fail']} failed, {counts['warn']} warning(s), "
+        f"{counts['skip']} skipped"
+        + (f", {core_warnings} core A2A warning(s)" if core_warnings else "")
+        + f"; {report.requests} requests in {report.seconds:.2f} s"
+        + (" (--strict)" if report.strict else ""),
+    ]
+    return "\n".join(lines)
+
+
+def _requirement_lines(
+    requirements: list[RequirementResult], shared: set[str], color: bool
+) -> list[str]:
+    lines: list[str] = []
+    width = max([7, *(len(r.id) + 1 for r in requirements)])
+    for requirement in requirements:
         word = status_word(requirement.status, color)
         ran = [c for c in requirement.checks if c.status != "skip"]
         lines.append(
-            f"{word}  {requirement.id:<7}{requirement.level:<7}{clean(requirement.summary)}"
+            f"{word}  {requirement.id:<{width}}{requirement.level:<7}{clean(requirement.summary)}"
         )
         if requirement.status == "skip":
             lines.append(f"        skipped: {clean(requirement.reason)}")
@@ -110,17 +142,4 @@ def render_text(report: ConformReport, *, color: bool = False) -> str:
                 {f"{c.binding} {c.mode}" if c.mode != "card" else "card" for c in ran}
             )
             lines.append(f"        {len(ran)} check(s): {', '.join(bindings)}")
-    if report.notes:
-        lines += ["", "notes (not failures of the extension):"]
-        lines += [f"  - {clean(note)}" for note in report.notes]
-    counts = report.counts()
-    verdict = "passed" if report.passed else "FAILED"
-    paint = "1;32" if report.passed else "1;31"
-    lines += [
-        "",
-        (f"\033[{paint}m{verdict}\033[0m" if color else verdict)
-        + f": {counts['pass']} passed, {counts['fail']} failed, {counts['warn']} warning(s), "
-        f"{counts['skip']} skipped; {report.requests} requests in {report.seconds:.2f} s"
-        + (" (--strict)" if report.strict else ""),
-    ]
-    return "\n".join(lines)
+    return lines

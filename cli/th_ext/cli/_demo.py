@@ -22,6 +22,8 @@ class VariantChoice(StrEnum):
 
     correct = "correct"
     no_streaming = "no-streaming"
+    message_only = "message-only"
+    event_only = "event-only"
     no_metadata = "no-metadata"
     changed_state = "changed-state"
     missing_task_ref = "missing-task-ref"
@@ -33,7 +35,6 @@ class VariantChoice(StrEnum):
     slashed_command = "slashed-command"
     reaches_model = "reaches-model"
     unnamed_task = "unnamed-task"
-    no_message_metadata = "no-message-metadata"
 
 
 def demo_command(

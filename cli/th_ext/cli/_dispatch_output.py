@@ -83,7 +83,12 @@ def render_live(report: LiveReport, plan: DispatchPlan, *, color: bool = False) 
     task = f" (task {clean(report.task_id)})" if report.task_id else ""
     lines = [f"live check against {url}{task}"]
     width = max(len(check.name) for check in report.checks) if report.checks else 0
-    marks = {"pass": ("pass", "32"), "fail": ("FAIL", "1;31"), "skip": ("skip", "2")}
+    marks = {
+        "pass": ("pass", "32"),
+        "fail": ("FAIL", "1;31"),
+        "warn": ("warn", "1;33"),
+        "skip": ("skip", "2"),
+    }
     for check in report.checks:
         word, code = marks[check.status]
         detail = clean(check.detail)

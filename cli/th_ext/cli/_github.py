@@ -103,7 +103,7 @@ def render_conform_github(report: ConformReport) -> str:
     requirement ID as the title and lists the checks that did not pass, then a summary line.
     """
     lines = []
-    for requirement in report.requirements:
+    for requirement in [*report.requirements, *report.core]:
         if requirement.status not in ("fail", "warn"):
             continue
         failing = [c for c in requirement.checks if c.status == "fail"]

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from th_ext.commands._reply import (
         TASK_STATES,
         CommandReply,
+        MetadataPlace,
         build_command_reply,
         command_reply_metadata,
         command_reply_of,
@@ -58,6 +59,7 @@ __all__ = [
     "CommandReply",
     "CommandSpec",
     "CommandsExtensionParams",
+    "MetadataPlace",
     "build_command_reply",
     "closest_name",
     "command_reply_metadata",
@@ -94,6 +96,7 @@ __getattr__ = _lazy_names(
         "command_reply_metadata": "th_ext.commands._reply",
         "command_reply_of": "th_ext.commands._reply",
         "CommandReply": "th_ext.commands._reply",
+        "MetadataPlace": "th_ext.commands._reply",
         "reply_command_name": "th_ext.commands._reply",
     },
 )

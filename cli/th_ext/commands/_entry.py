@@ -23,6 +23,7 @@ __all__ = [
     "name_mismatch",
     "name_requirement",
     "repeated_names",
+    "runs_on_message",
 ]
 
 ENTRY_FIELDS = frozenset({"name", "description", "argument_hint"})
@@ -54,10 +55,20 @@ def listed_twice(name: str) -> str:
     return f"{name!r} is listed twice"
 
 
+def runs_on_message(name: object) -> str:
+    """Why an entry with ``runsOn`` does not belong on a commands v1 card, and the ways out."""
+    return (
+        f"command {name!r} carries runsOn: tiny-harness 0.9 writes runsOn for a command the "
+        "client runs itself; commands v1 as published does not allow it"
+    )
+
+
 def entry_fault(raw: Any) -> str | None:
     """The first reason a client cannot use the entry ``raw``, or None when it can."""
     if not isinstance(raw, dict):
         return "not a JSON object"
+    if "runsOn" in raw:
+        return runs_on_message(raw.get("name"))
     unknown = sorted(set(raw) - ENTRY_FIELDS)
     if unknown:
         return f"unknown field {unknown[0]!r}"

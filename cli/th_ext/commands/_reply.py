@@ -1,13 +1,15 @@
 """The command reply: the re-emitted status update that answers a command.
 
 The spec fixes its shape: a ``TaskStatusUpdateEvent`` for the message's task whose
-``status.state`` is the task's current state, unchanged, whose ``status.message`` is the
-command's answer (role ``ROLE_AGENT``), and whose ``metadata`` is ``{"command": <name>}`` plus
-``"task_ref": <id>`` when the command created a sub-task. The reply message carries the same
-metadata as its own, because a ``SendMessage`` client sees only the task: ``command_reply_of``
-reads a reply from a status update event or from a task by that rule, never from
-``task.metadata`` (which the SDK servers fill with every earlier update's metadata and never
-clear). Everything here is A2A 1.0 JSON.
+``status.state`` is the task's current state, unchanged, and whose ``status.message`` is the
+command's answer (role ``ROLE_AGENT``). The command metadata, ``{"command": <name>}`` plus
+``"task_ref": <id>`` when the command created a sub-task, is on the reply message's own
+``metadata``, on the event's, or on both (the agent must use one place and should use both;
+``build_command_reply`` writes both unless told otherwise). ``command_reply_of`` reads it as a
+client must: the message first, then the event, never ``task.metadata`` (which the SDK servers
+fill with every earlier update's metadata and never clear); a ``SendMessage`` client that sent
+a command passes its name, and the returned task's ``status.message`` is that command's reply
+even without metadata. Everything here is A2A 1.0 JSON.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from th_ext._record import record
 from th_ext.commands._entry import is_command_name, name_requirement
@@ -23,6 +25,7 @@ from th_ext.commands._entry import is_command_name, name_requirement
 __all__ = [
     "TASK_STATES",
     "CommandReply",
+    "MetadataPlace",
     "build_command_reply",
     "command_reply_metadata",
     "command_reply_of",
@@ -40,6 +43,10 @@ TASK_STATES = (
     "TASK_STATE_REJECTED",
 )
 """The A2A 1.0 task states, as their JSON names."""
+
+
+MetadataPlace = Literal["both", "message", "event"]
+"""Where a reply carries the command metadata: both places (recommended), or one of them."""
 
 
 def command_reply_metadata(command: str, task_ref: str | None = None) -> dict[str, str]:
@@ -64,46 +71,62 @@ def build_command_reply(
     task_ref: str | None = None,
     message_id: str | None = None,
     timestamp: datetime | None = None,
+    metadata_on: MetadataPlace = "both",
 ) -> dict[str, Any]:
     """The ``TaskStatusUpdateEvent`` (A2A 1.0 JSON) that carries a command's reply.
 
-    ``state`` must be the task's current state: the reply re-emits it and never changes it.
-    Wrap the result as ``{"statusUpdate": ...}`` for a ``StreamResponse``.
+    ``state`` must be the task's current state: the reply re-emits it and never changes it
+    (for a task the command itself created, any state that is not terminal). ``metadata_on``
+    says where the command metadata goes: ``both`` (the recommended default), ``message`` or
+    ``event``. Wrap the result as ``{"statusUpdate": ...}`` for a ``StreamResponse``.
     """
+    if metadata_on not in ("both", "message", "event"):
+        raise ValueError(f"metadata_on must be both, message or event, not {metadata_on!r}")
     if state not in TASK_STATES:
         raise ValueError(f"state {state!r} is not an A2A 1.0 task state")
     if not task_id or not context_id:
         raise ValueError("a command reply needs the task's id and context id")
     when = (timestamp or datetime.now(UTC)).astimezone(UTC)
     metadata = command_reply_metadata(command, task_ref)
-    return {
+    message: dict[str, Any] = {
+        "messageId": message_id or str(uuid.uuid4()),
+        "role": "ROLE_AGENT",
+        "parts": [{"text": text}],
+        "contextId": context_id,
+        "taskId": task_id,
+    }
+    if metadata_on != "event":
+        message["metadata"] = dict(metadata)
+    event: dict[str, Any] = {
         "taskId": task_id,
         "contextId": context_id,
         "status": {
             "state": state,
-            "message": {
-                "messageId": message_id or str(uuid.uuid4()),
-                "role": "ROLE_AGENT",
-                "parts": [{"text": text}],
-                "contextId": context_id,
-                "taskId": task_id,
-                "metadata": dict(metadata),
-            },
+            "message": message,
             "timestamp": when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z",
         },
-        "metadata": metadata,
     }
+    if metadata_on != "message":
+        event["metadata"] = metadata
+    return event
 
 
 def reply_command_name(status_update: Any) -> str | None:
-    """The ``metadata.command`` of a status update (A2A 1.0 JSON), or None if it has none."""
+    """The command a status update (A2A 1.0 JSON) answers: ``command`` in its message's
+    metadata, else in its own metadata; None if neither names one."""
     if not isinstance(status_update, Mapping):
         return None
-    metadata = status_update.get("metadata")
-    if not isinstance(metadata, Mapping):
-        return None
-    name = metadata.get("command")
-    return name if isinstance(name, str) else None
+    for metadata in (_message_metadata(status_update), status_update.get("metadata")):
+        name = metadata.get("command") if isinstance(metadata, Mapping) else None
+        if isinstance(name, str):
+            return name
+    return None
+
+
+def _message_metadata(value: Mapping[str, Any]) -> Any:
+    status = value.get("status")
+    message = status.get("message") if isinstance(status, Mapping) else None
+    return message.get("metadata") if isinstance(message, Mapping) else None
 
 
 @record
@@ -115,30 +138,40 @@ class CommandReply:
     message: dict[str, Any]
 
 
-def command_reply_of(value: Any) -> CommandReply | None:
+def command_reply_of(value: Any, *, sent_command: str | None = None) -> CommandReply | None:
     """The command reply in a Task, a status update event or a ``StreamResponse``, if any.
 
-    The decision reads ``status.message.metadata.command`` only: the reply message's own
-    metadata. ``task.metadata`` and the event's ``metadata`` are never consulted, so metadata an
-    earlier command left on the task cannot make a later answer look like a command reply.
-    Returns None for anything else, malformed input included.
+    The command metadata is read where the spec puts it: the reply message's own metadata
+    first, then (for a status update) the event's ``metadata``. ``task.metadata`` is never
+    consulted, so metadata an earlier command left on the task cannot make a later answer look
+    like a command reply. ``sent_command`` is for a ``SendMessage`` client that sent a message
+    the rule makes a command: the returned task's ``status.message`` is then that command's
+    reply even when it carries no metadata. Returns None for anything else, malformed input
+    included.
     """
+    event: Mapping[str, Any] | None = None
     if isinstance(value, Mapping):
-        for key in ("task", "statusUpdate"):
-            if isinstance(value.get(key), Mapping):
-                value = value[key]
-                break
+        if isinstance(value.get("task"), Mapping):
+            value = value["task"]
+        elif isinstance(value.get("statusUpdate"), Mapping):
+            value = event = value["statusUpdate"]
+        elif "taskId" in value and "id" not in value:
+            event = value
     status = value.get("status") if isinstance(value, Mapping) else None
     message = status.get("message") if isinstance(status, Mapping) else None
-    metadata = message.get("metadata") if isinstance(message, Mapping) else None
-    if not isinstance(metadata, Mapping) or not isinstance(message, Mapping):
+    if not isinstance(message, Mapping):
         return None
-    command = metadata.get("command")
-    if not isinstance(command, str) or not is_command_name(command):
-        return None
-    task_ref = metadata.get("task_ref")
-    return CommandReply(
-        command=command,
-        task_ref=task_ref if isinstance(task_ref, str) and task_ref else None,
-        message=dict(message),
-    )
+    for metadata in (message.get("metadata"), event.get("metadata") if event else None):
+        if not isinstance(metadata, Mapping):
+            continue
+        command = metadata.get("command")
+        if isinstance(command, str) and is_command_name(command):
+            task_ref = metadata.get("task_ref")
+            return CommandReply(
+                command=command,
+                task_ref=task_ref if isinstance(task_ref, str) and task_ref else None,
+                message=dict(message),
+            )
+    if sent_command is not None and event is None and is_command_name(sent_command):
+        return CommandReply(command=sent_command, task_ref=None, message=dict(message))
+    return None

@@ -81,13 +81,17 @@ class ConformReport:
     requests: int
     """HTTP requests made, the card fetch included."""
     seconds: float
+    core: list[RequirementResult] = field(default_factory=list)
+    """Rules of core A2A the answers showed (``A2A-3.1.2``...): not the extension's
+    requirements, and warnings only (a failed one fails the run only when it is strict)."""
 
     def counts(self) -> dict[str, int]:
         """How many requirements passed, failed, warned and were skipped."""
-        totals = {"pass": 0, "fail": 0, "warn": 0, "skip": 0}
-        for requirement in self.requirements:
-            totals[requirement.status] += 1
-        return totals
+        return _counts(self.requirements)
+
+    def core_counts(self) -> dict[str, int]:
+        """How many core A2A rules passed, warned and were skipped."""
+        return _counts(self.core)
 
     def failed(self) -> list[str]:
         return [r.id for r in self.requirements if r.status == "fail"]
@@ -96,4 +100,12 @@ class ConformReport:
         """The report as JSON (``th-ext conform --format json``)."""
         document = asdict(self)
         document["summary"] = self.counts()
+        document["core_summary"] = self.core_counts()
         return document
+
+
+def _counts(results: list[RequirementResult]) -> dict[str, int]:
+    totals = {"pass": 0, "fail": 0, "warn": 0, "skip": 0}
+    for result in results:
+        totals[result.status] += 1
+    return totals

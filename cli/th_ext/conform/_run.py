@@ -32,7 +32,7 @@ from th_ext.conform._runner import (
     run_header_check,
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
-from th_ext.conform._verdicts import requirement_results, run_passed
+from th_ext.conform._verdicts import core_results, requirement_results, run_passed
 from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HeaderScope, redact_url, ssl_context
 
@@ -178,9 +178,10 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     notes += list(scope.notices())
     requirements = [r for r in load_requirements(version) if r.level in options.levels]
     results = requirement_results(requirements, checks, version.uri)
+    core = core_results(checks)
     shown = {c.name: command_text(c) for c in selected}
     return ConformReport(
-        passed=run_passed(results, strict=options.strict),
+        passed=run_passed([*results, *core], strict=options.strict),
         strict=options.strict,
         agent=AgentInfo(
             name=str(card.get("name", "")),
@@ -197,6 +198,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         commands_run=[f"{shown[name]} ({sent[name]} times)" for name in shown if sent[name]],
         requests=counter.count,
         seconds=round(time.perf_counter() - started, 3),
+        core=core,
     )
 
 

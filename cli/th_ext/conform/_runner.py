@@ -24,9 +24,10 @@ from th_ext.checks import (
     find_reply,
     ordinary_checks,
     stale_task_metadata,
+    stream_order_check,
     task_ref_check,
 )
-from th_ext.checks._observe import event_kind, message_of, state
+from th_ext.checks._observe import message_of, state
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.conform._excerpt import excerpt
 from th_ext.conform._scenarios import Scenario, command_text, user_message
@@ -207,15 +208,10 @@ def _reply_text(results: list[Any]) -> str:
 async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: GroupResult) -> None:
     if scenario.command is not None:
         result.commands[scenario.command] = result.commands.get(scenario.command, 0) + 1
-    if obs.stream and obs.results and event_kind(obs.results[0]) not in ("task", "message"):
-        order = (
-            f"{obs.binding}: a stream began with {event_kind(obs.results[0])}, not the Task or a "
-            "Message (A2A 1.0, 3.1.2)"
-        )
-        if order not in result.notes:
-            result.notes.append(order)
     seen = excerpt(obs.exchange)
     if scenario.command is None:
+        if obs.stream and obs.exchange.ok and obs.results:
+            result.checks.append(_at(wire, stream_order_check(obs), seen))
         result.checks += [_at(wire, c, seen) for c in ordinary_checks(obs, scenario.requirement)]
         note = stale_task_metadata(obs)
         if note and note not in result.notes:

@@ -2,6 +2,8 @@
 
 A failed check fails a MUST requirement and only warns on a SHOULD or MAY one (``strict`` turns
 warnings into a failed run). A requirement with no check that ran is skipped, with the reason.
+A core A2A rule (``A2A-3.1.2``) only ever warns: the extension's report does not fail an agent
+for a rule of A2A itself unless the run is strict.
 """
 
 from __future__ import annotations
@@ -9,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from th_ext._requirements import Requirement
+from th_ext.checks import CORE_RULES
 from th_ext.conform._model import Check, RequirementResult, RequirementStatus
 
-__all__ = ["requirement_results", "run_passed"]
+__all__ = ["core_results", "requirement_results", "run_passed"]
 
 
 def requirement_results(
@@ -19,6 +22,8 @@ def requirement_results(
 ) -> list[RequirementResult]:
     results = []
     for requirement in requirements:
+        if not requirement.in_force:
+            continue
         own = [c for c in checks if c.requirement == requirement.id]
         status: RequirementStatus
         reason = ""
@@ -41,6 +46,33 @@ def requirement_results(
                 status=status,
                 checks=own,
                 reason=reason,
+            )
+        )
+    return results
+
+
+def core_results(checks: list[Check]) -> list[RequirementResult]:
+    """The verdict on every core A2A rule the checks judged; a failure is a warning."""
+    results = []
+    for rule in CORE_RULES:
+        own = [c for c in checks if c.requirement == rule.id]
+        status: RequirementStatus = (
+            "warn"
+            if any(c.status == "fail" for c in own)
+            else "pass"
+            if any(c.status == "pass" for c in own)
+            else "skip"
+        )
+        results.append(
+            RequirementResult(
+                id=rule.id,
+                level="MUST",
+                subject="agent",
+                summary=rule.summary,
+                anchor_url=rule.url,
+                status=status,
+                checks=own,
+                reason="" if status != "skip" else "no stream was checked",
             )
         )
     return results

@@ -189,14 +189,14 @@ def _status_update(
 def _break(reply: dict[str, Any], variant: DemoVariant, name: str) -> dict[str, Any]:
     """The reply with the one fault a variant puts into its shape."""
     message = reply["status"]["message"]
-    if variant is DemoVariant.NO_METADATA:
+    if variant in (DemoVariant.NO_METADATA, DemoVariant.MESSAGE_ONLY):
         del reply["metadata"]
-    elif variant is DemoVariant.USER_ROLE:
+    if variant in (DemoVariant.NO_METADATA, DemoVariant.EVENT_ONLY):
+        del message["metadata"]
+    if variant is DemoVariant.USER_ROLE:
         message["role"] = "ROLE_USER"
     elif variant is DemoVariant.SLASHED_COMMAND:
         reply["metadata"]["command"] = message["metadata"]["command"] = f"/{name}"
-    elif variant is DemoVariant.NO_MESSAGE_METADATA:
-        del message["metadata"]
     elif variant is DemoVariant.UNNAMED_TASK:
         del message["taskId"], message["contextId"]
     return reply

@@ -19,8 +19,14 @@ class DemoVariant(StrEnum):
     """Implements the extension as the spec says."""
     NO_STREAMING = "no-streaming"
     """Correct, but the card does not offer streaming, so clients use ``SendMessage``."""
+    MESSAGE_ONLY = "message-only"
+    """Correct, with the command metadata on the reply message only (as tiny-harness does);
+    only the SHOULD of both places warns."""
+    EVENT_ONLY = "event-only"
+    """Correct, with the command metadata on the status update only; only the SHOULD of both
+    places warns."""
     NO_METADATA = "no-metadata"
-    """Broken: a command's status update carries no ``metadata.command``."""
+    """Broken: neither the reply message nor the status update carries the command metadata."""
     CHANGED_STATE = "changed-state"
     """Broken: a command's reply moves the task to ``TASK_STATE_COMPLETED``."""
     MISSING_TASK_REF = "missing-task-ref"
@@ -41,18 +47,15 @@ class DemoVariant(StrEnum):
     """Broken: after the command's reply, the message also reaches the model."""
     UNNAMED_TASK = "unnamed-task"
     """Broken on a SHOULD: the reply message leaves out ``taskId`` and ``contextId``."""
-    NO_MESSAGE_METADATA = "no-message-metadata"
-    """Broken, without streaming: the reply message carries no metadata of its own, so a
-    ``SendMessage`` client sees only what earlier commands left on the task."""
 
     @property
     def broken(self) -> bool:
-        return self not in (DemoVariant.CORRECT, DemoVariant.NO_STREAMING)
+        return self not in _CONFORMANT
 
     @property
     def streaming(self) -> bool:
         """Whether the card offers streaming."""
-        return self not in (DemoVariant.NO_STREAMING, DemoVariant.NO_MESSAGE_METADATA)
+        return self is not DemoVariant.NO_STREAMING
 
     @property
     def requirement(self) -> str | None:
@@ -60,6 +63,14 @@ class DemoVariant(StrEnum):
         return _BREAKS.get(self)
 
 
+_CONFORMANT = frozenset(
+    {
+        DemoVariant.CORRECT,
+        DemoVariant.NO_STREAMING,
+        DemoVariant.MESSAGE_ONLY,
+        DemoVariant.EVENT_ONLY,
+    }
+)
 _BREAKS = {
     DemoVariant.NO_METADATA: "CMD-3",
     DemoVariant.CHANGED_STATE: "CMD-5",
@@ -71,6 +82,5 @@ _BREAKS = {
     DemoVariant.USER_ROLE: "CMD-9",
     DemoVariant.SLASHED_COMMAND: "CMD-3",
     DemoVariant.REACHES_MODEL: "CMD-1",
-    DemoVariant.NO_MESSAGE_METADATA: "CMD-10",
     DemoVariant.UNNAMED_TASK: "CMD-11",
 }

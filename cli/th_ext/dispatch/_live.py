@@ -21,6 +21,7 @@ from th_ext.checks import (
     command_checks,
     find_reply,
     ordinary_checks,
+    stream_order_check,
     task_ref_check,
 )
 from th_ext.commands._dispatch_rule import decide
@@ -40,10 +41,10 @@ __all__ = [
 ]
 
 REQUIREMENT_CHECKS = {
-    "CMD-13": "stream-order",
+    "A2A-3.1.2": "stream-order",
     "CMD-2": "command-reply",
     "CMD-3": "command-metadata",
-    "CMD-10": "message-metadata",
+    "CMD-19": "metadata-in-both-places",
     "CMD-9": "reply-message",
     "CMD-11": "reply-names-task",
     "CMD-5": "state-unchanged",
@@ -53,7 +54,10 @@ REQUIREMENT_CHECKS = {
     "CMD-6": "no-command-reply",
     "CMD-8": "no-command-reply",
 }
-"""The name of the live check that guards each requirement of the commands extension."""
+"""The name of the live check that guards each requirement of the commands extension (and the
+core A2A rule of a stream's order)."""
+_WARN_ONLY = frozenset({"A2A-3.1.2", "CMD-11", "CMD-19"})
+"""Core A2A rules and SHOULD requirements: a failed check warns and does not fail the run."""
 CHECK_NAMES = ("task-before", "answered", *dict.fromkeys(REQUIREMENT_CHECKS.values()))
 """Every check the live run can report."""
 
@@ -210,6 +214,8 @@ class _Run:
         if self.plan.outcome != "command" or self.plan.command is None:
             name = decide(message, self.plan.extension.commands).name
             requirement = "CMD-6" if name else "CMD-8"
+            if obs.stream:
+                self._take([stream_order_check(obs)])
             self._take(ordinary_checks(obs, requirement))
             return self._report(body, results, task_id)
         self._take(command_checks(obs, self.plan.command))
@@ -229,7 +235,10 @@ class _Run:
     def _take(self, checks: list[Check]) -> None:
         for found in checks:
             name = REQUIREMENT_CHECKS.get(found.requirement, found.requirement)
-            self.checks.append(LiveCheck(name, found.status, found.detail, found.requirement))
+            status: verdict.Status = found.status
+            if status == "fail" and found.requirement in _WARN_ONLY:
+                status = "warn"
+            self.checks.append(LiveCheck(name, status, found.detail, found.requirement))
 
     async def _get_task(
         self, rpc: JsonRpcClient, task_id: str, name: str | None

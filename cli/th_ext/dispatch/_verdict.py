@@ -14,7 +14,8 @@ from th_ext._record import record
 
 __all__ = ["LiveCheck", "answered", "check", "metadata", "state", "task_id_of"]
 
-Status = Literal["pass", "fail", "skip"]
+Status = Literal["pass", "fail", "warn", "skip"]
+"""``warn``: a failed check of a SHOULD requirement or of a core A2A rule; it does not fail."""
 
 
 @record

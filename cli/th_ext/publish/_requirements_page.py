@@ -9,9 +9,14 @@ it annotates, so the specification's sentences stay word for word. It reads only
 from __future__ import annotations
 
 from th_ext._catalog import ExtensionVersion
-from th_ext._requirements import Requirement, annotation_pattern, load_requirements
+from th_ext._requirements import (
+    Requirement,
+    annotation_pattern,
+    load_requirements,
+    requirement_anchor,
+)
 
-__all__ = ["annotate_requirements", "requirements_section"]
+__all__ = ["annotate_requirements", "errata_section", "requirements_section"]
 
 
 def _marker(requirements: list[Requirement]) -> str:
@@ -32,6 +37,8 @@ def annotate_requirements(version: ExtensionVersion, body: str) -> str:
     """``body`` (the spec text) with each requirement's ID marked before its passage."""
     at: dict[int, list[Requirement]] = {}
     for requirement in load_requirements(version):
+        if not requirement.in_force:
+            continue
         match = annotation_pattern(requirement.annotates).search(body)
         if match is not None:
             at.setdefault(match.start(), []).append(requirement)
@@ -56,6 +63,15 @@ def requirements_section(version: ExtensionVersion) -> str:
         "|---|---|---|---|---|",
     ]
     for r in requirements:
+        if not r.in_force:
+            # A retired ID keeps its row and its anchor, so that old links still land here.
+            lines.append(
+                f'| <span id="{r.anchor}"></span><del>{r.id}</del> | {r.level}, retired | '
+                f"{r.subject} | "
+                f"{_cell(r.summary)} | retired {r.retired} ([errata](#errata)): "
+                f"{_cell(r.retired_why)} |"
+            )
+            continue
         checked = "yes" if r.conform else f"no: {r.why_not}"
         lines.append(
             f"| [{r.id}](#{r.anchor}) | {r.level} | {r.subject} | {_cell(r.summary)} | "
@@ -66,3 +82,24 @@ def requirements_section(version: ExtensionVersion) -> str:
 
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
+
+
+def errata_section(version: ExtensionVersion) -> str:
+    """The ``## Errata`` section: every dated erratum, newest last, or "" when there is none."""
+    if not version.errata:
+        return ""
+    lines = [
+        "## Errata { #errata }",
+        "",
+        "How the published words are read, decided after publication. An erratum explains or "
+        "relaxes a requirement, or adds a SHOULD; it never adds a MUST, and the specification's "
+        "normative sentences above stay as published. Requirement IDs are never reused: a "
+        "retired one stays in the table above.",
+        "",
+        "| Date | Requirements | What changed | Why |",
+        "|---|---|---|---|",
+    ]
+    for entry in version.errata:
+        ids = ", ".join(f"[{rid}](#{requirement_anchor(rid)})" for rid in entry.requirements)
+        lines.append(f"| {entry.date} | {ids} | {_cell(entry.change)} | {_cell(entry.why)} |")
+    return "\n".join(lines)

@@ -16,7 +16,11 @@ from th_ext.publish._diagrams import inline_diagrams
 from th_ext.publish._draft import draft_banner, publication_lines
 from th_ext.publish._field_table import FieldTable
 from th_ext.publish._field_text import described_field_tables
-from th_ext.publish._requirements_page import annotate_requirements, requirements_section
+from th_ext.publish._requirements_page import (
+    annotate_requirements,
+    errata_section,
+    requirements_section,
+)
 
 __all__ = ["EXAMPLE_DIRECTIVE", "INLINE_LIMIT", "render_spec_page"]
 
@@ -162,5 +166,6 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
         "#download-schema }\n\n" + _json_block(schema_text, "schema.json"),
         "## Examples\n\n" + _examples_section(version),
         "## Version history\n\n" + _history_section(version, siblings),
+        *filter(None, [errata_section(version)]),
     ]
     return "\n\n".join(sections) + "\n"

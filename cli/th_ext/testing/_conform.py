@@ -81,7 +81,7 @@ def describe(report: ConformReport) -> str:
         f"agent {report.agent.card_url} does not conform: "
         f"{counts['fail']} requirement(s) failed, {counts['warn']} warned"
     ]
-    for requirement in report.requirements:
+    for requirement in [*report.requirements, *report.core]:
         if requirement.status not in ("fail", "warn"):
             continue
         lines.append(

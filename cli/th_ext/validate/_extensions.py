@@ -3,7 +3,9 @@
 Its ``params`` (absent means ``{}``) are checked against the bundled schema, then against the
 extension's own rules that a schema cannot state. The same URI declared twice is an error, a
 card that declares none of the required extensions is an error, and extensions this th-ext does
-not publish are listed as not checked.
+not publish are listed as not checked. The family's other extensions are checked the same way
+when their schema is given (``--schemas``, ``--fetch-schemas``) and applies to the card's
+params (media v1); otherwise a note says how to give it, or where their data travels instead.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from th_ext._family import ExternalExtension
+from th_ext._family_schemas import family_entry, unknown_schema_hint
 from th_ext._problem import Problem
 from th_ext.validate._commands_params import check_commands_params
 from th_ext.validate._limits import ProblemList
@@ -98,6 +102,9 @@ def check_extensions(
 def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Problem:
     """An extension th-ext does not check: an error when it nearly names one it does."""
     meant = near_miss(uri, ((k.uri, k.key) for k in known.values()))
+    family = family_entry(uri) if meant is None else None
+    if family is not None:
+        return _family_unchecked(family, path)
     if meant is not None:
         key, difference = meant
         target = next(k.uri for k in known.values() if k.key == key)
@@ -115,6 +122,30 @@ def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Prob
         path,
         f"extension {uri} is not one th-ext publishes; its params were not checked",
         "nothing to do if the extension is meant; otherwise check the URI",
+        "extension",
+    )
+
+
+def _family_unchecked(entry: ExternalExtension, path: str) -> Problem:
+    """A host extension of the family whose params this run cannot check, and why."""
+    owner = entry.publisher
+    if "card params" in entry.applies_to:
+        return Problem(
+            "info",
+            "extension-schema-unknown",
+            path,
+            f"extension {entry.uri} is {owner}'s; its schema is not known here, so its params"
+            " were not checked",
+            unknown_schema_hint(entry),
+            "extension",
+        )
+    places = " and ".join(entry.travels()) or "data this run does not see"
+    return Problem(
+        "info",
+        "extension-not-on-card",
+        path,
+        f"extension {entry.uri} is {owner}'s; its schema applies to {places}, not to the card",
+        "th-ext conform checks that data on a live agent, given the schema",
         "extension",
     )
 

@@ -8,9 +8,10 @@ from collections.abc import Callable
 import httpx
 import pytest
 
+from tests.support.js_agent import start_js_agent
 from th_ext import find
 from th_ext._requirements import load_requirements
-from th_ext.conform import ConformReport, run_conform
+from th_ext.conform import ConformOptions, ConformReport, run_conform
 from th_ext.demo import DemoVariant, build_demo_app
 
 pytestmark = pytest.mark.slow
@@ -22,17 +23,17 @@ SENDS = {"JSONRPC/send", "HTTP+JSON/send"}
 
 # The requirement each broken variant breaks, and where: every other requirement must hold.
 EXPECTED: dict[DemoVariant, dict[str, set[str]]] = {
-    DemoVariant.NO_METADATA: {"CMD-3": STREAMS},
+    # with no command metadata anywhere, a client takes the reply for a model answer
+    DemoVariant.NO_METADATA: {"CMD-1": STREAMS, "CMD-3": STREAMS},
     DemoVariant.CHANGED_STATE: {"CMD-5": ALL},
     DemoVariant.MISSING_TASK_REF: {"CMD-4": ALL},
     DemoVariant.REPLY_AS_ARTIFACT: {"CMD-2": ALL},
     DemoVariant.WORKING_FIRST: {"CMD-14": STREAMS},
-    DemoVariant.REPLY_AS_MESSAGE: {"CMD-2": ALL, "CMD-13": STREAMS},
+    DemoVariant.REPLY_AS_MESSAGE: {"CMD-2": ALL},
     DemoVariant.UNREGISTERED_AS_COMMAND: {"CMD-6": ALL},
     DemoVariant.USER_ROLE: {"CMD-9": ALL},
     DemoVariant.SLASHED_COMMAND: {"CMD-3": ALL},
     DemoVariant.REACHES_MODEL: {"CMD-1": STREAMS},
-    DemoVariant.NO_MESSAGE_METADATA: {"CMD-10": SENDS},
     DemoVariant.UNNAMED_TASK: {"CMD-11": ALL},
 }
 
@@ -41,7 +42,7 @@ EXPECTED: dict[DemoVariant, dict[str, set[str]]] = {
 # SendMessage it shows only when it lands before conform reads the task, so on those bindings,
 # and in the state and the reply message it leaves behind, the run may or may not see it.
 MAY_ALSO_FAIL: dict[DemoVariant, dict[str, set[str]]] = {
-    DemoVariant.REACHES_MODEL: {"CMD-1": ALL, "CMD-5": ALL, "CMD-10": SENDS, "CMD-14": STREAMS},
+    DemoVariant.REACHES_MODEL: {"CMD-1": ALL, "CMD-5": ALL, "CMD-14": STREAMS},
 }
 
 
@@ -68,10 +69,39 @@ def test_the_demo_agent_passes_every_requirement_conform_checks(
     checked = {r.id for r in load_requirements(find("commands/v1")) if r.conform}
     assert report.passed
     assert {r.id for r in report.requirements if r.status == "pass"} == checked - (
-        {"CMD-13", "CMD-14"} if variant is DemoVariant.NO_STREAMING else set()
+        {"CMD-14", "CMD-19"} if variant is DemoVariant.NO_STREAMING else set()
     )
     assert report.agent.bindings_checked == ["JSONRPC", "HTTP+JSON"]
     assert report.agent.streaming is (variant is DemoVariant.CORRECT)
+    assert [(r.id, r.status) for r in report.core] == [
+        ("A2A-3.1.2", "pass" if variant is DemoVariant.CORRECT else "skip")
+    ]
+
+
+@pytest.mark.parametrize("variant", [DemoVariant.MESSAGE_ONLY, DemoVariant.EVENT_ONLY], ids=str)
+def test_metadata_in_either_place_passes_with_a_warning_on_both_places(
+    conform_report: Report, variant: DemoVariant
+) -> None:
+    report = conform_report(variant)
+    assert report.passed
+    assert failures(report) == {"CMD-19": STREAMS}
+    assert {r.id: r.status for r in report.requirements}["CMD-19"] == "warn"
+    assert not run_conform(conform_agent_url(report), ConformOptions(strict=True)).passed
+
+
+def conform_agent_url(report: ConformReport) -> str:
+    return report.agent.card_url
+
+
+def test_metadata_in_neither_place_fails_cmd_3_and_reads_as_no_command(
+    conform_report: Report,
+) -> None:
+    report = conform_report(DemoVariant.NO_METADATA)
+    assert not report.passed
+    assert report.failed() == ["CMD-1", "CMD-3"]
+    details = {c.detail for r in report.requirements for c in r.checks if c.status == "fail"}
+    assert "no answer holds command metadata in either place" in details
+    assert any(d.startswith("the command did not run on JSONRPC") for d in details)
 
 
 @pytest.mark.parametrize("variant", list(EXPECTED), ids=str)
@@ -92,8 +122,9 @@ def test_a_broken_variant_fails_its_requirement_on_the_right_bindings(
 
 
 def test_every_check_names_a_requirement_of_the_spec(conform_report: Report) -> None:
-    ids = {r.id for r in load_requirements(find("commands/v1"))}
+    ids = {r.id for r in load_requirements(find("commands/v1")) if r.in_force}
     report = conform_report(DemoVariant.CORRECT)
+    assert {r.id for r in report.requirements} == ids  # a retired requirement is not reported
     for requirement in report.requirements:
         assert requirement.id in ids
         assert requirement.anchor_url.endswith(f"/commands/v1#{requirement.id.lower()}")
@@ -126,3 +157,14 @@ def test_the_js_sdk_agent_passes_every_requirement_conform_checks(js_agent: str)
     checked = {r.id for r in load_requirements(find("commands/v1")) if r.conform}
     assert {r.id for r in report.requirements if r.status == "pass"} == checked
     assert report.agent.bindings_checked == ["JSONRPC", "HTTP+JSON"]
+
+
+@pytest.mark.parametrize("place", ["message", "event"])
+def test_the_js_sdk_agent_passes_with_the_metadata_in_one_place(js_agent: str, place: str) -> None:
+    with start_js_agent(metadata_on=place) as agent:
+        report = run_conform(agent.base_url)
+    assert report.passed, failures(report)
+    assert failures(report) == {"CMD-19": STREAMS}
+    detail = next(c.detail for r in report.requirements for c in r.checks if c.status == "fail")
+    kept = "reply message" if place == "message" else "status update"
+    assert detail.startswith(f"only the {kept} carries the command metadata")

@@ -55,7 +55,7 @@ def test_the_report_of_a_failing_agent_reads_right_in_chromium(
     assert header_top["y"] < table_top["y"]  # the summary comes first
     rows = page.locator("#requirements tbody tr")
     ids = [rows.nth(i).locator("td").first.inner_text() for i in range(rows.count())]
-    assert ids == [f"CMD-{n}" for n in range(1, 19)]
+    assert ids == [f"CMD-{n}" for n in range(1, 20) if n not in (10, 13)]  # retired: not checked
     failed = page.locator("#requirements tbody tr.fail")
     assert failed.count() == 1
     assert failed.locator("td").first.inner_text() == "CMD-5"

@@ -58,7 +58,7 @@ def test_a_command_on_an_existing_task_passes_every_check(
         "stream-order": "pass",
         "command-reply": "pass",
         "command-metadata": "pass",
-        "message-metadata": "pass",
+        "metadata-in-both-places": "pass",
         "reply-message": "pass",
         "reply-names-task": "pass",
         "state-unchanged": "pass",
@@ -116,8 +116,8 @@ def test_an_agent_that_does_not_stream_is_checked_through_send_message(
 @pytest.mark.parametrize(
     ("variant", "text", "expected"),
     [
-        (DemoVariant.NO_METADATA, "/model fast", ["command-metadata"]),
-        (DemoVariant.NO_METADATA, "/help", ["command-metadata"]),
+        (DemoVariant.NO_METADATA, "/model fast", ["model-not-invoked", "command-metadata"]),
+        (DemoVariant.NO_METADATA, "/help", ["model-not-invoked", "command-metadata"]),
         (DemoVariant.CHANGED_STATE, "/model fast", ["state-unchanged"]),
         (DemoVariant.MISSING_TASK_REF, "/review the tests", ["task-ref"]),
         (DemoVariant.WORKING_FIRST, "/help", ["no-other-update"]),
@@ -150,16 +150,35 @@ def test_a_command_that_also_reaches_the_model_fails_on_an_existing_task(
     assert statuses(report)["state-unchanged"] == "pass"  # the state came back: not enough
 
 
-def test_a_repeated_command_without_metadata_of_its_own_fails_on_send_message(
+@pytest.mark.parametrize(
+    ("variant", "left_out"),
+    [(DemoVariant.MESSAGE_ONLY, "status update"), (DemoVariant.EVENT_ONLY, "message")],
+)
+def test_metadata_in_one_place_passes_and_warns_on_the_should_of_both(
+    th_ext: Callable[..., Result], demo_agent: Agent, variant: DemoVariant, left_out: str
+) -> None:
+    server = demo_agent(variant)
+    code, report = live(
+        th_ext, server.base_url, "/model fast", "--task-id", new_task(th_ext, server)
+    )
+    assert code == 0
+    assert statuses(report)["command-metadata"] == "pass"
+    assert statuses(report)["metadata-in-both-places"] == "warn"
+    detail = next(c["detail"] for c in report["checks"] if c["requirement"] == "CMD-19")
+    assert f"the {left_out}" in detail or f"{left_out}'s" in detail
+
+
+def test_a_reply_without_command_metadata_anywhere_fails_command_metadata(
     th_ext: Callable[..., Result], demo_agent: Agent
 ) -> None:
-    server = demo_agent(DemoVariant.NO_MESSAGE_METADATA)
-    task_id = new_task(th_ext, server)
-    assert live(th_ext, server.base_url, "/model fast", "--task-id", task_id)[0] == 1
-    code, report = live(th_ext, server.base_url, "/help", "--task-id", task_id)
+    server = demo_agent(DemoVariant.NO_METADATA)
+    code, report = live(
+        th_ext, server.base_url, "/model fast", "--task-id", new_task(th_ext, server)
+    )
     assert code == 1
-    assert report["sent"]["method"] == "SendMessage"
-    assert failed(report) == ["message-metadata"]
+    # no command metadata anywhere: a client cannot tell the reply from a model answer
+    assert sorted(failed(report)) == ["command-metadata", "model-not-invoked"]
+    assert "metadata-in-both-places" not in statuses(report)
 
 
 def test_the_broken_check_is_named_in_the_text_output(

@@ -150,8 +150,11 @@ class CommandsAgentExecutor {
       metadata.task_ref = subTaskId;
       text = `Started a review of this conversation as task ${subTaskId}.`;
     }
-    const reply = agentMessage(text, task.id, task.contextId, { ...metadata });
-    eventBus.publish(statusUpdate(task.id, task.contextId, task.status.state, reply, metadata));
+    // The command metadata goes on the message, the event, or both (--metadata-on).
+    const onMessage = METADATA_ON !== "event" ? { ...metadata } : undefined;
+    const onEvent = METADATA_ON !== "message" ? metadata : undefined;
+    const reply = agentMessage(text, task.id, task.contextId, onMessage);
+    eventBus.publish(statusUpdate(task.id, task.contextId, task.status.state, reply, onEvent));
   }
 
   modelFor(taskId) {
@@ -260,6 +263,18 @@ function buildApp(baseUrl) {
   app.use(REST_PATH, restHandler(options));
   return app;
 }
+
+function parseMetadataOn(argv) {
+  const index = argv.indexOf("--metadata-on");
+  const value = index === -1 ? "both" : argv[index + 1];
+  if (!["both", "message", "event"].includes(value)) {
+    console.error(`agent.js: --metadata-on must be both, message or event, not ${value}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const METADATA_ON = parseMetadataOn(process.argv.slice(2));
 
 function parsePort(argv) {
   const index = argv.indexOf("--port");

@@ -49,10 +49,10 @@ def test_a_correct_stream_passes_every_check() -> None:
         "CMD-3",
         "CMD-5",
         "CMD-9",
-        "CMD-10",
         "CMD-11",
-        "CMD-13",
         "CMD-14",
+        "CMD-19",
+        "A2A-3.1.2",
     }
 
 
@@ -65,9 +65,93 @@ def test_a_working_update_before_the_reply_fails_cmd_14_only() -> None:
     ]
 
 
-def test_a_stream_that_does_not_begin_with_the_task_fails_cmd_13() -> None:
+def test_a_stream_that_does_not_begin_with_the_task_fails_the_core_rule_only() -> None:
     checks = command_checks(observe([{"statusUpdate": reply()}]), "model")
-    assert outcome(checks)["CMD-13"] == "fail"
+    assert [c.requirement for c in checks if c.status == "fail"] == ["A2A-3.1.2"]
+
+
+def test_a_stream_that_begins_with_another_task_fails_the_core_rule() -> None:
+    other = task(id="other")
+    checks = command_checks(observe([{"task": other}, {"statusUpdate": reply()}]), "model")
+    bad = next(c for c in checks if c.requirement == "A2A-3.1.2")
+    assert (bad.status, bad.detail) == (
+        "fail",
+        "the stream's Task is not the task the message went to",
+    )
+
+
+def without(event: dict[str, Any], place: str) -> dict[str, Any]:
+    if place in ("event", "both"):
+        del event["metadata"]
+    if place in ("message", "both"):
+        del event["status"]["message"]["metadata"]
+    return event
+
+
+@pytest.mark.parametrize(("left_out", "kept"), [("event", "message"), ("message", "event")])
+def test_metadata_in_one_place_passes_cmd_3_and_warns_on_cmd_19(left_out: str, kept: str) -> None:
+    obs = observe([{"task": task()}, {"statusUpdate": without(reply(), left_out)}])
+    checks = {c.requirement: c for c in command_checks(obs, "model")}
+    assert checks["CMD-3"].status == "pass"
+    assert checks["CMD-19"].status == "fail"
+    assert f"only the {'reply message' if kept == 'message' else 'status update'}" in (
+        checks["CMD-19"].detail
+    )
+
+
+def test_metadata_in_neither_place_fails_cmd_3_and_reads_as_the_command_not_running() -> None:
+    # By the placement rule an answer with no command metadata is not a reply: a client takes
+    # it for the model's, so the command did not run as far as anyone can tell (CMD-1).
+    obs = observe([{"task": task()}, {"statusUpdate": without(reply(), "both")}])
+    checks = command_checks(obs, "model")
+    assert [c.requirement for c in checks if c.status == "fail"] == ["CMD-1", "CMD-3"]
+    assert "CMD-19" not in outcome(checks)
+
+
+def test_different_metadata_in_the_two_places_fails_cmd_19() -> None:
+    event = reply()
+    event["status"]["message"]["metadata"]["task_ref"] = "t-2"
+    checks = command_checks(observe([{"task": task()}, {"statusUpdate": event}]), "model")
+    assert [c.requirement for c in checks if c.status == "fail"] == ["CMD-19"]
+
+
+def test_a_new_task_may_be_parked_in_a_non_terminal_state() -> None:
+    parked = reply()
+    parked["status"]["state"] = "TASK_STATE_INPUT_REQUIRED"
+    exchange = RpcExchange(method="SendStreamingMessage", request={}, results=[])
+    exchange.results += [{"task": task("TASK_STATE_SUBMITTED")}, {"statusUpdate": parked}]
+    obs = Observation("JSONRPC", True, False, "/model", exchange, None, task())
+    assert outcome(command_checks(obs, "model"))["CMD-5"] == "pass"
+
+
+def test_a_new_task_ended_by_the_command_fails_cmd_5() -> None:
+    ended = reply()
+    ended["status"]["state"] = "TASK_STATE_COMPLETED"
+    exchange = RpcExchange(method="SendStreamingMessage", request={}, results=[])
+    exchange.results += [{"task": task("TASK_STATE_SUBMITTED")}, {"statusUpdate": ended}]
+    obs = Observation(
+        "JSONRPC", True, False, "/model", exchange, None, task("TASK_STATE_COMPLETED")
+    )
+    bad = next(c for c in command_checks(obs, "model") if c.requirement == "CMD-5")
+    assert (bad.status, bad.detail) == (
+        "fail",
+        "new task: the reply ended it in TASK_STATE_COMPLETED, a terminal state",
+    )
+
+
+def test_a_task_snapshot_in_the_same_state_after_the_reply_is_allowed() -> None:
+    answer = reply()
+    snapshot = task(status=answer["status"])  # the snapshot repeats the reply message
+    obs = observe([{"task": task()}, {"statusUpdate": answer}, {"task": snapshot}], after=snapshot)
+    assert set(outcome(command_checks(obs, "model")).values()) == {"pass"}
+
+
+def test_a_task_snapshot_in_another_state_after_the_reply_fails_cmd_14() -> None:
+    done = task("TASK_STATE_COMPLETED")
+    obs = observe([{"task": task()}, {"statusUpdate": reply()}, {"task": done}], after=task())
+    bad = next(c for c in command_checks(obs, "model") if c.requirement == "CMD-14")
+    assert bad.status == "fail"
+    assert "TASK_STATE_COMPLETED" in bad.detail
 
 
 def test_the_slash_in_metadata_command_fails_cmd_3() -> None:
@@ -75,7 +159,8 @@ def test_the_slash_in_metadata_command_fails_cmd_3() -> None:
     bad = next(c for c in checks if c.requirement == "CMD-3")
     assert (bad.status, bad.detail) == (
         "fail",
-        "the status update's metadata.command is '/model', not 'model'",
+        "status.message.metadata.command is '/model'; the status update's metadata.command is "
+        "'/model', not 'model'",
     )
 
 
@@ -85,8 +170,9 @@ def test_send_message_reads_the_reply_message_never_the_task_metadata() -> None:
     stale = task(status=answer["status"], metadata={"command": "model"})
     obs = observe([{"task": stale}], stream=False, after=stale)
     checks = outcome(command_checks(obs, "model"))
-    assert checks["CMD-10"] == "fail"
-    assert checks["CMD-3"] == "skip"
+    assert checks["CMD-2"] == "pass"  # the task's status.message is the reply, metadata or not
+    assert checks["CMD-3"] == "skip"  # task.metadata is no evidence: it may be stale
+    assert checks["CMD-19"] == "skip"
 
 
 def test_an_ordinary_answer_on_a_task_with_stale_metadata_passes() -> None:
@@ -165,7 +251,7 @@ def test_an_artifact_instead_of_a_reply_fails_cmd_2_with_what_the_stream_held() 
     assert bad.detail == (
         "no status update carries a status.message; the stream held task, artifactUpdate"
     )
-    assert outcome(checks)["CMD-13"] == "pass"  # the Task came first; the reply is what is wrong
+    assert outcome(checks)["A2A-3.1.2"] == "pass"  # the Task came first; the reply is wrong
 
 
 def test_a_message_instead_of_a_task_fails_cmd_2_on_send_message() -> None:

@@ -37,7 +37,9 @@ def test_a_broken_agent_fails_with_the_requirement_in_the_message() -> None:
         "1 requirement(s) failed, 0 warned"
     )
     assert lines[1].startswith("  fail CMD-3 (MUST): ")
-    assert "metadata.command is missing" in lines[2]
+    assert (
+        "neither the reply message's metadata nor the status update's holds command" in (lines[2])
+    )
 
 
 def test_options_narrow_the_run() -> None:

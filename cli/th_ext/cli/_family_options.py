@@ -1,0 +1,74 @@
+"""``--schemas DIR`` and ``--fetch-schemas``: where ``validate`` and ``conform`` find the schemas
+of the family's other extensions (tiny-harness's own), which th-ext does not bundle.
+
+Declared once so that both commands take the same options and find the same schemas, in
+order: the bundled ones (this project's), the folder, then (only when asked) each ``$id``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from th_ext._family import AppliesTo, bundled_external
+from th_ext._family_schemas import FamilySchema, family_key, schemas_from_folder
+from th_ext._problem import Problem
+from th_ext._source_limits import SourceLimits
+
+__all__ = ["FetchSchemasOption", "SchemasOption", "family_schemas"]
+
+SchemasOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--schemas",
+        metavar="DIR",
+        help="A folder of the family's other extension schemas, found by their $id (such as a "
+        "tiny-harness checkout's docs/a2a/ext): their data is checked too.",
+        show_default=False,
+        file_okay=False,
+    ),
+]
+
+FetchSchemasOption = Annotated[
+    bool,
+    typer.Option(
+        "--fetch-schemas",
+        help="Fetch the family's schemas that no folder gave from their $id over HTTPS (the "
+        "card's limits, no header sent), pinned by the published catalog's sha256 and cached.",
+    ),
+]
+
+
+def family_schemas(
+    folder: Path | None, fetch: bool, limits: SourceLimits, kinds: tuple[AppliesTo, ...]
+) -> tuple[tuple[FamilySchema, ...], list[Problem]]:
+    """The schemas found for the family's extensions whose schema applies to one of
+    ``kinds``, and the notices to report with them (a changed schema is an error)."""
+    entries = [e for e in bundled_external() if set(e.applies_to) & set(kinds)]
+    found = {s.uri: s for s in schemas_from_folder(folder, entries)} if folder else {}
+    notices: list[Problem] = []
+    if fetch:
+        from th_ext._family_fetch import fetch_family_schemas, http_fetcher, user_cache_dir
+
+        missing = [entry for entry in entries if entry.uri not in found]
+        fetched = fetch_family_schemas(missing, http_fetcher(limits), user_cache_dir())
+        found.update({schema.uri: schema for schema in fetched.schemas})
+        notices += [
+            Problem(
+                "error",
+                "family-schema-changed",
+                "",
+                message,
+                f"report it to {entry.publisher}: a change to {family_key(entry.uri)} needs a"
+                " new version",
+                "extension",
+            )
+            for entry, message in fetched.changed
+        ]
+        notices += [
+            Problem("info", "family-schema-not-fetched", "", note, "", "extension")
+            for note in fetched.notes
+        ]
+    return tuple(found.values()), notices
