@@ -59,7 +59,7 @@ def family_schemas(
             Problem(
                 "error",
                 "family-schema-changed",
-                "",
+                entry.uri,
                 message,
                 f"report it to {entry.publisher}: a change to {family_key(entry.uri)} needs a"
                 " new version",

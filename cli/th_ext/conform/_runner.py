@@ -29,6 +29,7 @@ from th_ext.checks import (
 from th_ext.checks._observe import event_kind, message_of, metadata, state
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.conform._excerpt import excerpt
+from th_ext.conform._family import FAMILY_KEYS, FamilyPayload, payloads_of
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._jsonrpc import FINAL_STATES
@@ -64,6 +65,8 @@ class GroupResult:
     """Why the interface could not be reached on the group's first request ("" if it was)."""
     commands: dict[str, int] = field(default_factory=dict)
     """How many times each command was sent."""
+    payloads: list[FamilyPayload] = field(default_factory=list)
+    """The host extensions' metadata payloads seen in the answers (``conform._family``)."""
 
 
 def open_wire(
@@ -220,6 +223,7 @@ async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: Group
     if scenario.command is not None:
         result.commands[scenario.command] = result.commands.get(scenario.command, 0) + 1
     seen = excerpt(obs.exchange)
+    result.payloads += payloads_of(obs, FAMILY_KEYS)
     if scenario.command is None:
         if obs.stream and obs.exchange.ok and obs.results:
             result.checks.append(_at(wire, stream_order_check(obs), seen))
