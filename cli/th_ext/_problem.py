@@ -28,7 +28,9 @@ class Problem:
     says what to do about it. ``fatal`` marks a problem that left no card to check. ``line``
     and ``column`` (1-based) place ``path`` in the source text, when the card was read as text.
     ``excerpt`` is the source text at the problem, when it helps (a JSON syntax error's line
-    with a caret under the column).
+    with a caret under the column). ``at_key`` places the problem at the member's key instead of
+    its value (a key that should not be there); ``hidden`` is how many more problems of its
+    kind this one stands for (an "and M more" summary), so that totals count every problem.
     """
 
     severity: Severity
@@ -41,6 +43,8 @@ class Problem:
     line: int | None = None
     column: int | None = None
     excerpt: str = ""
+    at_key: bool = False
+    hidden: int = 0
 
     @property
     def is_error(self) -> bool:

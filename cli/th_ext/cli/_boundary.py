@@ -125,7 +125,8 @@ def _report_error(exc: ThExtError, params: dict[str, Any], name: str | None) -> 
         from th_ext.cli._error_document import error_document
 
         try:
-            write(error_document(exc, output_format, command=name, source=params.get("source")))
+            source = params.get("source") or next(iter(params.get("sources") or []), None)
+            write(error_document(exc, output_format, command=name, source=source))
         except BrokenPipeError:
             _output_closed()
     raise typer.Exit(int(ExitCode.UNUSABLE))

@@ -25,7 +25,7 @@ def hook_command() -> TyperCommand:
     """``th-ext-pre-commit [VALIDATE OPTIONS] FILE...``, built from ``th-ext validate``."""
     validate = typer.main.get_command(app).commands["validate"]  # type: ignore[attr-defined]
     check = validate.callback
-    options = [param for param in validate.params if param.name != "source"]
+    options = [param for param in validate.params if param.name != "sources"]
     files = TyperArgument(
         param_decls=["files"], nargs=-1, metavar="FILE...", help="Agent card files to check."
     )
@@ -36,7 +36,7 @@ def hook_command() -> TyperCommand:
             if index:
                 typer.echo()
             try:
-                check(source=path, **values)
+                check(sources=[path], **values)
             except typer.Exit as exc:
                 worst = max(worst, exc.exit_code)
         raise typer.Exit(worst)

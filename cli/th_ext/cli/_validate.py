@@ -1,8 +1,9 @@
-"""``th-ext validate``: read an agent card from a file, stdin or a URL, and check it.
+"""``th-ext validate``: read agent cards from files, stdin or URLs, and check each.
 
 Exit codes: 0 valid (warnings allowed unless ``--strict``), 1 the card was read and has
 problems, 2 no card could be read (usage error, network or HTTP error, over the size cap, not
-JSON). No traceback reaches the user unless ``--debug`` is given.
+JSON); with several sources, the worst of them. No traceback reaches the user unless
+``--debug`` is given.
 """
 
 import sys
@@ -21,7 +22,6 @@ from th_ext.cli._source_options import (
     HeaderOption,
     HeaderOriginOption,
     MaxBytesOption,
-    SourceArgument,
     TimeoutOption,
     note_withheld,
     source_limits,
@@ -40,8 +40,20 @@ class ReportFormat(StrEnum):
     github = "github"
 
 
+SourcesArgument = Annotated[
+    list[str],
+    typer.Argument(
+        help="The agent cards to check, each a file, - for standard input, or an http(s) URL. "
+        "A URL not ending in .json is the agent's base URL (the card is read at "
+        "/.well-known/agent-card.json).",
+        metavar="SOURCE...",
+        show_default=False,
+    ),
+]
+
+
 def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
-    source: SourceArgument,
+    sources: SourcesArgument,
     output_format: Annotated[
         ReportFormat,
         typer.Option("--format", "-f", metavar="[text|json|junit|github]", help="Output format."),
@@ -86,7 +98,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
-    """Check an agent card against A2A 1.0 and the extension schemas th-ext publishes."""
+    """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes, header_origin)
     options = _Options(
         output_format,
@@ -98,7 +110,18 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         schemas,
         fetch_schemas,
     )
-    raise typer.Exit(_run(source, options))
+    if len(sources) == 1:
+        report, error = _run(sources[0], options)
+        if error is not None:  # a person gets the one-line error of every command
+            if options.junit_file is not None:
+                from th_ext.validate import to_junit
+
+                write_junit(to_junit(report), options.junit_file)
+            raise error
+        raise typer.Exit(_emit(report, options))
+    from th_ext.cli._validate_many import validate_many
+
+    raise typer.Exit(validate_many(sources, lambda source: _run(source, options), options))
 
 
 class _Options(NamedTuple):
@@ -112,7 +135,9 @@ class _Options(NamedTuple):
     fetch_schemas: bool = False
 
 
-def _run(source: str, options: _Options) -> int:
+def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
+    """The report of one source, and in text format the error that left nothing to read
+    (shown as one line rather than as a report)."""
     import time
 
     from th_ext.cli._sanitise import unwrap
@@ -153,9 +178,7 @@ def _run(source: str, options: _Options) -> int:
         # gets the one-line error of every command.
         report = report_for_source_error(source, exc, strict=options.strict)
         if options.output_format is ReportFormat.text:
-            if options.junit_file is not None:
-                _write_junit(report, options.junit_file)
-            raise
+            return report, exc
     else:
         location, notices = raw.location, [*raw.notices, *family_notices]
         body = [raw.data]
@@ -177,22 +200,28 @@ def _run(source: str, options: _Options) -> int:
                 notices=notices,
                 options=validate_options,
             )
-    if options.junit_file is not None:
-        _write_junit(report, options.junit_file)
-    _emit(report, options.output_format, source)
-    return report.exit_code
+    return report, None
 
 
-def _write_junit(report: "Report", path: Path) -> None:
-    from th_ext.validate import to_junit
-
+def write_junit(text: str, path: Path) -> None:
     try:
-        path.write_text(to_junit(report), encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
 
 
-def _emit(report: "Report", output_format: ReportFormat, source: str) -> None:
+def _emit(report: "Report", options: _Options) -> int:
+    if options.junit_file is not None:
+        from th_ext.validate import to_junit
+
+        write_junit(to_junit(report), options.junit_file)
+    sys.stdout.write(render(report, options.output_format))
+    return report.exit_code
+
+
+def render(report: "Report", output_format: ReportFormat) -> str:
+    """One report in ``output_format``."""
+    source = report.source
     if output_format is ReportFormat.github:
         from th_ext.cli._github import render_github
 
@@ -209,4 +238,4 @@ def _emit(report: "Report", output_format: ReportFormat, source: str) -> None:
         from th_ext.cli._validate_output import render_text
 
         text = render_text(report, color=use_color(sys.stdout))
-    sys.stdout.write(text)
+    return text

@@ -26,6 +26,7 @@ _LAYER_TITLES = {
     "extension": "extensions",
 }
 _SHOWN_COMMANDS = 10
+_EXCERPT_WIDTH = 120
 
 
 class _Style:
@@ -70,10 +71,11 @@ def render_text(report: Report, *, color: bool) -> str:
         for problem in problems:
             lines.extend(_problem_lines(problem, report, style))
     lines.append("")
-    errors, warnings = len(report.errors), len(report.warnings)
+    totals = report.totals()  # every problem found, the ones not listed too
+    errors, warnings, notes = totals["error"], totals["warning"], totals["info"]
     counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-    if report.notices:
-        counts += f", {len(report.notices)} note{'s' * (len(report.notices) != 1)}"
+    if notes:
+        counts += f", {notes} note{'s' * (notes != 1)}"
     if report.valid:
         lines.append(f"{style.green('valid')} ({counts})")
     elif not report.card_read:
@@ -114,9 +116,12 @@ def _summary_lines(report: Report) -> list[str]:
 
 
 def _counts(problems: list[Problem]) -> str:
-    errors = sum(1 for p in problems if p.severity == "error")
-    warnings = sum(1 for p in problems if p.severity == "warning")
-    notes = len(problems) - errors - warnings
+    def found(problem: Problem) -> int:
+        return problem.hidden if problem.code == "more-problems" else 1
+
+    errors = sum(found(p) for p in problems if p.severity == "error")
+    warnings = sum(found(p) for p in problems if p.severity == "warning")
+    notes = sum(found(p) for p in problems if p.severity == "info")
     parts = []
     if errors:
         parts.append(f"{errors} error{'s' * (errors != 1)}")
@@ -141,9 +146,39 @@ def _problem_lines(problem: Problem, report: Report, style: _Style) -> list[str]
         where += f" ({clean(report.location)}:{problem.line}:{problem.column})"
     lines = [f"  {marked} {style.bold(problem.code)}{where}", f"    {clean(problem.message)}"]
     lines += [f"      {clean(part)}" for part in problem.excerpt.split("\n") if problem.excerpt]
+    source_line = report.source_lines.get(problem.line) if problem.line is not None else None
+    if source_line is not None and problem.column is not None and not problem.excerpt:
+        lines += _source_excerpt(problem.line, problem.column, source_line, style)
     if problem.hint:
         lines.append(f"    {style.dim('hint: ' + clean(problem.hint))}")
     return lines
+
+
+def _source_excerpt(number: int | None, column: int, text: str, style: _Style) -> list[str]:
+    """The problem's line with its number, and a caret line under the token at ``column``
+    (a long line is cut to a window around it)."""
+    index = column - 1
+    start = 0
+    if len(text) > _EXCERPT_WIDTH:
+        start = max(0, min(index - _EXCERPT_WIDTH // 2, len(text) - _EXCERPT_WIDTH))
+    shown = text[start : start + _EXCERPT_WIDTH].replace("\t", " ")
+    before = clean(shown[: index - start])
+    width = max(1, min(_token_width(text, index), len(shown) - (index - start)))
+    gutter = f"{number}"
+    return [
+        f"    {style.dim(gutter + ' |')} {clean(shown)}",
+        f"    {' ' * len(gutter)} {style.dim('|')} {' ' * len(before)}{style.red('^' * width)}",
+    ]
+
+
+def _token_width(text: str, index: int) -> int:
+    """How many characters the JSON token at ``index`` spans (a string with its quotes)."""
+    if index >= len(text) or text[index] != '"':
+        return 1
+    end = index + 1
+    while end < len(text) and text[end] != '"':
+        end += 2 if text[end] == "\\" else 1
+    return end - index + 1
 
 
 class Spinner:

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from th_ext._problem import Problem
 from th_ext.validate._pointer import pointer
+from th_ext.validate._suggest import closest_name, minimal_card_member
 
 __all__ = ["FieldChecker", "json_type"]
 
@@ -50,8 +51,18 @@ class FieldChecker:
     def error(self, code: str, path: tuple[str | int, ...], message: str, hint: str) -> None:
         self.problems.append(Problem("error", code, pointer(path), message, hint, "card"))
 
-    def warn(self, code: str, path: tuple[str | int, ...], message: str, hint: str) -> None:
-        self.problems.append(Problem("warning", code, pointer(path), message, hint, "card"))
+    def warn(
+        self,
+        code: str,
+        path: tuple[str | int, ...],
+        message: str,
+        hint: str,
+        *,
+        at_key: bool = False,
+    ) -> None:
+        self.problems.append(
+            Problem("warning", code, pointer(path), message, hint, "card", at_key=at_key)
+        )
 
     def typed(
         self,
@@ -66,11 +77,12 @@ class FieldChecker:
         where = (*path, key)
         if key not in obj:
             if required:
+                member = minimal_card_member(path, key)
                 self.error(
                     "missing-field",
                     where,
                     f"the required field {key!r} is missing",
-                    f"add {key!r} ({_TYPE_NAMES[kind]})",
+                    f"add {member}" if member else f"add {key!r} ({_TYPE_NAMES[kind]})",
                 )
             return False
         found = json_type(obj[key])
@@ -189,6 +201,7 @@ class FieldChecker:
                             f"{key!r} is an A2A 0.3 field, kept for the card's 0.3 interface",
                             "nothing to do while the agent serves A2A 0.3 too; " + replaced[key],
                             "card",
+                            at_key=True,
                         )
                     )
                     continue
@@ -197,14 +210,23 @@ class FieldChecker:
                     (*path, key),
                     f"{key!r} is an A2A 0.3 field that 1.0 no longer has",
                     replaced[key],
+                    at_key=True,
                 )
             else:
                 self.warn(
                     "unknown-field",
                     (*path, key),
                     f"{key!r} is not an A2A 1.0 field here; clients will ignore it",
-                    "check the spelling (field names are lowerCamelCase) or remove it",
+                    _unknown_hint(key, known),
+                    at_key=True,
                 )
+
+
+def _unknown_hint(key: str, known: frozenset[str]) -> str:
+    suggestion = closest_name(key, known)
+    if suggestion is not None:
+        return f"did you mean {suggestion!r}?"
+    return "check the spelling (field names are lowerCamelCase) or remove it"
 
 
 def _article(type_name: str) -> str:

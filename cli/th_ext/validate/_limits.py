@@ -80,6 +80,7 @@ class ProblemList(list[Problem]):
                     f"fix the ones listed and check again; at most {MAX_PER_CODE} of a kind "
                     "are listed",
                     example.layer,
+                    hidden=more,
                 )
             )
         if self.stopped:

@@ -5,8 +5,10 @@ pre-commit hook or a CI annotation wants a line and a column instead. ``locate``
 with one pass of a regular-expression tokenizer over the text, after the card was parsed, and
 only when there are problems to place: it descends only into the members and items that lead
 to a wanted pointer, skips every other value by counting brackets, and stops as soon as every
-pointer is placed. A pointer that names nothing (a missing member) is placed at the deepest
-value that does exist on its way, which is where the member belongs.
+pointer is placed. A pointer that names nothing (a missing member) is placed where the member
+belongs: at the key of the deepest object that does exist on its way, or at its opening brace
+when it has no key (the whole card, an array's item). A pointer listed in ``keys`` (an unknown
+or misspelt key) is placed at its key rather than at its value.
 """
 
 from __future__ import annotations
@@ -52,8 +54,9 @@ class _Trie(dict[str, "_Trie"]):
         self.below: list[tuple[str, ...]] = []
 
 
-def locate(text: str, pointers: Iterable[str]) -> dict[str, Position]:
-    """The position of each pointer's value in ``text``, a JSON document that parsed.
+def locate(text: str, pointers: Iterable[str], *, keys: Iterable[str] = ()) -> dict[str, Position]:
+    """The position of each pointer's value in ``text``, a JSON document that parsed (of its
+    key, for the pointers in ``keys``; see the module for a missing member).
 
     Pointers that are not well formed are left out of the answer.
     """
@@ -75,18 +78,24 @@ def locate(text: str, pointers: Iterable[str]) -> dict[str, Position]:
         return {}
     scanner = _Scanner(text, set(wanted.values()))
     offsets: dict[tuple[str, ...], int] = {}
+    key_offsets = scanner.key_offsets
     start = scanner.token()
     if start is not None:
         with suppress(_AllPlaced):
             scanner.value(start, root, (), offsets)
     lines = _LineIndex(text)
+    at_key = set(keys)
     found: dict[str, Position] = {}
     for pointer, tokens in wanted.items():
+        if tokens in offsets:
+            use_key = pointer in at_key and tokens in key_offsets
+            found[pointer] = lines.position((key_offsets if use_key else offsets)[tokens])
+            continue
         placed = tokens
         while placed not in offsets and placed:
             placed = placed[:-1]
         if placed in offsets:
-            found[pointer] = lines.position(offsets[placed])
+            found[pointer] = lines.position(key_offsets.get(placed, offsets[placed]))
     return found
 
 
@@ -116,6 +125,7 @@ class _Scanner:
         self.text = text
         self.pos = 0
         self.unplaced = set(wanted)
+        self.key_offsets: dict[tuple[str, ...], int] = {}
 
     def token(self) -> tuple[str, int] | None:
         """The next token and its offset, or ``None`` at the end of the text."""
@@ -190,6 +200,7 @@ class _Scanner:
                 if start[0] in ("{", "["):
                     self.skip_container()
                 continue
+            self.key_offsets[(*path, key)] = member.start(1)
             self.value(start, child, (*path, key), offsets)
             remaining -= 1
             if not remaining:

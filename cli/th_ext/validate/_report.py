@@ -38,6 +38,9 @@ class Report:
     layers: tuple[Layer, ...] = LAYERS
     card: dict[str, Any] | None = None
     extensions: list[dict[str, Any]] = field(default_factory=list)
+    source_lines: dict[int, str] = field(default_factory=dict)
+    """The text of each line a problem is on, when the card was read as text (for showing the
+    line under the problem; not part of the JSON format)."""
 
     def __post_init__(self) -> None:
         # Where the card came from is reported in every format: never with URL credentials.
@@ -59,6 +62,14 @@ class Report:
     def notices(self) -> list[Problem]:
         """The ``info`` findings: said, never failing."""
         return [p for p in self.problems if p.severity == "info"]
+
+    def totals(self) -> dict[str, int]:
+        """How many errors, warnings and notes were found, including those not listed (an
+        "and M more" problem counts the problems it stands for)."""
+        counts = {"error": 0, "warning": 0, "info": 0}
+        for problem in self.problems:
+            counts[problem.severity] += problem.hidden if problem.code == "more-problems" else 1
+        return counts
 
     def fails(self, problem: Problem) -> bool:
         """Whether ``problem`` makes the card invalid (a warning does only under ``strict``,
@@ -83,7 +94,9 @@ class Report:
         return grouped
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON format: ``valid``, ``source``, ``problems`` and the summaries."""
+        """The JSON format: ``valid``, ``source``, ``problems`` and the summaries (``summary``
+        counts every problem found, listed or not)."""
+        totals = self.totals()
         return {
             "format": FORMAT_VERSION,
             "valid": self.valid,
@@ -94,9 +107,9 @@ class Report:
             "card_read": self.card_read,
             "layers": list(self.layers),
             "summary": {
-                "errors": len(self.errors),
-                "warnings": len(self.warnings),
-                "info": len(self.notices),
+                "errors": totals["error"],
+                "warnings": totals["warning"],
+                "info": totals["info"],
             },
             "card": _clean_tree(self.card),
             "extensions": [_clean_tree(e) for e in self.extensions],

@@ -15,7 +15,7 @@ from th_ext._exceptions import SchemaError
 from th_ext._problem import Problem
 from th_ext.validate._fastschema import Check, compile_check
 from th_ext.validate._limits import ProblemList, TooManyProblems
-from th_ext.validate._pointer import pointer
+from th_ext.validate._schema_messages import problems_for
 
 __all__ = ["ParamsSchema"]
 
@@ -45,7 +45,8 @@ class ParamsSchema:
             return None
 
     def problems(self, instance: Any, base: tuple[str | int, ...]) -> list[Problem]:
-        """A ``schema-violation`` problem for every error, in document order.
+        """A ``schema-violation`` problem for every error (see ``_schema_messages``), in
+        document order.
 
         The errors are read one at a time and only the first ``MAX_PER_CODE`` are kept (see
         ``ProblemList``): jsonschema's errors are heavy, and a hostile card has millions.
@@ -60,19 +61,13 @@ class ParamsSchema:
         try:
             for error in validator.iter_errors(instance):
                 path = list(error.absolute_path)
-                problem = Problem(
-                    "error",
-                    "schema-violation",
-                    pointer((*base, *path)),
-                    _shorten(error.message),
-                    f"the {error.validator!r} rule of {self.name}",
-                    "extension",
-                )
+                problems = problems_for(error, base, self.name)
                 del error
-                before = len(found)
-                found.append(problem)
-                if len(found) > before:
-                    kept.append(([(isinstance(p, str), p) for p in path], problem))
+                for problem in problems:
+                    before = len(found)
+                    found.append(problem)
+                    if len(found) > before:
+                        kept.append(([(isinstance(p, str), p) for p in path], problem))
         except Unresolvable as exc:
             raise SchemaError(
                 f"{self.name}: $ref {getattr(exc, 'ref', '')!r} cannot be resolved "

@@ -22,6 +22,7 @@ from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._limits import bounded
+from th_ext.validate._placement import needs_place, place_problems, source_lines
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
 from th_ext.validate._tables import shared_tables
@@ -88,12 +89,13 @@ def validate_bytes(
         if parsed.fatal:
             return _unread(report)
         _check_value(report, parsed.value, options)
-        if not _unplaced(report.problems):
+        if not any(map(needs_place, report.problems)):
             # Nothing is left to do with the value: a process about to end need not free it.
             # Else it is freed first, so that placing many problems never holds both at once.
             keep_until_exit(parsed.value)
         del parsed
     report.problems = place_problems(text, report.problems)
+    report.source_lines = source_lines(text, report.problems)
     return report
 
 
@@ -144,30 +146,6 @@ _SOURCE_HINTS = {
 }
 
 
-def place_problems(text: str, problems: list[Problem]) -> list[Problem]:
-    """``problems`` with ``line`` and ``column`` set from their paths in ``text``."""
-    unplaced = _unplaced(problems)
-    if not unplaced:
-        return problems
-    # Imported here: a card with nothing to place (a valid one) does not pay for the tokenizer.
-    from th_ext.validate._positions import locate
-
-    positions = locate(text, unplaced)
-    placed = []
-    for problem in problems:
-        position = positions.get(problem.path) if problem.line is None else None
-        if position is None or problem.layer == "source":
-            placed.append(problem)
-        else:
-            placed.append(replace(problem, line=position.line, column=position.column))
-    return placed
-
-
-def _unplaced(problems: list[Problem]) -> list[str]:
-    """The paths of the problems that still need a line and column."""
-    return [p.path for p in problems if p.line is None and p.layer != "source"]
-
-
 def _unread(report: Report) -> Report:
     report.card_read = False
     report.layers = ("source", "document")
@@ -213,7 +191,6 @@ def _redacted(report: Report) -> Report:
     """The report with no URL credentials (``user:password@``) in a message or hint."""
     if not any("@" in p.message or "@" in p.hint for p in report.problems):
         return report
-    from dataclasses import replace
 
     from th_ext.net import redact
 

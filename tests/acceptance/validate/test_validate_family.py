@@ -69,7 +69,7 @@ def test_valid_media_params_pass_and_an_unknown_key_does_not(tmp_path: Path, sch
     card["capabilities"]["extensions"][4]["params"]["maxFileSize"] = 1
     run = run_validate(str(_write(tmp_path, card)), "--schemas", str(schemas), "--format", "json")
     assert [(p["code"], p["path"]) for p in _media_problems(run.report)] == [
-        ("schema-violation", f"{MEDIA}/params")
+        ("schema-violation", f"{MEDIA}/params/maxFileSize")  # at the key that is not allowed
     ]
 
 

@@ -308,7 +308,7 @@ def test_schema_option_replaces_the_bundled_schema(card_server: CardServer) -> N
     drafted = run_validate(card_server.url(), "--format", "json", "--schema", schema_url)
     assert drafted.code == 1
     assert drafted.codes() == [
-        ("schema-violation", "/capabilities/extensions/0/params/commands/0"),
+        ("schema-violation", "/capabilities/extensions/0/params/commands/0/argument_hint"),
     ]
     paths = [path for path, _ in card_server.seen]
     assert paths.count("/draft/schema.json") == 1

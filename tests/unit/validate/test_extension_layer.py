@@ -35,10 +35,11 @@ def test_every_schema_error_with_its_path(card: dict[str, Any]) -> None:
     del commands(card)[1]["description"]
     commands(card)[2]["argument_hint"] = 5
     card["capabilities"]["extensions"][0]["params"]["extra"] = True
+    # An unexpected key is reported at the key, a missing one where it belongs.
     assert ext_codes(card) == [
-        ("error", "schema-violation", f"{BASE}/params"),
-        ("error", "schema-violation", f"{BASE}/params/commands/0"),
-        ("error", "schema-violation", f"{BASE}/params/commands/1"),
+        ("error", "schema-violation", f"{BASE}/params/extra"),
+        ("error", "schema-violation", f"{BASE}/params/commands/0/aliases"),
+        ("error", "schema-violation", f"{BASE}/params/commands/1/description"),
         ("error", "schema-violation", f"{BASE}/params/commands/2/argument_hint"),
     ]
 
@@ -138,7 +139,7 @@ def test_override_ref_to_a_bundled_schema_resolves(card: dict[str, Any]) -> None
     assert ext_codes(card, schema=override, extensions=(COMMANDS_URI,)) == []
     del card["capabilities"]["extensions"][0]["params"]["commands"]
     assert ext_codes(card, schema=override, extensions=(COMMANDS_URI,)) == [
-        ("error", "schema-violation", f"{BASE}/params"),
+        ("error", "schema-violation", f"{BASE}/params/commands"),
     ]
 
 

@@ -85,8 +85,8 @@ def test_a_hostile_card_gives_the_exact_messages(card: dict[str, Any]) -> None:
         "schema-violation": (
             "-inf is not of type 'string'",
             "error: -inf is not of type 'string'\n"
-            "hint: the 'type' rule of https://madarauchiha-314.github.io/tiny-harness/a2a/ext/"
-            "commands/v1/schema.json\n"
+            "hint: make it a string, as https://madarauchiha-314.github.io/tiny-harness/a2a/ext/"
+            "commands/v1/schema.json requires\n"
             "path: /capabilities/extensions/0/params/commands/0/description",
         ),
         "command-name-pattern": (

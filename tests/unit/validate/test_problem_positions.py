@@ -56,12 +56,20 @@ def test_every_pointer_is_placed_where_its_value_starts(value: Any, indent: int 
 
 
 def test_a_missing_member_is_placed_at_the_object_it_belongs_in() -> None:
-    text = '{\n  "skills": [\n    {"id": "a"}\n  ]\n}'
-    positions = locate(text, ["/skills/0/name", "/skills/7", "/nothing/here", ""])
+    """At the key of the object that should hold it, or its brace when it has no key."""
+    text = '{\n  "skills": [\n    {"id": "a"}\n  ],\n  "caps": {"a": 1}\n}'
+    positions = locate(text, ["/skills/0/name", "/skills/7", "/nothing/here", "", "/caps/b"])
     assert positions["/skills/0/name"] == Position(3, 5)
-    assert positions["/skills/7"] == Position(2, 13)
+    assert positions["/skills/7"] == Position(2, 3)
+    assert positions["/caps/b"] == Position(5, 3)
     assert positions["/nothing/here"] == Position(1, 1)
     assert positions[""] == Position(1, 1)
+
+
+def test_a_pointer_asked_for_at_its_key_is_placed_at_the_key() -> None:
+    text = '{\n  "caps": {\n    "extra": [1]\n  }\n}'
+    assert locate(text, ["/caps/extra"]) == {"/caps/extra": Position(3, 14)}
+    assert locate(text, ["/caps/extra"], keys=["/caps/extra"]) == {"/caps/extra": Position(3, 5)}
 
 
 def test_escaped_keys_and_strings_with_brackets() -> None:
