@@ -233,7 +233,8 @@ def _unreachable(wires: list[Wire], groups: list[GroupResult], modes: int) -> di
 
 
 def _info(entry: InterfaceInfo, wires: list[Wire], unreachable: dict[Wire, str]) -> InterfaceInfo:
-    wire = next((w for w in wires if (w.binding, w.url) == (entry.binding, entry.url)), None)
+    shown = (entry.binding, entry.url)  # the report's URLs are redacted
+    wire = next((w for w in wires if (w.binding, redact_url(w.url)) == shown), None)
     if wire is not None and wire in unreachable:
         return InterfaceInfo(entry.binding, entry.url, "unreachable", unreachable[wire])
     return entry
@@ -268,27 +269,27 @@ def _interfaces(
         if not isinstance(entry, dict):
             continue
         binding, url = str(entry.get("protocolBinding")), entry.get("url")
-        shown = str(url)
+        shown = redact_url(str(url))  # user:password@ is shown as ***@ in every note and report
         if (binding, shown) in seen:
             continue
         seen.add((binding, shown))
         if binding not in BINDINGS:
             not_checked.append(binding)
             reason = "conform speaks JSON-RPC and HTTP+JSON"
-            notes.append(f"{binding} interface at {url}: not checked ({reason})")
+            notes.append(f"{binding} interface at {shown}: not checked ({reason})")
             listed.append(InterfaceInfo(binding, shown, "not checked", reason))
         elif options.bindings and binding not in options.bindings:
             listed.append(InterfaceInfo(binding, shown, "not checked", "left out by --binding"))
         elif not isinstance(url, str) or not is_url(url):
-            notes.append(f"{binding} interface has no http(s) url ({url!r}); not checked")
+            notes.append(f"{binding} interface has no http(s) url ({shown!r}); not checked")
             listed.append(InterfaceInfo(binding, shown, "not checked", "no http(s) url"))
         elif len(chosen) >= options.max_interfaces:
-            left_out.append(f"{binding} {url}")
+            left_out.append(f"{binding} {shown}")
             listed.append(InterfaceInfo(binding, shown, "not checked", "over --max-interfaces"))
         else:
             tenant = entry.get("tenant")
             chosen.append(Interface(binding, url, tenant if isinstance(tenant, str) else ""))
-            listed.append(InterfaceInfo(binding, url, "checked"))
+            listed.append(InterfaceInfo(binding, shown, "checked"))
     if left_out:
         notes.append(
             f"{len(left_out)} interface(s) over --max-interfaces {options.max_interfaces} were "

@@ -34,6 +34,7 @@ from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._jsonrpc import FINAL_STATES
 from th_ext.dispatch._verdict import task_id_of
+from th_ext.net import redact_url
 
 if TYPE_CHECKING:
     import httpx
@@ -188,7 +189,8 @@ async def run_header_check(
 
 def _at(wire: Wire, found: Check, seen: str = "") -> Check:
     """``found`` with the interface it ran over, and for a failure what the agent sent."""
-    return replace(found, interface=wire.url, excerpt=seen if found.status == "fail" else "")
+    shown = redact_url(wire.url)
+    return replace(found, interface=shown, excerpt=seen if found.status == "fail" else "")
 
 
 def _names(results: list[Any], name: str) -> bool:
@@ -271,7 +273,7 @@ async def gather_groups(
 
 
 def _where(wire: Wire) -> str:
-    return f"{wire.binding} {wire.url}"
+    return f"{wire.binding} {redact_url(wire.url)}"
 
 
 def commands_of(card: dict[str, Any]) -> CardCommands:
