@@ -30,10 +30,12 @@ from th_ext.checks import (
 from th_ext.checks._observe import message_of, state
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.conform._excerpt import excerpt
+from th_ext.conform._family import FAMILY_KEYS, FamilyPayload, payloads_of
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._jsonrpc import FINAL_STATES
 from th_ext.dispatch._verdict import task_id_of
+from th_ext.net import redact_url
 
 if TYPE_CHECKING:
     import httpx
@@ -65,6 +67,8 @@ class GroupResult:
     """Why the interface could not be reached on the group's first request ("" if it was)."""
     commands: dict[str, int] = field(default_factory=dict)
     """How many times each command was sent."""
+    payloads: list[FamilyPayload] = field(default_factory=list)
+    """The host extensions' metadata payloads seen in the answers (``conform._family``)."""
 
 
 def open_wire(
@@ -186,7 +190,8 @@ async def run_header_check(
 
 def _at(wire: Wire, found: Check, seen: str = "") -> Check:
     """``found`` with the interface it ran over, and for a failure what the agent sent."""
-    return replace(found, interface=wire.url, excerpt=seen if found.status == "fail" else "")
+    shown = redact_url(wire.url)
+    return replace(found, interface=shown, excerpt=seen if found.status == "fail" else "")
 
 
 def _names(obs: Observation, name: str) -> bool:
@@ -209,6 +214,7 @@ async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: Group
     if scenario.command is not None:
         result.commands[scenario.command] = result.commands.get(scenario.command, 0) + 1
     seen = excerpt(obs.exchange)
+    result.payloads += payloads_of(obs, FAMILY_KEYS)
     if scenario.command is None:
         if obs.stream and obs.exchange.ok and obs.results:
             result.checks.append(_at(wire, stream_order_check(obs), seen))
@@ -256,7 +262,7 @@ async def gather_groups(
 
 
 def _where(wire: Wire) -> str:
-    return f"{wire.binding} {wire.url}"
+    return f"{wire.binding} {redact_url(wire.url)}"
 
 
 def commands_of(card: dict[str, Any]) -> CardCommands:
