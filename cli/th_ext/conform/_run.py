@@ -16,12 +16,14 @@ import httpx
 
 from th_ext._catalog import find
 from th_ext._exceptions import AgentUnreachableError, ConformError
+from th_ext._family_schemas import FamilySchema
 from th_ext._record import record
 from th_ext._requirements import load_requirements
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope, is_url
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._names import EXTENSION_URI
 from th_ext.conform._card_check import card_check, fetch_card
+from th_ext.conform._family import fails_run, other_extension_results
 from th_ext.conform._model import AgentInfo, Check, ConformReport, InterfaceInfo
 from th_ext.conform._runner import (
     GroupResult,
@@ -67,6 +69,14 @@ class ConformOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_interfaces: int = DEFAULT_MAX_INTERFACES
     """The most interfaces checked; the others are named in a note."""
+    rule_edges: bool = True
+    """Send the edges of the dispatch rule (``th_ext.conform._rule_edges``) to each interface;
+    without them a run checks the replies to the commands and far fewer ordinary messages."""
+    family: tuple[FamilySchema, ...] = ()
+    """The host extensions' schemas found for this run (``--schemas``, ``--fetch-schemas``):
+    the payloads they apply to are checked in the "other extensions" section."""
+    family_changed: tuple[tuple[str, str], ...] = ()
+    """``(uri, message)`` for a fetched schema that differs from its pin."""
 
 
 def run_conform(
@@ -152,7 +162,9 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     ]
     version = find(EXTENSION_URI)
     plan = scenarios(selected, extension.names)
-    edges = edge_scenarios(version.spec_text(), selected, extension.names)
+    edges = (
+        edge_scenarios(version.spec_text(), selected, extension.names) if options.rule_edges else []
+    )
     groups = await gather_groups(wires, modes, plan, edges)
     unreachable = _unreachable(wires, groups, len(modes))
     if len(unreachable) == len(wires):
@@ -174,9 +186,16 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     requirements = [r for r in load_requirements(version) if r.level in options.levels]
     results = requirement_results(requirements, checks, version.uri)
     core = core_results(checks)
+    other = other_extension_results(
+        _declared(card),
+        options.family,
+        [payload for group in groups for payload in group.payloads],
+        options.family_changed,
+    )
     shown = {c.name: command_text(c) for c in selected}
     return ConformReport(
-        passed=run_passed([*results, *core], strict=options.strict),
+        passed=run_passed([*results, *core], strict=options.strict)
+        and not fails_run(other, strict=options.strict),
         strict=options.strict,
         agent=AgentInfo(
             name=str(card.get("name", "")),
@@ -194,7 +213,18 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         requests=counter.count,
         seconds=round(time.perf_counter() - started, 3),
         core=core,
+        other=other,
     )
+
+
+def _declared(card: dict[str, Any]) -> list[str]:
+    """The extension URIs the card declares."""
+    entries = (card.get("capabilities") or {}).get("extensions")
+    return [
+        entry["uri"]
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, dict) and isinstance(entry.get("uri"), str)
+    ]
 
 
 def _unreachable(wires: list[Wire], groups: list[GroupResult], modes: int) -> dict[Wire, str]:
