@@ -52,11 +52,14 @@ PYTEST_WORKERS ?= 2
 PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist worksteal
 
 PY_SOURCES := cli tests benchmarks tools action examples scripts
+## Regular expressions that can backtrack catastrophically (dlint DUO138), in every Python source.
+REGEX_CHECK := $(BIN)/flake8 --isolated --select=DUO138 $(PY_SOURCES)
 
 ## Every check: lint and format, type-check, and the whole test suite (browser tests included).
 test: $(VENV)/.installed-test browser js-agent axe vitepress-host actionlint
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
+	$(REGEX_CHECK)
 	$(BIN)/mypy
 	$(BIN)/pytest $(PYTEST_PARALLEL)
 	$(MAKE) example
@@ -68,6 +71,7 @@ example: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
+	$(REGEX_CHECK)
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy

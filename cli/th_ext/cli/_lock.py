@@ -13,7 +13,7 @@ from th_ext.cli._output import ExitCode, write
 __all__ = ["lock_app"]
 
 lock_app = typer.Typer(
-    help="Record and check the sha256 of every published schema (for maintainers).",
+    help="Record and check every published schema and its words (for maintainers).",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -41,16 +41,18 @@ def lock_add(
     ],
     extensions_dir: SourceDirOption = Path("extensions"),
 ) -> None:
-    """Record a version's schema as published.
+    """Record a version's schema, requirements and normative text as published.
 
-    A published entry is never replaced: a changed schema needs a new version.
+    A published schema is never replaced: a changed schema needs a new version. Run it again
+    after an erratum to record the words it changed; a change without its erratum, or a new
+    MUST, is refused.
     """
     from th_ext._catalog import find
     from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock
 
     version = find(extension, extensions_dir)
     added = add_to_lock(extensions_dir / LOCK_FILE_NAME, version)
-    state = "locked" if added else "already locked"
+    state = "locked" if added else "already locked, words unchanged"
     write(f"{version.key}: {state} (sha256 {version.schema_sha256})")
 
 
@@ -59,10 +61,12 @@ def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     """Fail when a published schema changed or vanished, or a stable version is not locked."""
     from th_ext._catalog import discover
     from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
+    from th_ext.publish._words_lock import read_words
 
-    problems = check_lock(discover(extensions_dir), read_lock(extensions_dir / LOCK_FILE_NAME))
+    path = extensions_dir / LOCK_FILE_NAME
+    problems = check_lock(discover(extensions_dir), read_lock(path), read_words(path))
     for problem in problems:
         write(f"th-ext: lock: {problem}", err=True)
     if problems:
         raise typer.Exit(int(ExitCode.PROBLEMS))
-    write("every published schema is unchanged")
+    write("every published schema and its words are unchanged, or changed by an erratum")

@@ -8,19 +8,18 @@ the name pattern and is not on the card.
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
 from th_ext._record import record
 from th_ext.commands._card import CardCommand
+from th_ext.commands._hint import asks_for_argument
 from th_ext.conform._rule_edges import rule_edges
 
 __all__ = ["Scenario", "command_text", "edge_scenarios", "scenarios", "user_message"]
 
 ARGUMENT = "th-ext conform"
 """The argument sent to a command whose hint requires one."""
-_REQUIRED = re.compile(r"<[^>]*>")
 
 
 @record
@@ -41,8 +40,7 @@ class Scenario:
 
 def command_text(command: CardCommand) -> str:
     """``/name``, plus an argument when the hint asks for one outside square brackets."""
-    outside_optional = re.sub(r"\[[^\]]*\]", "", command.argument_hint)
-    if _REQUIRED.search(outside_optional):
+    if asks_for_argument(command.argument_hint):
         return f"/{command.name} {ARGUMENT}"
     return f"/{command.name}"
 

@@ -25,7 +25,15 @@ from th_ext._schema_files import SchemaFile, parse_schema_bytes, read_schema_fol
 __all__ = ["HostSchema", "HostSchemas", "first_difference", "read_host_schemas"]
 
 _SUFFIX = "/schema.json"
-_ID_PATH = re.compile(r"(?:[a-z0-9][a-z0-9._-]*/)+schema\.json")
+# One segment of a host schema's path; the path is split on "/" first, so that no pattern
+# repeats a repeated group (which dlint's regex check refuses).
+_ID_SEGMENT = re.compile(r"[a-z0-9][a-z0-9._-]*")
+
+
+def _plain_id_path(path: str) -> bool:
+    """``status/v1/schema.json``: one or more plain segments, then ``schema.json``."""
+    *folders, last = path.split("/")
+    return last == "schema.json" and bool(folders) and all(map(_ID_SEGMENT.fullmatch, folders))
 
 
 @record(slots=False)
@@ -127,7 +135,7 @@ def _check(file: SchemaFile, prefix_url: str) -> tuple[HostSchema | None, str | 
     if not schema_id.startswith(prefix_url):
         return None, f"{file.name} ($id outside {prefix_url})", None
     path = schema_id[len(prefix_url) :]
-    if not _ID_PATH.fullmatch(path):
+    if not _plain_id_path(path):
         return (
             None,
             None,

@@ -33,6 +33,7 @@ from th_ext.publish._draft import check_draft_examples
 from th_ext.publish._field_text import check_field_descriptions
 from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
 from th_ext.publish._spec_page import render_spec_page
+from th_ext.publish._words_lock import read_words
 
 __all__ = ["GeneratedFile", "NavEntry", "SitePlan", "plan_site"]
 
@@ -122,7 +123,8 @@ def plan_site(
     problems += check_field_descriptions(versions)
     problems += check_diagrams(versions)
     if check_published:
-        problems += check_lock(versions, read_lock(extensions_dir / LOCK_FILE_NAME))
+        lock_path = extensions_dir / LOCK_FILE_NAME
+        problems += check_lock(versions, read_lock(lock_path), read_words(lock_path))
     paths: dict[str, str] = {}
     for version in versions:
         path = relative_path(version.uri, site_url)

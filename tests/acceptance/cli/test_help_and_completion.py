@@ -19,7 +19,7 @@ from th_ext.cli._help import summary
 
 REPO = Path(__file__).resolve().parents[3]
 SCRIPT = Path(sys.executable).with_name("th-ext")
-TYPE_METAVAR = re.compile(
+TYPE_METAVAR = re.compile(  # noqa: DUO138 (only th-ext's own help text)
     r"<(str|int|float|path|file|directory|bool|text|integer)>|<[\w+-]+(\|[\w+-]+)+>"
 )
 
