@@ -20,13 +20,14 @@ from th_ext.checks import (
     Observation,
     check,
     command_checks,
+    command_ran,
     find_reply,
     ordinary_checks,
     stale_task_metadata,
     stream_order_check,
     task_ref_check,
 )
-from th_ext.checks._observe import event_kind, message_of, metadata, state
+from th_ext.checks._observe import message_of, state
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.conform._excerpt import excerpt
 from th_ext.conform._family import FAMILY_KEYS, FamilyPayload, payloads_of
@@ -101,13 +102,14 @@ async def run_group(
     """
     result = GroupResult()
     for index, scenario in enumerate(plan):
-        exchange = await wire.send(user_message(scenario.parts), stream=stream)
+        sent = user_message(scenario.parts)
+        exchange = await wire.send(sent, stream=stream)
         if index == 0 and exchange.unreachable:
             result.unreachable = exchange.problem()
             return result
         task_id = task_id_of(exchange.results)
         after = await _read(wire, task_id)
-        obs = Observation(wire.binding, stream, False, scenario.label, exchange, None, after)
+        obs = Observation(wire.binding, stream, False, scenario.label, exchange, None, after, sent)
         await _judge(wire, obs, scenario, result)
         if index == 0 and exchange.failure is not None and not exchange.results:
             result.notes.append(
@@ -126,9 +128,10 @@ async def run_group(
             before = await _fresh_task(wire, stream, result)
             if before is None:
                 break
-        exchange = await wire.send(user_message(scenario.parts, before), stream=stream)
+        sent = user_message(scenario.parts, before)
+        exchange = await wire.send(sent, stream=stream)
         after = await _read(wire, before["id"])
-        obs = Observation(wire.binding, stream, True, scenario.label, exchange, before, after)
+        obs = Observation(wire.binding, stream, True, scenario.label, exchange, before, after, sent)
         await _judge(wire, obs, scenario, result)
         before = after
     return result
@@ -169,10 +172,10 @@ async def run_header_check(
     if not without.ok or not without.results:
         refused = check(obs, "CMD-15", False, f"refused: {without.problem()}")
         return [_at(wire, refused, seen)], 1
-    if _names(without.results, command.name):
+    if _names(obs, command.name):
         return [_at(wire, check(obs, "CMD-15", True, "the reply names the command"))], 1
     with_header = await wire.send(user_message(({"text": text},)), stream=stream)
-    if _names(with_header.results, command.name):
+    if _names(replace(obs, exchange=with_header), command.name):
         detail = (
             "with the header the reply names the command; without it no answer does "
             "(the command did not run)"
@@ -193,21 +196,9 @@ def _at(wire: Wire, found: Check, seen: str = "") -> Check:
     return replace(found, interface=shown, excerpt=seen if found.status == "fail" else "")
 
 
-def _names(results: list[Any], name: str) -> bool:
-    """Whether the command ran: an answer's event or message names it in ``metadata.command``
-    (a status update, its message, a Message, an artifact update or its artifact; never the
-    task's own metadata, where an earlier command's stays)."""
-    for result in results:
-        kind = event_kind(result)
-        if kind == "unknown":
-            continue
-        event = result[kind]
-        inner = [message_of(event)]
-        if kind != "task":
-            inner += [event, event.get("artifact")]
-        if any(metadata(value).get("command") == name for value in inner):
-            return True
-    return False
+def _names(obs: Observation, name: str) -> bool:
+    """Whether the command ran (``th_ext.checks.command_ran``)."""
+    return command_ran(obs, name)
 
 
 def _reply_text(results: list[Any]) -> str:
