@@ -11,7 +11,6 @@ check the data each applies to once its schema is known.
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Literal, get_args
@@ -126,6 +125,8 @@ def read_external(path: Path) -> list[ExternalExtension]:
     """The external extensions listed in ``path``, in file order; none when it is absent."""
     if not path.is_file():
         return []
+    import tomllib  # read only when a run needs the family
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

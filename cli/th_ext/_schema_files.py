@@ -8,7 +8,6 @@ kept as read: a schema is served and hashed byte for byte, never re-serialised.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import stat
 from pathlib import Path
@@ -48,6 +47,8 @@ class SchemaFile:
 
     @property
     def sha256(self) -> str:
+        import hashlib  # loading OpenSSL is a start-up cost only a hash pays
+
         return hashlib.sha256(self.content).hexdigest()
 
 

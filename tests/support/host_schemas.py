@@ -93,24 +93,29 @@ def _task_schema() -> dict[str, Any]:
                 "description": "When the task is done.",
             },
             "participants": {"type": "array", "items": text, "description": "Who takes part."},
-            "plan": {"type": "array", "items": text, "description": "The steps planned."},
+            "plan": {
+                "type": "array",
+                "items": {"$ref": "#/$defs/PlanStep"},
+                "description": "The steps planned.",
+            },
             "sub_tasks": {
                 "type": "array",
-                "items": {"$ref": "#/$defs/SubTask"},
-                "description": "Tasks started from this one.",
+                "items": text,
+                "description": "The ids of the tasks started from this one.",
             },
+            "parent": {**text, "description": "The id of the task this one was started from."},
         },
         required=["name"],
         **{
             "$defs": {
-                "SubTask": {
+                "PlanStep": {
                     "type": "object",
-                    "description": "A task started from this one.",
+                    "description": "One step of the plan.",
                     "properties": {
-                        "task_id": {**text, "description": "The sub-task's id."},
-                        "name": {**text, "description": "The sub-task's name."},
+                        "step": {**text, "description": "What the step does."},
+                        "done": {"type": "boolean", "description": "Whether it is done."},
                     },
-                    "required": ["task_id"],
+                    "required": ["step"],
                 }
             }
         },

@@ -1,7 +1,8 @@
 """The checks of a command's answer: pure functions from an ``Observation`` to ``Check``\\ s.
 
 On a stream the reply is the status update whose message or own metadata names a command
-(else the last one with a message); to ``SendMessage`` it is the returned task's
+(an answer with neither is the model's: the command did not run); to ``SendMessage`` it is
+the returned task's
 ``status.message``, with or without metadata, never judged by ``task.metadata``. The command
 metadata may be on the reply message, on the status update, or on both (CMD-3 asks for one
 place, CMD-19 recommends both). Each check names the requirement it guards, and a requirement
@@ -31,7 +32,7 @@ _TERMINAL = frozenset(
 )
 _KEYS = ("command", "task_ref")
 
-__all__ = ["check", "command_checks", "find_reply"]
+__all__ = ["check", "command_checks", "command_ran", "find_reply"]
 
 
 def check(obs: Observation, requirement: str, ok: bool | None, detail: str) -> Check:
@@ -40,7 +41,12 @@ def check(obs: Observation, requirement: str, ok: bool | None, detail: str) -> C
 
 
 def find_reply(obs: Observation, name: str) -> dict[str, Any] | None:
-    """The event (stream) or task (SendMessage) that carries the command's reply."""
+    """The event (stream) or task (SendMessage) that carries the command's reply.
+
+    On a stream, only a status update whose message or own metadata holds ``command`` is a
+    reply: an answer without it is the model's. To ``SendMessage`` the returned task's
+    ``status.message`` is the reply of the command sent, with or without metadata.
+    """
     if not obs.stream:
         task = task_of(obs)
         return task if message_of(task) is not None else None
@@ -48,9 +54,25 @@ def find_reply(obs: Observation, name: str) -> dict[str, Any] | None:
     tagged = [
         u for u in updates if "command" in metadata(u) or "command" in metadata(message_of(u))
     ]
-    with_message = [u for u in updates if message_of(u) is not None]
-    chosen = tagged or with_message
-    return chosen[-1] if chosen else None
+    return tagged[-1] if tagged else None
+
+
+def command_ran(obs: Observation, name: str) -> bool:
+    """Whether any answer names the command in ``metadata.command``, wherever it is (a status
+    update or its message, a Message, an artifact update or its artifact); never the task's
+    own metadata, where an earlier command's stays, nor a Task on a stream, whose status
+    message may be an earlier reply."""
+    for result in obs.results:
+        kind = event_kind(result)
+        if kind == "unknown" or (obs.stream and kind == "task"):
+            continue
+        event = result[kind]
+        inner = [message_of(event)]
+        if kind != "task":
+            inner += [event, event.get("artifact")]
+        if any(metadata(value).get("command") == name for value in inner):
+            return True
+    return False
 
 
 def command_checks(obs: Observation, name: str) -> list[Check]:
@@ -63,6 +85,17 @@ def command_checks(obs: Observation, name: str) -> list[Check]:
     checks: list[Check] = []
     if obs.stream:
         checks.append(stream_order_check(obs))
+    if reply is None and obs.stream and not command_ran(obs, name):
+        detail = (
+            f"the command did not run on {obs.binding}: no answer names /{name} in its command "
+            "metadata, so a client takes it for the model's"
+        )
+        return [
+            *checks,
+            check(obs, "CMD-1", False, detail),
+            check(obs, "CMD-2", None, "no command reply to judge: the command did not run"),
+            check(obs, "CMD-3", False, "no answer holds command metadata in either place"),
+        ]
     if reply is None:
         return [*checks, check(obs, "CMD-2", False, _no_reply(obs, kinds))]
     message = message_of(reply) or {}

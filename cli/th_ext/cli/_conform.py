@@ -5,10 +5,11 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from th_ext.cli._family_options import FetchSchemasOption, SchemasOption
 from th_ext.cli._output import ExitCode, fail, use_color, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
@@ -107,6 +108,8 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             help="Check at most N interfaces of the card (default 8); a note names the others.",
         ),
     ] = 8,
+    schemas: SchemasOption = None,
+    fetch_schemas: FetchSchemasOption = False,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
@@ -123,6 +126,14 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     from th_ext.conform import LEVELS, ConformOptions, run_conform
 
     limits = source_limits(header, timeout, max_bytes, header_origin)
+    family: tuple[Any, ...] = ()
+    changed: list[tuple[str, str]] = []
+    if schemas is not None or fetch_schemas:
+        from th_ext.cli._family_options import family_schemas
+
+        kinds: Any = ("Task.metadata key", "status update metadata key")
+        family, notices = family_schemas(schemas, fetch_schemas, limits, kinds)
+        changed = [(n.path, n.message) for n in notices if n.code == "family-schema-changed"]
     options = ConformOptions(
         commands=tuple(name.lstrip("/") for name in command or ()),
         skip_commands=tuple(name.lstrip("/") for name in skip_command or ()),
@@ -134,6 +145,8 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         timeout=limits.timeout,
         max_bytes=limits.max_bytes,
         max_interfaces=max_interfaces,
+        family=family,
+        family_changed=tuple(changed),
     )
     report = run_conform(source, options)
     if html is not None:

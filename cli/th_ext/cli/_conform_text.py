@@ -97,6 +97,8 @@ def render_text(report: ConformReport, *, color: bool = False) -> str:
             "with --strict):",
         ]
         lines += _requirement_lines(report.core, shared, color)
+    if report.other:
+        lines += _other_lines(report, color)
     if report.notes:
         lines += ["", "notes (not failures of the extension):"]
         lines += [f"  - {clean(note)}" for note in report.notes]
@@ -142,4 +144,21 @@ def _requirement_lines(
                 {f"{c.binding} {c.mode}" if c.mode != "card" else "card" for c in ran}
             )
             lines.append(f"        {len(ran)} check(s): {', '.join(bindings)}")
+    return lines
+
+
+def _other_lines(report: ConformReport, color: bool) -> list[str]:
+    """The host's own extensions: their payloads against their schemas (warnings)."""
+    lines = [
+        "",
+        "other extensions (the host's own, checked against their schemas; warnings that fail"
+        " only with --strict):",
+    ]
+    for result in report.other:
+        word = status_word(result.status, color)
+        if result.status == "skip":
+            lines.append(f"  {word}  {result.key}: {clean(result.reason)}")
+            continue
+        lines.append(f"  {word}  {result.key}: {result.checked} payload(s) checked")
+        lines += [f"        - {clean(problem)}" for problem in result.problems]
     return lines

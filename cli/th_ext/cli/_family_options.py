@@ -8,14 +8,15 @@ order: the bundled ones (this project's), the folder, then (only when asked) eac
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from th_ext._family import AppliesTo, bundled_external
-from th_ext._family_schemas import FamilySchema, family_key, schemas_from_folder
-from th_ext._problem import Problem
-from th_ext._source_limits import SourceLimits
+if TYPE_CHECKING:
+    from th_ext._family import AppliesTo
+    from th_ext._family_schemas import FamilySchema
+    from th_ext._problem import Problem
+    from th_ext._source_limits import SourceLimits
 
 __all__ = ["FetchSchemasOption", "SchemasOption", "family_schemas"]
 
@@ -45,7 +46,12 @@ def family_schemas(
     folder: Path | None, fetch: bool, limits: SourceLimits, kinds: tuple[AppliesTo, ...]
 ) -> tuple[tuple[FamilySchema, ...], list[Problem]]:
     """The schemas found for the family's extensions whose schema applies to one of
-    ``kinds``, and the notices to report with them (a changed schema is an error)."""
+    ``kinds``, and the notices to report with them (a changed schema is an error). The
+    modules are imported here: a run without these options does not pay for them."""
+    from th_ext._family import bundled_external
+    from th_ext._family_schemas import family_key, schemas_from_folder
+    from th_ext._problem import Problem
+
     entries = [e for e in bundled_external() if set(e.applies_to) & set(kinds)]
     found = {s.uri: s for s in schemas_from_folder(folder, entries)} if folder else {}
     notices: list[Problem] = []
@@ -59,7 +65,7 @@ def family_schemas(
             Problem(
                 "error",
                 "family-schema-changed",
-                "",
+                entry.uri,
                 message,
                 f"report it to {entry.publisher}: a change to {family_key(entry.uri)} needs a"
                 " new version",

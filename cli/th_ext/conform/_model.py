@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from th_ext._record import record
 from th_ext.checks import Check, CheckStatus
+from th_ext.conform._family import OtherExtensionResult
 
 __all__ = [
     "AgentInfo",
@@ -84,6 +85,9 @@ class ConformReport:
     core: list[RequirementResult] = field(default_factory=list)
     """Rules of core A2A the answers showed (``A2A-3.1.2``...): not the extension's
     requirements, and warnings only (a failed one fails the run only when it is strict)."""
+    other: list[OtherExtensionResult] = field(default_factory=list)
+    """The host's own extensions the card declares: their payloads against their schema
+    when it is known (warnings that fail only when the run is strict)."""
 
     def counts(self) -> dict[str, int]:
         """How many requirements passed, failed, warned and were skipped."""

@@ -16,12 +16,14 @@ import httpx
 
 from th_ext._catalog import find
 from th_ext._exceptions import AgentUnreachableError, ConformError
+from th_ext._family_schemas import FamilySchema
 from th_ext._record import record
 from th_ext._requirements import load_requirements
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope, is_url
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._names import EXTENSION_URI
 from th_ext.conform._card_check import card_check, fetch_card
+from th_ext.conform._family import fails_run, other_extension_results
 from th_ext.conform._model import AgentInfo, Check, ConformReport, InterfaceInfo
 from th_ext.conform._runner import (
     GroupResult,
@@ -67,6 +69,14 @@ class ConformOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_interfaces: int = DEFAULT_MAX_INTERFACES
     """The most interfaces checked; the others are named in a note."""
+    rule_edges: bool = True
+    """Send the edges of the dispatch rule (``th_ext.conform._rule_edges``) to each interface;
+    without them a run checks the replies to the commands and far fewer ordinary messages."""
+    family: tuple[FamilySchema, ...] = ()
+    """The host extensions' schemas found for this run (``--schemas``, ``--fetch-schemas``):
+    the payloads they apply to are checked in the "other extensions" section."""
+    family_changed: tuple[tuple[str, str], ...] = ()
+    """``(uri, message)`` for a fetched schema that differs from its pin."""
 
 
 def run_conform(
@@ -152,7 +162,9 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     ]
     version = find(EXTENSION_URI)
     plan = scenarios(selected, extension.names)
-    edges = edge_scenarios(version.spec_text(), selected, extension.names)
+    edges = (
+        edge_scenarios(version.spec_text(), selected, extension.names) if options.rule_edges else []
+    )
     groups = await gather_groups(wires, modes, plan, edges)
     unreachable = _unreachable(wires, groups, len(modes))
     if len(unreachable) == len(wires):
@@ -174,9 +186,16 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     requirements = [r for r in load_requirements(version) if r.level in options.levels]
     results = requirement_results(requirements, checks, version.uri)
     core = core_results(checks)
+    other = other_extension_results(
+        _declared(card),
+        options.family,
+        [payload for group in groups for payload in group.payloads],
+        options.family_changed,
+    )
     shown = {c.name: command_text(c) for c in selected}
     return ConformReport(
-        passed=run_passed([*results, *core], strict=options.strict),
+        passed=run_passed([*results, *core], strict=options.strict)
+        and not fails_run(other, strict=options.strict),
         strict=options.strict,
         agent=AgentInfo(
             name=str(card.get("name", "")),
@@ -194,7 +213,18 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         requests=counter.count,
         seconds=round(time.perf_counter() - started, 3),
         core=core,
+        other=other,
     )
+
+
+def _declared(card: dict[str, Any]) -> list[str]:
+    """The extension URIs the card declares."""
+    entries = (card.get("capabilities") or {}).get("extensions")
+    return [
+        entry["uri"]
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, dict) and isinstance(entry.get("uri"), str)
+    ]
 
 
 def _unreachable(wires: list[Wire], groups: list[GroupResult], modes: int) -> dict[Wire, str]:
@@ -208,7 +238,8 @@ def _unreachable(wires: list[Wire], groups: list[GroupResult], modes: int) -> di
 
 
 def _info(entry: InterfaceInfo, wires: list[Wire], unreachable: dict[Wire, str]) -> InterfaceInfo:
-    wire = next((w for w in wires if (w.binding, w.url) == (entry.binding, entry.url)), None)
+    shown = (entry.binding, entry.url)  # the report's URLs are redacted
+    wire = next((w for w in wires if (w.binding, redact_url(w.url)) == shown), None)
     if wire is not None and wire in unreachable:
         return InterfaceInfo(entry.binding, entry.url, "unreachable", unreachable[wire])
     return entry
@@ -243,27 +274,27 @@ def _interfaces(
         if not isinstance(entry, dict):
             continue
         binding, url = str(entry.get("protocolBinding")), entry.get("url")
-        shown = str(url)
+        shown = redact_url(str(url))  # user:password@ is shown as ***@ in every note and report
         if (binding, shown) in seen:
             continue
         seen.add((binding, shown))
         if binding not in BINDINGS:
             not_checked.append(binding)
             reason = "conform speaks JSON-RPC and HTTP+JSON"
-            notes.append(f"{binding} interface at {url}: not checked ({reason})")
+            notes.append(f"{binding} interface at {shown}: not checked ({reason})")
             listed.append(InterfaceInfo(binding, shown, "not checked", reason))
         elif options.bindings and binding not in options.bindings:
             listed.append(InterfaceInfo(binding, shown, "not checked", "left out by --binding"))
         elif not isinstance(url, str) or not is_url(url):
-            notes.append(f"{binding} interface has no http(s) url ({url!r}); not checked")
+            notes.append(f"{binding} interface has no http(s) url ({shown!r}); not checked")
             listed.append(InterfaceInfo(binding, shown, "not checked", "no http(s) url"))
         elif len(chosen) >= options.max_interfaces:
-            left_out.append(f"{binding} {url}")
+            left_out.append(f"{binding} {shown}")
             listed.append(InterfaceInfo(binding, shown, "not checked", "over --max-interfaces"))
         else:
             tenant = entry.get("tenant")
             chosen.append(Interface(binding, url, tenant if isinstance(tenant, str) else ""))
-            listed.append(InterfaceInfo(binding, url, "checked"))
+            listed.append(InterfaceInfo(binding, shown, "checked"))
     if left_out:
         notes.append(
             f"{len(left_out)} interface(s) over --max-interfaces {options.max_interfaces} were "

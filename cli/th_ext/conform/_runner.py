@@ -20,19 +20,22 @@ from th_ext.checks import (
     Observation,
     check,
     command_checks,
+    command_ran,
     find_reply,
     ordinary_checks,
     stale_task_metadata,
     stream_order_check,
     task_ref_check,
 )
-from th_ext.checks._observe import event_kind, message_of, metadata, state
+from th_ext.checks._observe import message_of, state
 from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
 from th_ext.conform._excerpt import excerpt
+from th_ext.conform._family import FAMILY_KEYS, FamilyPayload, payloads_of
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._jsonrpc import FINAL_STATES
 from th_ext.dispatch._verdict import task_id_of
+from th_ext.net import redact_url
 
 if TYPE_CHECKING:
     import httpx
@@ -64,6 +67,8 @@ class GroupResult:
     """Why the interface could not be reached on the group's first request ("" if it was)."""
     commands: dict[str, int] = field(default_factory=dict)
     """How many times each command was sent."""
+    payloads: list[FamilyPayload] = field(default_factory=list)
+    """The host extensions' metadata payloads seen in the answers (``conform._family``)."""
 
 
 def open_wire(
@@ -165,10 +170,10 @@ async def run_header_check(
     if not without.ok or not without.results:
         refused = check(obs, "CMD-15", False, f"refused: {without.problem()}")
         return [_at(wire, refused, seen)], 1
-    if _names(without.results, command.name):
+    if _names(obs, command.name):
         return [_at(wire, check(obs, "CMD-15", True, "the reply names the command"))], 1
     with_header = await wire.send(user_message(({"text": text},)), stream=stream)
-    if _names(with_header.results, command.name):
+    if _names(replace(obs, exchange=with_header), command.name):
         detail = (
             "with the header the reply names the command; without it no answer does "
             "(the command did not run)"
@@ -185,24 +190,13 @@ async def run_header_check(
 
 def _at(wire: Wire, found: Check, seen: str = "") -> Check:
     """``found`` with the interface it ran over, and for a failure what the agent sent."""
-    return replace(found, interface=wire.url, excerpt=seen if found.status == "fail" else "")
+    shown = redact_url(wire.url)
+    return replace(found, interface=shown, excerpt=seen if found.status == "fail" else "")
 
 
-def _names(results: list[Any], name: str) -> bool:
-    """Whether the command ran: an answer's event or message names it in ``metadata.command``
-    (a status update, its message, a Message, an artifact update or its artifact; never the
-    task's own metadata, where an earlier command's stays)."""
-    for result in results:
-        kind = event_kind(result)
-        if kind == "unknown":
-            continue
-        event = result[kind]
-        inner = [message_of(event)]
-        if kind != "task":
-            inner += [event, event.get("artifact")]
-        if any(metadata(value).get("command") == name for value in inner):
-            return True
-    return False
+def _names(obs: Observation, name: str) -> bool:
+    """Whether the command ran (``th_ext.checks.command_ran``)."""
+    return command_ran(obs, name)
 
 
 def _reply_text(results: list[Any]) -> str:
@@ -220,6 +214,7 @@ async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: Group
     if scenario.command is not None:
         result.commands[scenario.command] = result.commands.get(scenario.command, 0) + 1
     seen = excerpt(obs.exchange)
+    result.payloads += payloads_of(obs, FAMILY_KEYS)
     if scenario.command is None:
         if obs.stream and obs.exchange.ok and obs.results:
             result.checks.append(_at(wire, stream_order_check(obs), seen))
@@ -267,7 +262,7 @@ async def gather_groups(
 
 
 def _where(wire: Wire) -> str:
-    return f"{wire.binding} {wire.url}"
+    return f"{wire.binding} {redact_url(wire.url)}"
 
 
 def commands_of(card: dict[str, Any]) -> CardCommands:

@@ -21,7 +21,15 @@ if TYPE_CHECKING:
 
     from th_ext.net import HeaderScope
 
-__all__ = ["BINDINGS", "JsonRpcWire", "RestWire", "Wire"]
+__all__ = ["BINDINGS", "JsonRpcWire", "RestWire", "Wire", "path_segment"]
+
+
+def path_segment(value: str) -> str:
+    """``value`` as one opaque path segment: every character but letters, digits, ``-``,
+    ``_`` and ``~`` percent-encoded, dots included, so that a tenant or task id ``..`` is
+    not a dot segment (``/rest/inner/../tasks`` would address ``/rest/tasks``)."""
+    return quote(value, safe="").replace(".", "%2E")
+
 
 BINDINGS = ("JSONRPC", "HTTP+JSON")
 """The bindings conform checks, by their ``protocolBinding`` names."""
@@ -109,7 +117,7 @@ class RestWire:
         self._scope = scope
         self.url = url
         base = url.rstrip("/")
-        self._base = f"{base}/{quote(tenant, safe='')}" if tenant else base
+        self._base = f"{base}/{path_segment(tenant)}" if tenant else base
         self._headers = {**headers, "Accept-Encoding": "identity"}
         self._timeout = timeout
         self._max_bytes = max_bytes
@@ -129,8 +137,11 @@ class RestWire:
         return exchange
 
     async def get_task(self, task_id: str) -> RpcExchange:
-        url = f"{self._base}/tasks/{quote(task_id, safe='')}"
+        url = f"{self._base}/tasks/{path_segment(task_id)}"
         exchange = RpcExchange(method="GetTask", request={"id": task_id})
+        if not task_id:
+            exchange.failure = "the task id is empty: it cannot be a path segment; not sent"
+            return exchange
         headers = {**self._headers, **dict(self._scope.headers_for(url))}
         headers["Accept"] = "application/a2a+json"
         await self._bounded(exchange, "GET", url, headers, None)

@@ -99,11 +99,13 @@ def test_metadata_in_one_place_passes_cmd_3_and_warns_on_cmd_19(left_out: str, k
     )
 
 
-def test_metadata_in_neither_place_fails_cmd_3_alone() -> None:
+def test_metadata_in_neither_place_fails_cmd_3_and_reads_as_the_command_not_running() -> None:
+    # By the placement rule an answer with no command metadata is not a reply: a client takes
+    # it for the model's, so the command did not run as far as anyone can tell (CMD-1).
     obs = observe([{"task": task()}, {"statusUpdate": without(reply(), "both")}])
     checks = command_checks(obs, "model")
-    assert [c.requirement for c in checks if c.status == "fail"] == ["CMD-3"]
-    assert outcome(checks)["CMD-19"] == "skip"
+    assert [c.requirement for c in checks if c.status == "fail"] == ["CMD-1", "CMD-3"]
+    assert "CMD-19" not in outcome(checks)
 
 
 def test_different_metadata_in_the_two_places_fails_cmd_19() -> None:
@@ -237,7 +239,13 @@ def test_without_a_task_after_the_state_check_fails_and_says_why() -> None:
 
 
 def test_an_artifact_instead_of_a_reply_fails_cmd_2_with_what_the_stream_held() -> None:
-    artifact = {"artifactUpdate": {"taskId": "t", "artifact": {"parts": [{"text": "ok"}]}}}
+    artifact = {
+        "artifactUpdate": {
+            "taskId": "t",
+            "artifact": {"parts": [{"text": "ok"}]},
+            "metadata": {"command": "model"},
+        }
+    }
     checks = command_checks(observe([{"task": task()}, artifact], after=task()), "model")
     bad = next(c for c in checks if c.requirement == "CMD-2")
     assert bad.detail == (
@@ -251,3 +259,21 @@ def test_a_message_instead_of_a_task_fails_cmd_2_on_send_message() -> None:
     [bad] = command_checks(obs, "model")
     assert (bad.requirement, bad.status) == ("CMD-2", "fail")
     assert "answered with a Message" in bad.detail
+
+
+def test_a_model_answer_on_a_stream_is_the_command_not_running() -> None:
+    answer = {"statusUpdate": {**reply(), "metadata": {}}}
+    del answer["statusUpdate"]["status"]["message"]["metadata"]
+    checks = command_checks(observe([{"task": task()}, answer]), "model")
+    found = {c.requirement: c for c in checks}
+    assert found["CMD-1"].status == "fail"
+    assert found["CMD-1"].detail.startswith("the command did not run on JSONRPC")
+    assert found["CMD-2"].status == "skip"
+    assert "CMD-5" not in found  # nothing judged as a reply that is not one
+
+
+def test_to_send_message_the_task_status_message_is_the_reply_even_without_metadata() -> None:
+    answer = task(status={"state": STATE, "message": {"role": "ROLE_AGENT", "parts": []}})
+    checks = command_checks(observe([{"task": answer}], stream=False, after=answer), "model")
+    assert outcome(checks)["CMD-2"] == "pass"
+    assert "CMD-1" not in {c.requirement for c in checks if c.status == "fail"}

@@ -69,9 +69,9 @@ def test_a_page_links_its_definitions_and_says_when_the_data_place_is_unknown(
 ) -> None:
     page = render_host_page(host["task"], None, "tiny-harness", "docs/a2a/ext")
     assert "does not record where this extension's data travels" in page
-    assert "| `sub_tasks` | array of [`SubTask`](#schema-subtask) | no | — |" in page
-    assert "### `SubTask` (definition) { #schema-subtask }" in page
-    assert "| `task_id` | string | yes | — | The sub-task's id. |" in page
+    assert "| `plan` | array of [`PlanStep`](#schema-planstep) | no | — |" in page
+    assert "### `PlanStep` (definition) { #schema-planstep }" in page
+    assert "| `step` | string | yes | — | What the step does. |" in page
 
 
 def test_the_catalog_links_and_hashes_only_the_schemas_the_build_served(

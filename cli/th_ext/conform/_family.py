@@ -1,0 +1,158 @@
+"""The "other extensions" section: the host's own extensions' payloads that conform observes.
+
+tiny-harness's task and status extensions put their data in ``Task.metadata`` and in a
+status update's ``metadata`` under a key of their own. When a run knows an extension's schema
+(``--schemas``, ``--fetch-schemas``), every such payload seen in the answers (the events of a
+stream or of ``SendMessage``, and the tasks ``GetTask`` returns) is validated against it. A
+problem is a warning: it fails the run only with ``--strict``. An extension whose schema is
+not known, or whose data conform does not see, is listed with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import field
+from typing import Any, Literal
+
+from th_ext._family import ExternalExtension, bundled_external
+from th_ext._family_schemas import FamilySchema, family_key, unknown_schema_hint
+from th_ext._record import record
+from th_ext.checks import Observation
+from th_ext.checks._observe import event_kind, metadata
+
+__all__ = [
+    "FAMILY_KEYS",
+    "FamilyPayload",
+    "OtherExtensionResult",
+    "fails_run",
+    "other_extension_results",
+    "payloads_of",
+]
+
+_KEPT_PROBLEMS = 20
+FAMILY_KEYS: tuple[str, ...] = tuple(
+    dict.fromkeys(entry.metadata_key for entry in bundled_external() if entry.metadata_key)
+)
+"""Every metadata key the family's extensions use (``…tiny-harness/status``...)."""
+TASK_PLACE = "Task.metadata"
+STATUS_PLACE = "TaskStatusUpdateEvent.metadata"
+
+
+@record
+class FamilyPayload:
+    """One payload of a metadata key seen in an answer, and where it was seen."""
+
+    key: str
+    place: str
+    """``Task.metadata`` or ``TaskStatusUpdateEvent.metadata``."""
+    value: Any
+    where: str
+
+
+@record
+class OtherExtensionResult:
+    """The verdict on one of the host's extensions declared on the card."""
+
+    uri: str
+    key: str
+    status: Literal["pass", "warn", "skip"]
+    checked: int
+    """How many payloads were validated."""
+    problems: list[str] = field(default_factory=list)
+    reason: str = ""
+    """Why it was skipped, when it was."""
+
+
+def _tasks_and_updates(results: Iterable[Any]) -> Iterable[tuple[str, dict[str, Any]]]:
+    for result in results:
+        kind = event_kind(result)
+        if kind == "task":
+            yield TASK_PLACE, result["task"]
+        elif kind == "statusUpdate":
+            yield STATUS_PLACE, result["statusUpdate"]
+
+
+def payloads_of(observation: Observation, keys: Sequence[str]) -> list[FamilyPayload]:
+    """Every value under one of ``keys`` in the observation's tasks and status updates."""
+    where = f"{observation.binding} {observation.mode} {observation.scenario}"
+    seen: list[tuple[str, dict[str, Any]]] = list(_tasks_and_updates(observation.results))
+    if isinstance(observation.after, dict):
+        seen.append((TASK_PLACE, observation.after))
+    found: list[FamilyPayload] = []
+    for place, holder in seen:
+        values = metadata(holder)
+        found += [FamilyPayload(key, place, values[key], where) for key in keys if key in values]
+    return found
+
+
+def _places(entry: ExternalExtension) -> set[str]:
+    places = set()
+    if "Task.metadata key" in entry.applies_to:
+        places.add(TASK_PLACE)
+    if "status update metadata key" in entry.applies_to:
+        places.add(STATUS_PLACE)
+    return places
+
+
+def _problems(schema: FamilySchema, payloads: list[FamilyPayload]) -> list[str]:
+    from th_ext._schema_check import local_validator
+
+    validator = local_validator(schema.document)
+    found: list[str] = []
+    for payload in payloads:
+        for error in validator.iter_errors(payload.value):
+            pointer = "".join(f"/{part}" for part in error.absolute_path)
+            message = " ".join(error.message.split())[:200]
+            found.append(f'{payload.where}: {payload.place}["{payload.key}"]{pointer}: {message}')
+            if len(found) >= _KEPT_PROBLEMS:
+                return found
+    return found
+
+
+def other_extension_results(
+    declared: Sequence[str],
+    schemas: Sequence[FamilySchema],
+    payloads: Sequence[FamilyPayload],
+    changed: Sequence[tuple[str, str]] = (),
+) -> list[OtherExtensionResult]:
+    """A result for each host extension of the family the card declares, in card order.
+
+    ``changed`` are ``(uri, message)`` for schemas that differ from their pin: a warning.
+    """
+    known = {schema.uri: schema for schema in schemas}
+    broken = dict(changed)
+    results: list[OtherExtensionResult] = []
+    for entry in bundled_external():
+        if entry.uri not in declared:
+            continue
+        key = family_key(entry.uri)
+        places = _places(entry)
+        if entry.uri in broken:
+            results.append(OtherExtensionResult(entry.uri, key, "warn", 0, [broken[entry.uri]]))
+            continue
+        if not places:
+            where = " and ".join(entry.travels()) or "data conform does not see"
+            reason = f"its schema applies to {where}, which conform does not check"
+            results.append(OtherExtensionResult(entry.uri, key, "skip", 0, reason=reason))
+            continue
+        schema = known.get(entry.uri)
+        if schema is None:
+            reason = f"its schema is not known here: {unknown_schema_hint(entry)}"
+            results.append(OtherExtensionResult(entry.uri, key, "skip", 0, reason=reason))
+            continue
+        mine = [p for p in payloads if p.key == entry.metadata_key and p.place in places]
+        if not mine:
+            reason = (
+                f"no {' or '.join(sorted(places))} payload under {entry.metadata_key!r} was seen"
+            )
+            results.append(OtherExtensionResult(entry.uri, key, "skip", 0, reason=reason))
+            continue
+        problems = _problems(schema, mine)
+        status: Literal["pass", "warn"] = "warn" if problems else "pass"
+        results.append(OtherExtensionResult(entry.uri, key, status, len(mine), problems))
+    return results
+
+
+def fails_run(results: Sequence[OtherExtensionResult], *, strict: bool) -> bool:
+    """Whether the section fails the run: a warning does, only when the run is strict."""
+    return strict and any(result.status == "warn" for result in results)
