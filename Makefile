@@ -155,12 +155,34 @@ site-zensical: $(VENV)/.installed-zensical
 
 ## The extension pages, schemas, catalog and th-ext reference into an existing Pages
 ## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
+## It builds in an environment of its own, installed from requirements/site.txt with every
+## package's hash, so that one commit deploys the same bytes whenever it is built.
 ## HOST_SCHEMAS=DIR (the host's docs/a2a/ext) also serves the host's schemas at their $id,
 ## with a page generated from each schema whose URI has no page of the host's.
 HOST_SCHEMAS ?=
-pages-subtree: $(VENV)/.installed-site
+PAGES_VENV ?= build/pages-venv
+SITE_LOCK := requirements/site.txt
+## The environment gets no pip of its own (seeding one takes longer than the install).
+PAGES_PIP := install -q --disable-pip-version-check --no-compile --no-deps
+pages-subtree: $(PAGES_VENV)/.installed
 	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
-	$(BIN)/th-ext-publish subtree --dest "$(DEST)" $(if $(HOST_SCHEMAS),--host-schemas "$(HOST_SCHEMAS)")
+	$(PAGES_VENV)/bin/th-ext-publish subtree --dest "$(DEST)" $(if $(HOST_SCHEMAS),--host-schemas "$(HOST_SCHEMAS)")
+
+$(PAGES_VENV)/.installed: $(SITE_LOCK) pyproject.toml
+	rm -rf $(PAGES_VENV)
+	$(PYTHON) -m venv --without-pip $(PAGES_VENV)
+	$(PYTHON) -m pip --python $(PAGES_VENV)/bin/python $(PAGES_PIP) --require-hashes -r $(SITE_LOCK)
+	$(PYTHON) -m pip --python $(PAGES_VENV)/bin/python $(PAGES_PIP) --no-build-isolation -e .
+	touch $@
+
+## Pin the site build's packages, with their hashes, into requirements/site.txt (pip-compile;
+## needs the package index). A test fails when pyproject.toml's requirements change without it.
+lock-deps: $(VENV)/.installed-lock
+	$(BIN)/python scripts/lock_deps.py
+
+$(VENV)/.installed-lock: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[lock]'
+	touch $@
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test

@@ -9,6 +9,12 @@ the worst of the checks' (0 passed, 1 problems, 2 nothing could be checked), and
 
 It runs with the standard library only, so it can be tried outside GitHub with the variables
 GitHub would set (``GITHUB_STEP_SUMMARY``, ``GITHUB_OUTPUT``).
+
+The summary is Markdown that GitHub renders, and the card's text in it is hostile: every
+string from a card, a target or a JUnit file is shown as a code span (never a link, an image
+or markup), cut at ``MAX_CELL`` characters, and at most ``MAX_LISTED_FAILURES`` failures are
+listed, then "and N more", so the summary stays far below GitHub's 1 MiB limit (past which
+GitHub drops the whole summary).
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAX_LISTED_FAILURES = 30
+MAX_CELL = 300
+"""The most characters of one string shown in a cell; the JUnit files hold it whole."""
 VERDICTS = {0: "passed", 1: "problems found", 2: "could not check"}
 
 
@@ -92,14 +100,14 @@ def markdown_summary(checks: list[Check]) -> str:
         verdict = VERDICTS.get(check.exit_code, f"exit {check.exit_code}")
         mark = "✅" if check.exit_code == 0 else "❌"
         lines.append(
-            f"| `th-ext {check.command}` | {_cell(check.target)} | {mark} {verdict} "
+            f"| `th-ext {check.command}` | {_code(check.target)} | {mark} {verdict} "
             f"| {tests} | {failed} | {skipped} |"
         )
         failures += [(check.command, name, message) for name, message in listed]
     if failures:
         lines += ["", "### Failures", "", "| Check | Where | Message |", "|---|---|---|"]
         for command, name, message in failures[:MAX_LISTED_FAILURES]:
-            lines.append(f"| {command} | {_cell(name)} | {_cell(message)} |")
+            lines.append(f"| {command} | {_code(name)} | {_code(message)} |")
         if len(failures) > MAX_LISTED_FAILURES:
             lines.append(f"\n… and {len(failures) - MAX_LISTED_FAILURES} more in the JUnit files.")
     return "\n".join([*lines, ""])
@@ -126,10 +134,25 @@ def _read_junit(path: Path) -> tuple[int, int, int, list[tuple[str, str]]]:
     return tests, failed, skipped, listed
 
 
-def _cell(text: str) -> str:
-    """Text fit for a Markdown table cell: one line, pipes and backticks escaped."""
+def _code(text: str) -> str:
+    """``text`` as an inert code span for a table cell: one line, at most ``MAX_CELL``
+    characters, fenced by more backticks than it holds in a row, its pipes escaped.
+
+    Nothing inside a code span is a link, an image, HTML or emphasis; a table cell needs
+    only its ``|`` escaped, even inside the span.
+    """
     flat = " ".join(text.split())
-    return flat.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`").replace("<", "&lt;")
+    if len(flat) > MAX_CELL:
+        flat = flat[: MAX_CELL - 1] + "…"
+    if not flat:
+        return "—"
+    longest = run = 0
+    for char in flat:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if flat[0] == "`" or flat[-1] == "`" else ""  # a space each side is dropped
+    return f"{fence}{pad}{flat.replace('|', chr(92) + '|')}{pad}{fence}"
 
 
 if __name__ == "__main__":

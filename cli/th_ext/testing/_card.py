@@ -1,4 +1,10 @@
-"""``check_card``: one call that validates an agent card and fails a test with the report."""
+"""``check_card``: one call that validates an agent card and fails a test with the report.
+
+It reads a card file with the command line's own bounded reader (``--max-bytes``' default
+cap), and its failure message passes the command line's sanitiser: a card's strings are
+shown on one line each, without control characters, so a key holding a newline and
+``::error ::`` cannot forge a CI annotation, and ESC or BEL never reach the terminal.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +13,26 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from th_ext.validate import Problem, Report, ValidateOptions, validate_bytes
+from th_ext._exceptions import SourceTooLargeError
+from th_ext._source_limits import DEFAULT_MAX_BYTES, read_bounded
+from th_ext._text import clean, escape_unsafe
+from th_ext.validate import (
+    Problem,
+    Report,
+    ValidateOptions,
+    report_for_source_error,
+    validate_bytes,
+)
 
 __all__ = ["CardCheckFailed", "check_card"]
 
 
 class CardCheckFailed(AssertionError):
-    """The card is not valid; ``report`` holds every problem, and the message lists them."""
+    """The card is not valid; ``report`` holds every problem, and the message lists them.
+
+    A card file that cannot be read (missing, over the cap) gives the report ``th-ext
+    validate`` gives it: one ``source`` problem, exit code 2.
+    """
 
     def __init__(self, report: Report) -> None:
         self.report = report
@@ -25,13 +44,15 @@ def check_card(
     *,
     strict: bool = False,
     extensions: tuple[str, ...] = (),
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Report:
     """Validate a card exactly as ``th-ext validate`` does, and return the report.
 
     ``card_or_path`` is the card as a dict, the path of a card file, or the card's bytes.
     ``extensions`` (URIs or keys such as ``commands/v1``) must be declared; ``strict`` fails
-    on warnings too. Raises ``CardCheckFailed`` (an ``AssertionError``) when the card is not
-    valid, with every problem and its line in the message.
+    on warnings too; a card file larger than ``max_bytes`` (5 MiB by default, as the command
+    line) is not read past the cap. Raises ``CardCheckFailed`` (an ``AssertionError``) when
+    the card is not valid or cannot be read, with every problem and its line in the message.
     """
     options = ValidateOptions(strict=strict, extensions=extensions)
     if isinstance(card_or_path, dict):
@@ -39,8 +60,13 @@ def check_card(
     elif isinstance(card_or_path, bytes):
         data, source = card_or_path, "<card>"
     else:
-        path = Path(card_or_path)
-        data, source = path.read_bytes(), str(card_or_path)
+        source = str(Path(card_or_path))
+        with Path(source).open("rb") as handle:  # a missing file stays an OSError
+            read = read_bounded(handle, max_bytes)  # the command line's reader: chunks, a cap
+        if read is None:
+            too_large = SourceTooLargeError(f"{source}: larger than the cap of {max_bytes} bytes")
+            raise CardCheckFailed(report_for_source_error(source, too_large, strict=strict))
+        data = read
     report = validate_bytes(data, source=source, options=options)
     if not report.valid:
         raise CardCheckFailed(report)
@@ -50,13 +76,16 @@ def check_card(
 def describe(report: Report) -> str:
     """The report in a few plain lines: the verdict, then one line per problem."""
     failing = [p for p in report.problems if report.fails(p)]
-    head = f"agent card {report.location} is not valid: {len(failing)} problem(s)"
-    return "\n".join([head, *(_line(p, report.location) for p in report.problems)])
+    location = clean(report.location)
+    head = f"agent card {location} is not valid: {len(failing)} problem(s)"
+    lines = [head, *(_line(p, location) for p in report.problems)]
+    return escape_unsafe("\n".join(lines))
 
 
 def _line(problem: Problem, location: str) -> str:
-    where = f" at {problem.path}" if problem.path else ""
+    """One problem on one line: every string from the card passes ``clean``."""
+    where = f" at {clean(problem.path)}" if problem.path else ""
     if problem.line is not None:
         where += f" ({location}:{problem.line}:{problem.column})"
-    hint = f" (hint: {problem.hint})" if problem.hint else ""
-    return f"  {problem.severity} {problem.code}{where}: {problem.message}{hint}"
+    hint = f" (hint: {clean(problem.hint)})" if problem.hint else ""
+    return f"  {problem.severity} {problem.code}{where}: {clean(problem.message)}{hint}"

@@ -6,6 +6,8 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from th_ext._text import clean, escape_unsafe
+
 if TYPE_CHECKING:
     from th_ext.conform import ConformOptions, ConformReport
     from th_ext.testing._asgi import ASGIApp
@@ -78,7 +80,7 @@ def describe(report: ConformReport) -> str:
     """The verdict, then each requirement that failed or warned with its first failing checks."""
     counts = report.counts()
     lines = [
-        f"agent {report.agent.card_url} does not conform: "
+        f"agent {clean(report.agent.card_url)} does not conform: "
         f"{counts['fail']} requirement(s) failed, {counts['warn']} warned"
     ]
     for requirement in [*report.requirements, *report.core]:
@@ -88,7 +90,9 @@ def describe(report: ConformReport) -> str:
             f"  {requirement.status} {requirement.id} ({requirement.level}): {requirement.summary}"
         )
         failing = [c for c in requirement.checks if c.status == "fail"]
-        lines += [f"    {c.binding} {c.mode} {c.scenario}: {c.detail}" for c in failing[:3]]
+        lines += [
+            f"    {c.binding} {c.mode} {clean(c.scenario)}: {clean(c.detail)}" for c in failing[:3]
+        ]
         if len(failing) > 3:
             lines.append(f"    and {len(failing) - 3} more")
-    return "\n".join(lines)
+    return escape_unsafe("\n".join(lines))  # the command line's sanitiser: one line per entry

@@ -71,8 +71,8 @@ def test_a_broken_card_annotates_its_line_and_fails_the_step(tmp_path: Path) -> 
     assert output == "exit-code=1\n"
     junit = ET.parse(tmp_path / "th-ext-reports" / "th-ext-validate.xml").getroot()
     assert junit.get("failures") == "1"
-    assert "| `th-ext validate` | agent/agent-card.json | ❌ problems found |" in summary
-    assert "| validate | command-name-pattern at /capabilities/extensions/0/params/" in summary
+    assert "| `th-ext validate` | `agent/agent-card.json` | ❌ problems found |" in summary
+    assert "| validate | `command-name-pattern at /capabilities/extensions/0/params/" in summary
 
 
 def test_a_good_card_passes_with_a_summary(tmp_path: Path) -> None:
