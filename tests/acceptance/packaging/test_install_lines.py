@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 SOURCE = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["urls"]["Source"]
 OWNER, NAME = SOURCE.removeprefix("https://github.com/").split("/")
 _REFERENCES = (
-    re.compile(r"github\.com[/:]([\w.-]+)/([\w-]+(?:\.[\w-]+)*?)(?:\.git)?(?=[/@\"'\s#)\]]|$)"),
+    re.compile(r"github\.com[/:]([\w.-]+)/([\w.-]+)"),
     re.compile(r"\buses:\s*([\w.-]+)/([\w.-]+?)(?=[/@\s])"),
     re.compile(r"\brepository:\s*([\w.-]+)/([\w.-]+)"),
 )
@@ -52,7 +52,8 @@ def other_paths(text: str) -> list[str]:
     """The repositories of this project's owner named in ``text`` other than its own."""
     found: list[str] = []
     for pattern in _REFERENCES:
-        for owner, name in pattern.findall(text):
+        for owner, found_name in pattern.findall(text):
+            name = found_name.rstrip(".").removesuffix(".git")
             if owner == OWNER and name != NAME and not name.endswith(".github.io"):
                 found.append(f"{owner}/{name}")
     return found
