@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from th_ext._exceptions import PublishError, SiteBuildError
+from th_ext.publish._host_fonts import write_host_fonts
 from th_ext.publish._host_schemas import read_host_schemas
 from th_ext.publish._stage import stage_project, stage_subtree
 from th_ext.publish._subtree import (
@@ -128,6 +129,7 @@ def build_subtree(
     site_dir = work_dir / "subtree"
     stage_subtree(config_file, config, site_dir, host, pages)
     run_generator("mkdocs", config, date_from=config_file.resolve().parent)
+    write_host_fonts(dest, site_dir)
     result = install_subtree(
         site_dir, dest, settings.index_dir, frozenset(forwards), versions=build_versions()
     )
