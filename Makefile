@@ -56,7 +56,7 @@ PY_SOURCES := cli tests benchmarks tools action examples scripts
 REGEX_CHECK := $(BIN)/flake8 --isolated --select=DUO138 $(PY_SOURCES)
 
 ## Every check: lint and format, type-check, and the whole test suite (browser tests included).
-test: $(VENV)/.installed-test browser js-agent axe vitepress-host actionlint
+test: $(VENV)/.installed-test browser js-agent axe diagram-tool vitepress-host actionlint
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
 	$(REGEX_CHECK)
@@ -155,12 +155,34 @@ site-zensical: $(VENV)/.installed-zensical
 
 ## The extension pages, schemas, catalog and th-ext reference into an existing Pages
 ## artifact: writes only under DEST/a2a/ext/ and never replaces a file it did not write.
+## It builds in an environment of its own, installed from requirements/site.txt with every
+## package's hash, so that one commit deploys the same bytes whenever it is built.
 ## HOST_SCHEMAS=DIR (the host's docs/a2a/ext) also serves the host's schemas at their $id,
 ## with a page generated from each schema whose URI has no page of the host's.
 HOST_SCHEMAS ?=
-pages-subtree: $(VENV)/.installed-site
+PAGES_VENV ?= build/pages-venv
+SITE_LOCK := requirements/site.txt
+## The environment gets no pip of its own (seeding one takes longer than the install).
+PAGES_PIP := install -q --disable-pip-version-check --no-compile --no-deps
+pages-subtree: $(PAGES_VENV)/.installed
 	@test -n "$(DEST)" || { echo "make pages-subtree: error: set DEST=DIR (the Pages artifact folder)" >&2; exit 2; }
-	$(BIN)/th-ext-publish subtree --dest "$(DEST)" $(if $(HOST_SCHEMAS),--host-schemas "$(HOST_SCHEMAS)")
+	$(PAGES_VENV)/bin/th-ext-publish subtree --dest "$(DEST)" $(if $(HOST_SCHEMAS),--host-schemas "$(HOST_SCHEMAS)")
+
+$(PAGES_VENV)/.installed: $(SITE_LOCK) pyproject.toml
+	rm -rf $(PAGES_VENV)
+	$(PYTHON) -m venv --without-pip $(PAGES_VENV)
+	$(PYTHON) -m pip --python $(PAGES_VENV)/bin/python $(PAGES_PIP) --require-hashes -r $(SITE_LOCK)
+	$(PYTHON) -m pip --python $(PAGES_VENV)/bin/python $(PAGES_PIP) --no-build-isolation -e .
+	touch $@
+
+## Pin the site build's packages, with their hashes, into requirements/site.txt (pip-compile;
+## needs the package index). A test fails when pyproject.toml's requirements change without it.
+lock-deps: $(VENV)/.installed-lock
+	$(BIN)/python scripts/lock_deps.py
+
+$(VENV)/.installed-lock: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[lock]'
+	touch $@
 
 ## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
 serve: $(VENV)/.installed-test
@@ -173,6 +195,14 @@ tools/diagrams/node_modules/.package-lock.json: tools/diagrams/package-lock.json
 
 diagrams: $(VENV)/.installed-test tools/diagrams/node_modules/.package-lock.json browser
 	$(BIN)/python tools/render_diagrams.py
+
+## Mermaid for the test that follows CONTRIBUTING's new-version steps (which run make diagrams).
+diagram-tool:
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory tools/diagrams/node_modules/.package-lock.json; \
+	else \
+	  echo "npm not found: the new-version steps test will be skipped (it fails under CI)"; \
+	fi
 
 ## Speed and memory figures, as ratios to the tools we compare with.
 bench: $(VENV)/.installed-bench

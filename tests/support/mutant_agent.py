@@ -68,6 +68,8 @@ class Switch(StrEnum):
     """Any Unicode whitespace ends the name (``str.split``): ``/help<NBSP>x`` runs ``help``."""
     EXTRA_PARTS = "extra-parts"
     """The first text part decides, whatever other parts the message has."""
+    MESSAGE_CHANGED = "message-changed"
+    """An ordinary message is lower-cased before the model (and in the task's history)."""
     HEADER_GATED = "header-gated"
     """Commands run only when the request carries ``A2A-Extensions``."""
     REQUIRED_TRUE = "required-true"
@@ -190,10 +192,14 @@ class MutantExecutor(AgentExecutor):
         message = json_format.MessageToDict(context.message) if context.message else {}
         task = context.current_task
         created = task is None
-        if task is None:
-            task = _new_task(str(context.task_id), str(context.context_id), context.message)
         names = list(self.harness.registry.names)
         call = None if self.model_only else self.decide(message, names)
+        if task is None:
+            seen = context.message
+            if self.switch is Switch.MESSAGE_CHANGED and call is None and seen is not None:
+                message = _lowered(message)
+                seen = json_format.ParseDict(message, Message())
+            task = _new_task(str(context.task_id), str(context.context_id), seen)
         if self.switch is Switch.HEADER_GATED and EXTENSION_URI not in context.requested_extensions:
             call = None
         if created and not (call is not None and self.switch is Switch.REPLY_AS_MESSAGE):
@@ -291,6 +297,14 @@ class MutantExecutor(AgentExecutor):
             }
             return json_format.ParseDict(event, TaskArtifactUpdateEvent())
         return json_format.ParseDict(reply, TaskStatusUpdateEvent())
+
+
+def _lowered(message: dict[str, Any]) -> dict[str, Any]:
+    parts = [
+        {**part, "text": part["text"].lower()} if isinstance(part.get("text"), str) else part
+        for part in message.get("parts", [])
+    ]
+    return {**message, "parts": parts}
 
 
 def _card(base: str, switch: Switch, registry: Any) -> dict[str, Any]:

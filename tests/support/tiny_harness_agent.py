@@ -87,8 +87,14 @@ _MEDIA_PARAMS = {
 }
 
 
-def tiny_harness_card(base_url: str, *, media: bool = True) -> dict[str, Any]:
-    """The card tiny-harness 0.9 serves, as the SDK writes it (empty lists left out)."""
+def tiny_harness_card(
+    base_url: str, *, media: bool = True, commands_version: str = "v1"
+) -> dict[str, Any]:
+    """The card tiny-harness 0.9 serves, as the SDK writes it (empty lists left out).
+
+    ``commands_version`` is the commands extension version it declares (tiny-harness 0.9:
+    ``v1``; ``v2``, the draft that allows ``runsOn``, is the way out).
+    """
     url = base_url.rstrip("/") + "/"
     commands = [dict(c) for c in _COMMANDS] + ([dict(_ATTACH)] if media else [])
     extensions: list[dict[str, Any]] = [
@@ -96,7 +102,7 @@ def tiny_harness_card(base_url: str, *, media: bool = True) -> dict[str, Any]:
         {"uri": EXTENSION_BASE + "channel/v1", "description": "Channel messages and help"},
         {"uri": EXTENSION_BASE + "status/v1", "description": "Why a task waits for input"},
         {
-            "uri": EXTENSION_BASE + "commands/v1",
+            "uri": EXTENSION_BASE + f"commands/{commands_version}",
             "description": "Slash commands run on the harness",
             "params": {"commands": commands},
         },

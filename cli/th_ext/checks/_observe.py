@@ -71,6 +71,8 @@ class Observation:
     """The task before the send (``GetTask``), for a message to an existing task."""
     after: dict[str, Any] | None
     """The task after the send (``GetTask``), or None when it could not be read."""
+    sent: dict[str, Any] | None = None
+    """The message sent, when the checker kept it."""
 
     @property
     def mode(self) -> str:

@@ -2,13 +2,24 @@
 
 A command reply is recognised as the spec says: ``metadata.command`` on a status update, or on
 a message's own metadata. ``task.metadata`` is never read for the decision (the SDK servers keep
-the metadata of every earlier update there); finding a command in it only earns a note.
+the metadata of every earlier update there); finding a command in it only earns a note. The
+check also says what it saw of the model: whether an answer came, and whether the task's
+history holds the message as it was sent (an agent that changed it before the model fails);
+what it did not see, it does not claim.
 """
 
 from __future__ import annotations
 
 from th_ext.checks._command_checks import check
-from th_ext.checks._observe import Check, Observation, event_kind, message_of, metadata, task_of
+from th_ext.checks._observe import (
+    Check,
+    Observation,
+    artifacts,
+    event_kind,
+    message_of,
+    metadata,
+    task_of,
+)
 
 __all__ = ["ordinary_checks", "stale_task_metadata"]
 
@@ -32,14 +43,49 @@ def ordinary_checks(obs: Observation, requirement: str) -> list[Check]:
             flagged.append(f"{where} has metadata.command {metadata(message)['command']!r}")
     if flagged:
         return [check(obs, requirement, False, "answered as a command: " + "; ".join(flagged))]
-    return [
-        check(
-            obs,
-            requirement,
-            True,
-            f"an ordinary answer ({', '.join(event_kind(r) for r in obs.results)})",
+    kept, seen = _as_sent(obs)
+    detail = (
+        f"no command reply ({', '.join(event_kind(r) for r in obs.results)}); {_answer(obs)}; "
+        + seen
+    )
+    return [check(obs, requirement, kept, detail)]
+
+
+def _answer(obs: Observation) -> str:
+    """What the answer shows of the model: an agent message or an artifact, or nothing yet."""
+    for result in obs.results[1:] if obs.stream else obs.results:
+        kind = event_kind(result)
+        event = result.get(kind) if kind != "unknown" else None
+        message = event if kind == "message" else message_of(event)
+        if message is not None or kind == "artifactUpdate" or artifacts(event):
+            return f"an answer came ({kind})"
+    return "no answer came yet"
+
+
+def _as_sent(obs: Observation) -> tuple[bool, str]:
+    """Whether the task's history holds the message sent with other parts (False), and what
+    was seen of it."""
+    sent = obs.sent or {}
+    history = obs.after.get("history") if isinstance(obs.after, dict) else None
+    messages = history if isinstance(history, list) and sent.get("messageId") else []
+    found = next(
+        (m for m in messages if isinstance(m, dict) and m.get("messageId") == sent["messageId"]),
+        None,
+    )
+    if found is None:
+        return True, "the task's history does not show the message"
+    parts, mine = found.get("parts"), sent.get("parts") or []
+    same = (
+        isinstance(parts, list)
+        and len(parts) == len(mine)
+        and all(
+            isinstance(got, dict) and all(got.get(key) == value for key, value in part.items())
+            for got, part in zip(parts, mine, strict=False)
         )
-    ]
+    )
+    if same:
+        return True, "the task's history holds the message as sent"
+    return False, f"the task's history holds the message changed: parts {str(parts)[:120]}"
 
 
 def stale_task_metadata(obs: Observation) -> str | None:

@@ -14,11 +14,11 @@ from th_ext.cli._output import ExitCode, fail, use_color, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
+    ConformTimeoutOption,
     HeaderOption,
     HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
-    TimeoutOption,
     source_limits,
 )
 
@@ -123,7 +123,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     fetch_schemas: FetchSchemasOption = False,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: ConformTimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.

@@ -24,10 +24,9 @@ from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._names import EXTENSION_URI
 from th_ext.conform._card_check import card_check, fetch_card
 from th_ext.conform._family import fails_run, other_extension_results
-from th_ext.conform._model import AgentInfo, Check, ConformReport, InterfaceInfo
+from th_ext.conform._interfaces import interface_info, select_interfaces, unreachable_wires
+from th_ext.conform._model import AgentInfo, Check, ConformReport
 from th_ext.conform._runner import (
-    GroupResult,
-    Interface,
     gather_groups,
     header_card_check,
     open_wire,
@@ -35,7 +34,6 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._verdicts import core_results, requirement_results, run_passed
-from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HeaderScope, redact_url, ssl_context
 
 __all__ = [
@@ -167,7 +165,9 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             f"exercised: {named}{more}"
         )
         selected = selected[: options.max_commands]
-    interfaces, not_checked, listed = _interfaces(card, options, notes)
+    interfaces, not_checked, listed = select_interfaces(
+        card, options.bindings, options.max_interfaces, notes
+    )
     checks.append(header_card_check(extension))
     streaming = (card.get("capabilities") or {}).get("streaming") is True
     modes = [True, False] if streaming else [False]
@@ -182,7 +182,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         edge_scenarios(version.spec_text(), selected, extension.names) if options.rule_edges else []
     )
     groups = await gather_groups(wires, modes, plan, edges)
-    unreachable = _unreachable(wires, groups, len(modes))
+    unreachable = unreachable_wires(wires, groups, len(modes))
     if len(unreachable) == len(wires):
         wire, reason = next(iter(unreachable.items()))
         raise AgentUnreachableError(
@@ -221,7 +221,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             bindings_checked=list(dict.fromkeys(w.binding for w in wires if w not in unreachable)),
             bindings_not_checked=not_checked,
             streaming=streaming,
-            interfaces=[_info(entry, wires, unreachable) for entry in listed],
+            interfaces=[interface_info(entry, wires, unreachable) for entry in listed],
         ),
         requirements=results,
         notes=notes,
@@ -243,24 +243,6 @@ def _declared(card: dict[str, Any]) -> list[str]:
     ]
 
 
-def _unreachable(wires: list[Wire], groups: list[GroupResult], modes: int) -> dict[Wire, str]:
-    """The interfaces whose every group found no server, with what the first request met."""
-    found: dict[Wire, str] = {}
-    for index, wire in enumerate(wires):
-        own = groups[index * modes : (index + 1) * modes]
-        if all(group.unreachable for group in own):
-            found[wire] = own[0].unreachable
-    return found
-
-
-def _info(entry: InterfaceInfo, wires: list[Wire], unreachable: dict[Wire, str]) -> InterfaceInfo:
-    shown = (entry.binding, entry.url)  # the report's URLs are redacted
-    wire = next((w for w in wires if (w.binding, redact_url(w.url)) == shown), None)
-    if wire is not None and wire in unreachable:
-        return InterfaceInfo(entry.binding, entry.url, "unreachable", unreachable[wire])
-    return entry
-
-
 def _select(extension: CardCommands, options: ConformOptions) -> list[Any]:
     names = extension.names
     for name in (*options.commands, *options.skip_commands):
@@ -273,53 +255,6 @@ def _select(extension: CardCommands, options: ConformOptions) -> list[Any]:
         if (not options.commands or c.name in options.commands)
         and c.name not in options.skip_commands
     ]
-
-
-def _interfaces(
-    card: dict[str, Any], options: ConformOptions, notes: list[str]
-) -> tuple[list[Interface], list[str], list[InterfaceInfo]]:
-    """The interfaces to check (every JSON-RPC and HTTP+JSON one, the same URL and binding
-    once, at most ``max_interfaces``), the bindings not checked, and every interface listed."""
-    chosen: list[Interface] = []
-    not_checked: list[str] = []
-    listed: list[InterfaceInfo] = []
-    seen: set[tuple[str, str]] = set()
-    left_out: list[str] = []
-    declared = card.get("supportedInterfaces")
-    for entry in declared if isinstance(declared, list) else []:
-        if not isinstance(entry, dict):
-            continue
-        binding, url = str(entry.get("protocolBinding")), entry.get("url")
-        shown = redact_url(str(url))  # user:password@ is shown as ***@ in every note and report
-        if (binding, shown) in seen:
-            continue
-        seen.add((binding, shown))
-        if binding not in BINDINGS:
-            not_checked.append(binding)
-            reason = "conform speaks JSON-RPC and HTTP+JSON"
-            notes.append(f"{binding} interface at {shown}: not checked ({reason})")
-            listed.append(InterfaceInfo(binding, shown, "not checked", reason))
-        elif options.bindings and binding not in options.bindings:
-            listed.append(InterfaceInfo(binding, shown, "not checked", "left out by --binding"))
-        elif not isinstance(url, str) or not is_url(url):
-            notes.append(f"{binding} interface has no http(s) url ({shown!r}); not checked")
-            listed.append(InterfaceInfo(binding, shown, "not checked", "no http(s) url"))
-        elif len(chosen) >= options.max_interfaces:
-            left_out.append(f"{binding} {shown}")
-            listed.append(InterfaceInfo(binding, shown, "not checked", "over --max-interfaces"))
-        else:
-            tenant = entry.get("tenant")
-            chosen.append(Interface(binding, url, tenant if isinstance(tenant, str) else ""))
-            listed.append(InterfaceInfo(binding, shown, "checked"))
-    if left_out:
-        notes.append(
-            f"{len(left_out)} interface(s) over --max-interfaces {options.max_interfaces} were "
-            f"not checked: {', '.join(left_out)}"
-        )
-    if not chosen:
-        wanted = " or ".join(options.bindings or BINDINGS)
-        raise ConformError(f"the card declares no {wanted} interface with an http(s) url to check")
-    return chosen, not_checked, listed
 
 
 class _Counting(httpx.AsyncBaseTransport):

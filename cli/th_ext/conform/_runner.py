@@ -102,13 +102,14 @@ async def run_group(
     """
     result = GroupResult()
     for index, scenario in enumerate(plan):
-        exchange = await wire.send(user_message(scenario.parts), stream=stream)
+        sent = user_message(scenario.parts)
+        exchange = await wire.send(sent, stream=stream)
         if index == 0 and exchange.unreachable:
             result.unreachable = exchange.problem()
             return result
         task_id = task_id_of(exchange.results)
         after = await _read(wire, task_id)
-        obs = Observation(wire.binding, stream, False, scenario.label, exchange, None, after)
+        obs = Observation(wire.binding, stream, False, scenario.label, exchange, None, after, sent)
         await _judge(wire, obs, scenario, result)
         if index == 0 and exchange.failure is not None and not exchange.results:
             result.notes.append(
@@ -127,9 +128,10 @@ async def run_group(
             before = await _fresh_task(wire, stream, result)
             if before is None:
                 break
-        exchange = await wire.send(user_message(scenario.parts, before), stream=stream)
+        sent = user_message(scenario.parts, before)
+        exchange = await wire.send(sent, stream=stream)
         after = await _read(wire, before["id"])
-        obs = Observation(wire.binding, stream, True, scenario.label, exchange, before, after)
+        obs = Observation(wire.binding, stream, True, scenario.label, exchange, before, after, sent)
         await _judge(wire, obs, scenario, result)
         before = after
     return result

@@ -33,7 +33,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise DemoUnavailableError(
         f"the demo agent needs the optional 'demo' extra ({exc.name or 'a2a-sdk'} is missing);"
-        " install it with: pip install 'th-ext[demo]'"
+        " install it with: pip install 'th-ext[demo] @ git+https://github.com/madarauchiha-314/th-ext'"
     ) from None
 
 __all__ = [

@@ -3,6 +3,8 @@
 Each stages a plugin-free project (``_stage``), runs the generator on it in a subprocess, as
 a user would, and, for the subtree, installs the result into the destination. The generators
 are optional dependencies: ``th-ext[site]`` for MkDocs, ``th-ext[zensical]`` for Zensical.
+A build dates its pages (the sitemap's ``lastmod``, the gzip header) by the project's last
+commit, through ``SOURCE_DATE_EPOCH``, so that two builds of one commit are the same bytes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from th_ext._exceptions import PublishError, SiteBuildError
+from th_ext.publish._host_fonts import write_host_fonts
 from th_ext.publish._host_schemas import read_host_schemas
 from th_ext.publish._stage import stage_project, stage_subtree
 from th_ext.publish._subtree import (
@@ -24,24 +27,51 @@ from th_ext.publish._subtree import (
     host_page_at,
     install_subtree,
 )
+from th_ext.publish._versions import build_versions
 
 __all__ = ["build_subtree", "build_zensical", "run_generator"]
 
 _EXTRA = {"mkdocs": "site", "zensical": "zensical"}
 
 
-def run_generator(generator: str, config: Path) -> str:
+def source_date_epoch(project: Path) -> str | None:
+    """``SOURCE_DATE_EPOCH`` when set, else the time of the last commit of the Git checkout
+    that holds ``project``, else None (no Git: the build is dated by the clock)."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        return os.environ["SOURCE_DATE_EPOCH"]
+    git = shutil.which("git")
+    if git is None:
+        return None
+    try:
+        process = subprocess.run(
+            [git, "-C", str(project), "log", "-1", "--format=%ct"],
+            capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
+    except OSError:
+        return None
+    stamp = process.stdout.strip()
+    return stamp if process.returncode == 0 and stamp.isdigit() else None
+
+
+def run_generator(generator: str, config: Path, date_from: Path | None = None) -> str:
     """Run ``generator`` (``mkdocs`` or ``zensical``) ``build --strict`` on ``config``.
 
     Returns what it printed; a failed build raises ``PublishError`` with its last lines.
+    ``date_from`` is the project whose last commit dates the build.
     """
     if importlib.util.find_spec(generator) is None:
         extra = _EXTRA[generator]
-        raise SiteBuildError(f"{generator} is not installed: pip install 'th-ext[{extra}]'")
+        raise SiteBuildError(
+            f"{generator} is not installed:"
+            f" pip install 'th-ext[{extra}] @ git+https://github.com/madarauchiha-314/th-ext'"
+        )
     command = [sys.executable, "-m", generator, "build", "--strict", "-f", str(config)]
     if generator == "mkdocs":
         command.append("--quiet")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NO_COLOR": "1"}
+    epoch = source_date_epoch(date_from) if date_from is not None else None
+    if epoch is not None:
+        env["SOURCE_DATE_EPOCH"] = epoch
     process = subprocess.run(
         command, capture_output=True, text=True, env=env, timeout=600, check=False
     )
@@ -98,6 +128,9 @@ def build_subtree(
     config = work_dir / "subtree.yml"
     site_dir = work_dir / "subtree"
     stage_subtree(config_file, config, site_dir, host, pages)
-    run_generator("mkdocs", config)
-    result = install_subtree(site_dir, dest, settings.index_dir, frozenset(forwards))
+    run_generator("mkdocs", config, date_from=config_file.resolve().parent)
+    write_host_fonts(dest, site_dir)
+    result = install_subtree(
+        site_dir, dest, settings.index_dir, frozenset(forwards), versions=build_versions()
+    )
     return replace(result, skipped=host.skipped) if host is not None else result

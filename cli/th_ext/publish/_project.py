@@ -91,7 +91,10 @@ def _yaml() -> Any:
     try:
         import yaml
     except ImportError:
-        raise SiteBuildError("mkdocs.yml is read with PyYAML: pip install 'th-ext[site]'") from None
+        raise SiteBuildError(
+            "mkdocs.yml is read with PyYAML:"
+            " pip install 'th-ext[site] @ git+https://github.com/madarauchiha-314/th-ext'"
+        ) from None
     return yaml
 
 

@@ -57,26 +57,37 @@ def requirements_section(version: ExtensionVersion) -> str:
         "",
         "Every requirement of this version, with the level RFC 2119 gives its words. Each ID "
         "links to the passage it annotates above; `th-ext conform` checks the agent's "
-        "requirements against a live agent and names these IDs in its report.",
+        "requirements against a live agent and names these IDs in its report (✓ in the last "
+        "column).",
         "",
-        "| ID | Level | Who | Requirement | Checked by `th-ext conform` |",
+        '<div class="th-requirements" markdown>',
+        "",
+        "| ID | Level | Who | Requirement | Checked |",
         "|---|---|---|---|---|",
     ]
+    # A version copied from one with errata keeps the retired IDs (never reused), not the errata.
+    errata = " ([errata](#errata))" if version.errata else ""
     for r in requirements:
         if not r.in_force:
             # A retired ID keeps its row and its anchor, so that old links still land here.
             lines.append(
                 f'| <span id="{r.anchor}"></span><del>{r.id}</del> | {r.level}, retired | '
-                f"{r.subject} | "
-                f"{_cell(r.summary)} | retired {r.retired} ([errata](#errata)): "
-                f"{_cell(r.retired_why)} |"
+                f"{r.subject} | {_cell(r.summary)}<br><small>retired {r.retired}{errata}: "
+                f"{_cell(r.retired_why)}</small> | — |"
             )
             continue
-        checked = "yes" if r.conform else f"no: {r.why_not}"
-        lines.append(
-            f"| [{r.id}](#{r.anchor}) | {r.level} | {r.subject} | {_cell(r.summary)} | "
-            f"{_cell(checked)} |"
+        # The requirement's words take the width; "Checked" is a mark, and when th-ext
+        # conform cannot check it, the reason is said under the requirement.
+        summary = _cell(r.summary)
+        if not r.conform:
+            summary += f"<br><small>Not checked by th-ext conform: {_cell(r.why_not)}</small>"
+        checked = (
+            '<span class="th-checked" title="checked by th-ext conform">✓</span>'
+            if r.conform
+            else "—"
         )
+        lines.append(f"| [{r.id}](#{r.anchor}) | {r.level} | {r.subject} | {summary} | {checked} |")
+    lines += ["", "</div>"]
     return "\n".join(lines)
 
 

@@ -23,7 +23,12 @@ from th_ext.publish._catalog_page import (
     render_index_page,
 )
 from th_ext.publish._checks import check_version, relative_path
-from th_ext.publish._diagrams import check_diagrams
+from th_ext.publish._diagrams import (
+    DIAGRAMS_DIR,
+    check_diagrams,
+    standalone_drawing,
+    used_diagrams,
+)
 from th_ext.publish._draft import check_draft_examples
 from th_ext.publish._field_text import check_field_descriptions
 from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
@@ -69,7 +74,7 @@ def _version_files(
     files = [
         GeneratedFile(
             path=f"{folder}/index.md",
-            content=render_spec_page(version, siblings).encode("utf-8"),
+            content=render_spec_page(version, siblings, folder).encode("utf-8"),
             kind="page",
         ),
         GeneratedFile(path=f"{folder}/schema.json", content=version.schema_bytes, kind="asset"),
@@ -81,6 +86,14 @@ def _version_files(
             kind="asset",
         )
         for example in version.examples
+    ]
+    files += [  # each drawing, for its "open full size" link
+        GeneratedFile(
+            path=f"{folder}/{DIAGRAMS_DIR}/{name}",
+            content=standalone_drawing(version.read_file(f"{DIAGRAMS_DIR}/{name}")),
+            kind="asset",
+        )
+        for name in dict.fromkeys(used_diagrams(version))
     ]
     return files
 

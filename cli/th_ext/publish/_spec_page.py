@@ -12,6 +12,7 @@ import re
 
 from th_ext._catalog import Example, ExtensionVersion
 from th_ext._exceptions import PublishError
+from th_ext.publish._check_box import check_box
 from th_ext.publish._diagrams import inline_diagrams
 from th_ext.publish._draft import draft_banner, publication_lines
 from th_ext.publish._field_table import FieldTable
@@ -26,6 +27,8 @@ __all__ = ["EXAMPLE_DIRECTIVE", "INLINE_LIMIT", "render_spec_page"]
 
 EXAMPLE_DIRECTIVE = re.compile(r"^<!-- th-ext:example (?P<file>\S+) -->$", re.MULTILINE)
 _RST_LITERAL = re.compile(r"``(.+?)``")
+# A requirement tag of the extension owner's text, such as "(R6.7)": a reference, not prose.
+_REQUIREMENT_TAG = re.compile(r"\s*\((R[0-9]+(?:\.[0-9]+)*)\)")  # noqa: DUO138 (dot-separated: unambiguous)
 # An example bigger than this is linked, not shown: highlighting a 40 MB block takes a
 # gigabyte and makes a page nobody reads.
 INLINE_LIMIT = 64 * 1024
@@ -37,8 +40,13 @@ def _cell(text: str) -> str:
 
 
 def _prose(text: str) -> str:
-    """A schema description as Markdown: reST ````literals```` become code spans."""
-    return _cell(_RST_LITERAL.sub(r"`\1`", text))
+    """A schema description as Markdown: reST ````literals```` become code spans, and a
+    requirement tag such as ``(R6.7)`` a small reference after the words it marks."""
+    text = _RST_LITERAL.sub(r"`\1`", text)
+    text = _REQUIREMENT_TAG.sub(
+        r' <small class="th-ref" title="requirement \1 of tiny-harness">\1</small>', text
+    )
+    return _cell(text)
 
 
 def _json_block(text: str, title: str | None = None) -> str:
@@ -81,6 +89,8 @@ def _field_section(tables: list[FieldTable]) -> str:
         if table.description:
             lines += [_prose(table.description), ""]
         lines += [
+            '<div class="th-fields" markdown>',
+            "",
             "| Field | Type | Required | Default | Description |",
             "|---|---|---|---|---|",
         ]
@@ -91,6 +101,7 @@ def _field_section(tables: list[FieldTable]) -> str:
             f"{_prose(row.description) or '—'} |"
             for row in table.rows
         ]
+        lines += ["", "</div>"]
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
 
@@ -125,8 +136,12 @@ def _history_section(version: ExtensionVersion, siblings: list[ExtensionVersion]
     return "\n".join(lines)
 
 
-def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]) -> str:
-    """The page's Markdown; ``siblings`` are all versions of the same extension."""
+def render_spec_page(
+    version: ExtensionVersion, siblings: list[ExtensionVersion], folder: str | None = None
+) -> str:
+    """The page's Markdown; ``siblings`` are all versions of the same extension. ``folder``
+    is where the page is in the docs (``a2a/ext/commands/v1``): given, the page carries the
+    "Check your agent" box, linked to the th-ext pages from there."""
     body = EXAMPLE_DIRECTIVE.sub(
         lambda match: _example_block(version, match["file"]),
         annotate_requirements(version, inline_diagrams(version)),
@@ -152,6 +167,8 @@ def render_spec_page(version: ExtensionVersion, siblings: list[ExtensionVersion]
         f"    - **Schema:** [`{version.schema_url}`](schema.json)",
         f"    - **Status:** {version.status}",
         *publication_lines(version),
+        "",
+        *(check_box(version, folder) if folder is not None else []),
     ]
     sections = [
         "\n".join(header),

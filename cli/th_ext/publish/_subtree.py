@@ -159,12 +159,17 @@ def host_page_at(dest: Path, folder: str, prefix: str = "a2a/ext") -> str | None
 
 
 def install_subtree(
-    built: Path, dest: Path, prefix: str = "a2a/ext", forwarding: frozenset[str] = frozenset()
+    built: Path,
+    dest: Path,
+    prefix: str = "a2a/ext",
+    forwarding: frozenset[str] = frozenset(),
+    versions: dict[str, str] | None = None,
 ) -> SubtreeResult:
     """Copy the site built in ``built`` to ``dest/prefix/``, refusing to clobber anything.
 
     ``forwarding`` are built ``<folder>/index.html`` pages that lead to the host's own
     ``<folder>.html``, which a served ``<folder>/schema.json`` would otherwise hide.
+    ``versions`` (the packages the build ran with) is recorded in the manifest.
 
     Only regular files inside ``dest/prefix`` are written or removed, never through a
     symbolic link. Raises ``SubtreeConflictError`` naming the first file in the way (and
@@ -191,8 +196,9 @@ def install_subtree(
         content = read_regular(built, relative.removeprefix(prefix + "/"))
         write_regular(dest, relative, content)
         files[relative] = _sha256(content)
-    record_text = json.dumps(
-        {"generator": f"th-ext {__version__}", "files": files}, indent=2, sort_keys=True
-    )
+    record: dict[str, object] = {"generator": f"th-ext {__version__}", "files": files}
+    if versions:
+        record["versions"] = versions
+    record_text = json.dumps(record, indent=2, sort_keys=True)
     write_regular(dest, manifest, (record_text + "\n").encode("utf-8"))
     return SubtreeResult(written=tuple(planned), removed=tuple(removed))

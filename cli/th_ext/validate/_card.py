@@ -167,7 +167,19 @@ def _extension_entry(entry: Any, path: tuple[str | int, ...], check: FieldChecke
     check.unknown_fields(entry, EXTENSION_FIELDS, path)
 
 
+SKILLS_HINT = (
+    'add "skills": [{"id": "…", "name": "…", "description": "…", "tags": ["…"]}]; an agent '
+    'with no skills must still serve "skills": [], but the official A2A SDKs leave an empty '
+    "list out of the card they serve, so only a declared skill keeps the member"
+)
+
+
 def _skills(card: dict[str, Any], check: FieldChecker) -> None:
+    if "skills" not in card:
+        check.error(
+            "missing-field", ("skills",), "the required field 'skills' is missing", SKILLS_HINT
+        )
+        return
     if not check.typed(card, "skills", "array", (), required=True):
         return
     skills = card["skills"]

@@ -20,13 +20,21 @@ from th_ext.commands._entry import (
     is_command_name,
     name_mismatch,
     repeated_names,
+    runs_on_message,
 )
 from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
 from th_ext.validate._tables import MIN_ROWS, table
 
-__all__ = ["check_commands_params"]
+__all__ = ["check_commands_params", "explain_runs_on"]
+
+RUNS_ON_HINT = (
+    "two ways out: leave the commands the client runs itself off a v1 card (a client runs "
+    "them without the agent listing them), or declare the next version, "
+    "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v2 (a draft), whose "
+    "schema allows runsOn"
+)
 
 # Possessive (``*+``): each name ends at its newline, so there is nothing to backtrack into,
 # and telling the engine so makes the match several times faster on a long list.
@@ -82,6 +90,49 @@ def check_commands_params(
                 )
             )
     return problems.finished(), {"commands": strings}
+
+
+def explain_runs_on(
+    problems: list[Problem], params: Any, base: tuple[str | int, ...]
+) -> list[Problem]:
+    """``problems`` with the schema's "runsOn is not allowed" on a command entry replaced by
+    ``command-runs-on``, which names the command and the two ways out.
+
+    Only a schema that refuses ``runsOn`` (commands v1) produces the problem it replaces, so a
+    card declaring a version that allows it is left alone.
+    """
+    commands = params.get("commands") if isinstance(params, dict) else None
+    if not isinstance(commands, list) or not any(
+        isinstance(c, dict) and "runsOn" in c for c in commands
+    ):
+        return problems
+    prefix = pointer((*base, "params", "commands")) + "/"
+    result: list[Problem] = []
+    for problem in problems:
+        index = _runs_on_index(problem, prefix)
+        if index is None or index >= len(commands) or not isinstance(commands[index], dict):
+            result.append(problem)
+            continue
+        result.append(
+            Problem(
+                "error",
+                "command-runs-on",
+                problem.path,
+                runs_on_message(commands[index].get("name")),
+                RUNS_ON_HINT,
+                "extension",
+                at_key=True,
+            )
+        )
+    return result
+
+
+def _runs_on_index(problem: Problem, prefix: str) -> int | None:
+    """The command index of a schema problem about a ``runsOn`` key, or None."""
+    if problem.code != "schema-violation" or not problem.path.startswith(prefix):
+        return None
+    index, _, rest = problem.path[len(prefix) :].partition("/")
+    return int(index) if rest == "runsOn" and index.isdigit() else None
 
 
 def _names(commands: list[Any]) -> tuple[list[Any], bool]:

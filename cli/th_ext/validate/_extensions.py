@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from th_ext._problem import Problem
-from th_ext.validate._commands_params import check_commands_params
+from th_ext.validate._commands_params import check_commands_params, explain_runs_on
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._near_miss import near_miss
 from th_ext.validate._pointer import pointer
@@ -31,6 +31,11 @@ ExtensionRules = Callable[
 
 #: The rules beyond the schema, by extension name (every version of it shares them).
 RULES: dict[str, ExtensionRules] = {"commands": check_commands_params}
+
+ExplainSchema = Callable[[list[Problem], Any, tuple[str | int, ...]], list[Problem]]
+#: Schema problems a known departure explains better, by extension name: a card written for
+#: a later version of the extension (``runsOn`` on a commands v1 card).
+EXPLAINED: dict[str, ExplainSchema] = {"commands": explain_runs_on}
 
 
 class KnownExtension(NamedTuple):
@@ -173,6 +178,9 @@ def _check_entry(
     if not isinstance(params, dict):
         return [], {}  # the card layer reports the wrong type
     problems = extension.schema.problems(params, (*base, "params"))
+    explain = EXPLAINED.get(extension.key.split("/", 1)[0])
+    if explain is not None:
+        problems = explain(problems, params, base)
     summary: dict[str, Any] = {}
     if extension.rules is not None:
         found, summary = extension.rules(entry, params, base)

@@ -5,8 +5,11 @@
 SDK's parser accepts both), REQUIRED fields present and set, at most one member of a oneof, a
 message made only of a oneof naming one member, unknown fields as warnings. Where a value has
 the shape A2A 0.3 gave it (a ``{"type": "http"}`` security scheme, a ``[{"bearer": []}]``
-requirement, scopes as a bare array) it is an error whose hint shows the 1.0 shape: the SDK
-would parse such a value leniently into an empty one and lose it.
+requirement, scopes as a bare array) it is an error whose hint shows the 1.0 shape, with a
+placeholder for every field 1.0 requires, so that the value it proposes passes: the SDK would
+parse such a value leniently into an empty one and lose it. A security scheme that holds the
+1.0 member and, beside it, the 0.3 keys (what the official SDK serves on a card with 0.3
+interfaces) is a note, and its 1.0 member is checked.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from th_ext._problem import Problem
 from th_ext.validate._a2a_model import MESSAGES, Field
 from th_ext.validate._fields import FieldChecker, json_type
+from th_ext.validate._pointer import pointer
 
 __all__ = ["walk_message"]
 
@@ -27,12 +32,21 @@ _0_3_SCHEMES = {
     "openIdConnect": ("openIdConnectSecurityScheme", {"openIdConnectUrl": "openIdConnectUrl"}),
     "mutualTLS": ("mtlsSecurityScheme", {}),
 }
+_0_3_SCHEME_KEYS = frozenset(
+    {"type", "description", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"}
+)
+_PREFERRED_MEMBER = {"OAuthFlows": "clientCredentials"}
+"""The member a placeholder uses for a message made only of a oneof."""
 Path = tuple[str | int, ...]
 
 
 def walk_message(value: Any, message: str, path: Path, check: FieldChecker) -> None:
     """Check ``value`` as the A2A 1.0 message ``message``; problems go to ``check``."""
     if message == "SecurityScheme" and isinstance(value, dict) and "type" in value:
+        members = [f.json_name for f in MESSAGES["SecurityScheme"] if f.json_name in value]
+        if members:
+            _dual_scheme(value, members, path, check)
+            return
         _old_scheme(value, path, check)
         return
     if message == "SecurityRequirement" and isinstance(value, dict) and _old_requirement(value):
@@ -200,17 +214,75 @@ def _oneofs(
             )
 
 
+def _dual_scheme(
+    value: dict[str, Any], members: list[str], path: Path, check: FieldChecker
+) -> None:
+    """The SDK's dual shape: the 1.0 member, and the 0.3 keys beside it for 0.3 clients."""
+    old = sorted(key for key in value if key in _0_3_SCHEME_KEYS)
+    check.problems.append(
+        Problem(
+            "info",
+            "a2a-0.3-compat-scheme",
+            pointer(path),
+            f"this security scheme holds the A2A 1.0 member {members[0]!r} and, beside it, the "
+            f"A2A 0.3 keys {', '.join(old)}, as the official SDK serves it for 0.3 clients",
+            f"nothing to do while the agent serves A2A 0.3 too; 1.0 clients read {members[0]!r}",
+            "card",
+        )
+    )
+    rest = {key: item for key, item in value.items() if key not in _0_3_SCHEME_KEYS}
+    walk_message(rest, "SecurityScheme", path, check)
+
+
+def completed(message: str, value: dict[str, Any], depth: int = 0) -> dict[str, Any]:
+    """``value`` with a placeholder for every field ``message`` requires (and, for a message
+    made only of a oneof, one member), so that a value a hint proposes passes the check."""
+    fields = MESSAGES.get(message, ())
+    result = dict(value)
+    if fields and all(f.oneof for f in fields) and not any(f.json_name in result for f in fields):
+        chosen = next((f for f in fields if f.json_name == _PREFERRED_MEMBER.get(message)), None)
+        chosen = chosen or fields[0]
+        result[chosen.json_name] = _placeholder(chosen, depth)
+    for field in fields:
+        present = result.get(field.json_name)
+        if field.required and (field.json_name not in result or present in ({}, [], "")):
+            result[field.json_name] = _placeholder(field, depth)
+        elif field.kind == "message" and isinstance(present, dict) and depth < 4:
+            result[field.json_name] = completed(field.target, present, depth + 1)
+    return result
+
+
+def _placeholder(field: Field, depth: int) -> Any:
+    value: Any
+    if field.kind == "message":
+        value = completed(field.target, {}, depth + 1) if depth < 4 else {}
+    elif field.kind == "map":
+        value = {
+            "…": "…" if field.target not in MESSAGES else completed(field.target, {}, depth + 1)
+        }
+    elif field.kind == "bool":
+        value = False
+    elif field.kind in ("int", "float"):
+        value = 0
+    else:
+        value = "…"
+    return [value] if field.repeated else value
+
+
 def _old_scheme(value: dict[str, Any], path: Path, check: FieldChecker) -> None:
     kind = value.get("type")
     target = _0_3_SCHEMES.get(kind) if isinstance(kind, str) else None
     if target is None:
-        hint = 'A2A 1.0 names the kind as a key: {"httpAuthSecurityScheme": {"scheme": ...}}'
+        hint = (
+            'in A2A 1.0 the kind is a key, for example {"httpAuthSecurityScheme": {"scheme": "…"}}'
+        )
     else:
         key, renamed = target
         inner = {renamed[k]: v for k, v in value.items() if k in renamed}
         if "description" in value:
             inner["description"] = value["description"]
-        hint = f"in A2A 1.0 it is {_short({key: inner})}"
+        member = next(f for f in MESSAGES["SecurityScheme"] if f.json_name == key)
+        hint = f"in A2A 1.0 it is {_short({key: completed(member.target, inner)})}"
     check.error(
         "a2a-0.3-security-scheme",
         path,

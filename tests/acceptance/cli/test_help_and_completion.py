@@ -111,7 +111,10 @@ def test_bundled_extension_keys_complete(words: str) -> None:
 
 def test_an_extension_uri_completes() -> None:
     offered = _complete("th-ext schema https://madarauchiha")
-    assert offered == ["https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"]
+    assert offered == [
+        "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1",
+        "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v2",
+    ]
 
 
 def test_nothing_unknown_completes() -> None:
@@ -130,11 +133,11 @@ def test_completion_sees_the_whole_application_whatever_the_arguments() -> None:
 
 @pytest.fixture
 def with_draft(tmp_path: Path) -> Path:
-    """An extensions folder with ``commands/v1`` and a ``commands/v2`` draft copied from it."""
+    """The repository's extensions folder with a ``commands/v9`` draft copied from v1."""
     from tests.support.new_version import copy_as_draft
 
     shutil.copytree(REPO / "extensions", tmp_path / "extensions")
-    copy_as_draft(tmp_path / "extensions", "commands/v1", "v2")
+    copy_as_draft(tmp_path / "extensions", "commands/v1", "v9")
     return tmp_path
 
 
@@ -143,14 +146,17 @@ def test_extensions_complete_from_the_folder_the_command_reads(with_draft: Path)
     assert _complete(f"th-ext lock add --extensions-dir {folder} c") == [
         "commands/v1",
         "commands/v2",
+        "commands/v9",
     ]
     assert _complete(f"th-ext schema --extensions-dir {folder} commands/") == [
         "commands/v1",
         "commands/v2",
+        "commands/v9",
     ]
-    assert _complete("th-ext schema c", cwd=with_draft) == ["commands/v1"]  # the bundled copies
+    bundled = ["commands/v1", "commands/v2"]
+    assert _complete("th-ext schema c", cwd=with_draft) == bundled  # the bundled copies
     # lock add reads ./extensions by default: the repository's folder, drafts included
-    assert _complete("th-ext lock add c", cwd=with_draft) == ["commands/v1", "commands/v2"]
+    assert _complete("th-ext lock add c", cwd=with_draft) == [*bundled, "commands/v9"]
 
 
 def test_a_missing_extensions_folder_completes_nothing(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ EXPECTED: dict[Switch, dict[str, set[str]]] = {
     Switch.SPACE_ONLY: {"CMD-1": STREAM},
     Switch.UNICODE_WHITESPACE: {"CMD-6": STREAM},
     Switch.EXTRA_PARTS: {"CMD-8": STREAM},
+    Switch.MESSAGE_CHANGED: {"CMD-8": BOTH},
     Switch.HEADER_GATED: {"CMD-15": STREAM},
     Switch.REQUIRED_TRUE: {"CMD-15": CARD},
     Switch.BAD_CARD_PARAMS: {"CMD-7": CARD},
@@ -65,6 +66,7 @@ EXPECTED: dict[Switch, dict[str, set[str]]] = {
 # (a reply the SDK refuses to deliver, a model answer that also moves the task).
 ALSO: dict[Switch, set[str]] = {
     Switch.REPLY_ON_SUB_TASK: {"CMD-1", "CMD-15"},
+    Switch.MESSAGE_CHANGED: {"CMD-6"},
     Switch.UPDATE_AFTER: {"CMD-1", "CMD-2"},
     Switch.MODEL_TOO: {"CMD-5", "CMD-14", "CMD-19"},
     Switch.NO_METADATA: {"CMD-1"},

@@ -96,7 +96,9 @@ def test_without_the_demo_extra_the_demo_says_so_in_one_line() -> None:
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("th-ext: error: the demo agent needs the optional 'demo' extra")
-    assert "pip install 'th-ext[demo]'" in done.stderr
+    assert (
+        "pip install 'th-ext[demo] @ git+https://github.com/madarauchiha-314/th-ext'" in done.stderr
+    )
 
 
 def test_the_cli_start_up_and_a_dry_run_never_import_the_sdk_or_httpx(repo_root: object) -> None:

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -25,6 +23,12 @@ from tests.acceptance.site.conftest import MergedSite
 from tests.support.host_site import file_hashes
 from tests.support.html_page import parse_html
 from tests.support.link_check import crawl_site
+from tests.support.pages_action import (
+    PAGES_ACTION,
+    ensure_pages_venv,
+    run_action_steps,
+    turn_in_checkout,
+)
 from tests.support.site_build import build_pages_subtree, copy_project_for_build
 from tests.support.site_config import mkdocs_setting
 from tests.support.vitepress_host import copy_host_dist
@@ -221,38 +225,24 @@ def test_a_rerun_replaces_its_own_files_and_no_others(
 def test_the_composite_action_builds_into_the_callers_artifact(
     repo_root: Path, tmp_path: Path
 ) -> None:
-    """The action's own script, run as the runner runs it, with the default ``dest``."""
+    """The action's own steps, run as the runner runs them, with the default ``dest``."""
     import yaml
 
-    action = yaml.safe_load(
-        (repo_root / ".github/actions/pages-subtree/action.yml").read_text(encoding="utf-8")
-    )
+    action = yaml.safe_load(PAGES_ACTION.read_text(encoding="utf-8"))
     assert action["runs"]["using"] == "composite"
     assert action["inputs"]["dest"]["default"] == "docs/.vitepress/dist"
-    step = action["runs"]["steps"][-1]
-    assert step["shell"] == "bash"
     workspace = tmp_path / "tiny-harness"
     host = copy_host_dist(workspace / "docs/.vitepress/dist")
     before = file_hashes(host)
-    env = {
-        **os.environ,
-        "DEST": action["inputs"]["dest"]["default"],
-        "TH_EXT_ROOT": str(repo_root / ".github/actions/pages-subtree/../../.."),
-        "MAKEFLAGS": "",
-    }
-    result = subprocess.run(
-        ["bash", "-e", "-c", step["run"]],
-        cwd=workspace, env=env, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+    with turn_in_checkout():
+        ensure_pages_venv()
+        result = run_action_steps(action, PAGES_ACTION.parent, workspace, {})
     assert result.returncode == 0, result.stdout + result.stderr
     after = file_hashes(host)
     assert all(after[path] == digest for path, digest in before.items())
     assert f"{COMMANDS}/index.html" in after
     assert f"{COMMANDS}/schema.json" in after
 
-    missing = subprocess.run(
-        ["bash", "-e", "-c", step["run"]],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    missing = run_action_steps(action, PAGES_ACTION.parent, tmp_path, {})
     assert missing.returncode == 2
     assert "is not a folder; build the site first" in missing.stderr

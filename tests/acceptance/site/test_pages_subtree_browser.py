@@ -62,13 +62,16 @@ def test_subtree_pages_load_cleanly_in_chromium(
         context.close()
 
 
-_LOOK = """(selector) => {
+_LOOK = """async (selector) => {
+  await document.fonts.ready;
   const link = document.querySelector(selector);
   const body = getComputedStyle(document.body);
+  const loaded = [...document.fonts].filter((face) => face.status === "loaded");
   return {
     link: link ? getComputedStyle(link).color : null,
     background: body.backgroundColor,
     font: body.fontFamily,
+    interLoaded: loaded.some((face) => face.family.replace(/["']/g, "") === "Inter"),
   };
 }"""
 HOST_LINK = ".vp-doc a[href]"
@@ -81,7 +84,7 @@ def test_a_reader_goes_from_the_host_to_the_extensions_and_back_in_one_look(
 ) -> None:
     """The host's nav entry (``target: '_self'``) leads to the extensions' index, whose header
     link leads back to the host's home: no 404 on the way, and the same brand colour,
-    background and font on both sides."""
+    background and font (the host's own Inter, loaded) on both sides."""
     from playwright.sync_api import Response
 
     failures: list[str] = []
@@ -104,6 +107,7 @@ def test_a_reader_goes_from_the_host_to_the_extensions_and_back_in_one_look(
         assert page.locator("article h1").inner_text().startswith("Extensions")
         assert "PAGE NOT FOUND" not in page.content()
         our_look = page.evaluate(_LOOK, OUR_LINK)
+        assert host_look["interLoaded"], host_look
         assert our_look == host_look
 
         back = page.locator("header a.th-host-link")

@@ -169,6 +169,8 @@ def _type_name(prop: dict[str, Any]) -> str:
         return str(prop["$ref"]).rsplit("/", 1)[-1]
     if "anyOf" in prop:
         return " or ".join(_type_name(option) for option in prop["anyOf"])
+    if "enum" in prop:
+        return "one of " + ", ".join(json.dumps(value) for value in prop["enum"])
     kind = prop.get("type")
     if kind == "array" and isinstance(prop.get("items"), dict):
         return f"array of {_type_name(prop['items'])}"

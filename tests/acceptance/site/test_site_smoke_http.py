@@ -162,8 +162,12 @@ def test_the_catalog_lists_the_host_sites_extensions_as_external(
     assert [entry["uri"] for entry in catalog["external"]] == external_uris
     assert all(entry["external"] is True for entry in catalog["external"])
     assert not set(external_uris) & {entry["uri"] for entry in catalog["extensions"]}
+    # This site serves none of the host's schemas: neither file says it does.
+    assert all(entry["schema_url"] is None for entry in catalog["external"])
+    assert all(entry["schema_sha256"] is None for entry in catalog["external"])
     index = http.get(site_base_url + "a2a/ext/")
     assert index.status_code == 200
     text = parse_html(index.text).text
     for uri in external_uris:
-        assert f"{uri} {listed['publisher']} (external)" in text, uri
+        assert f"{uri} not built here not served here" in text, uri
+        assert f"{listed['publisher']}" in text

@@ -68,9 +68,10 @@ def test_a_misspelt_card_field_gets_the_a2a_name(tmp_path: Path) -> None:
     run = run_validate(_write(tmp_path, card), "-f", "json", cwd=tmp_path)
     assert _problem(run.report, "/skils")["hint"] == "did you mean 'skills'?"
     missing = _problem(run.report, "/skills")
-    assert missing["hint"] == (
-        'add "skills": [{"id": "…", "name": "…", "description": "…", "tags": ["…"]}]'
+    assert missing["hint"].startswith(
+        'add "skills": [{"id": "…", "name": "…", "description": "…", "tags": ["…"]}]; '
     )
+    assert "the official A2A SDKs leave an empty list out of the card" in missing["hint"]
 
 
 def test_a_missing_member_is_shown_at_its_object_with_a_value_that_passes(tmp_path: Path) -> None:

@@ -277,3 +277,31 @@ def test_to_send_message_the_task_status_message_is_the_reply_even_without_metad
     checks = command_checks(observe([{"task": answer}], stream=False, after=answer), "model")
     assert outcome(checks)["CMD-2"] == "pass"
     assert "CMD-1" not in {c.requirement for c in checks if c.status == "fail"}
+
+
+def ordinary(history: list[Any] | None) -> Check:
+    sent = {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": " /model"}]}
+    answer = {"statusUpdate": {"taskId": "t", "status": {"state": STATE, "message": {}}}}
+    after = task() if history is None else {**task(), "history": history}
+    exchange = RpcExchange(method="SendStreamingMessage", request={}, results=[answer])
+    obs = Observation("JSONRPC", True, True, "x", exchange, task(), after, sent)
+    [found] = ordinary_checks(obs, "CMD-8")
+    return found
+
+
+def test_an_ordinary_message_recorded_as_sent_passes_and_says_so() -> None:
+    found = ordinary([{"messageId": "m-1", "parts": [{"text": " /model"}]}])
+    assert found.status == "pass"
+    assert "history holds the message as sent" in found.detail
+
+
+def test_an_ordinary_message_changed_before_the_model_fails() -> None:
+    found = ordinary([{"messageId": "m-1", "parts": [{"text": "/model"}]}])
+    assert found.status == "fail"
+    assert "history holds the message changed" in found.detail
+
+
+def test_an_ordinary_check_claims_nothing_it_did_not_see() -> None:
+    found = ordinary(None)
+    assert found.status == "pass"
+    assert "history does not show the message" in found.detail

@@ -28,18 +28,16 @@ def test_the_demo_agent_conforms_without_a_port() -> None:
 
 def test_a_broken_agent_fails_with_the_requirement_in_the_message() -> None:
     with pytest.raises(ConformanceFailed) as raised:
-        conform(build_demo_app(BASE, DemoVariant.NO_METADATA), base_url=BASE)
+        conform(build_demo_app(BASE, DemoVariant.USER_ROLE), base_url=BASE)
     assert isinstance(raised.value, AssertionError)
-    assert raised.value.report.failed() == ["CMD-3"]
+    assert raised.value.report.failed() == ["CMD-9"]
     lines = str(raised.value).splitlines()
     assert lines[0] == (
         f"agent {BASE}/.well-known/agent-card.json does not conform: "
         "1 requirement(s) failed, 0 warned"
     )
-    assert lines[1].startswith("  fail CMD-3 (MUST): ")
-    assert (
-        "neither the reply message's metadata nor the status update's holds command" in (lines[2])
-    )
+    assert lines[1].startswith("  fail CMD-9 (MUST): ")
+    assert "role 'ROLE_USER'" in lines[2]
 
 
 def test_options_narrow_the_run() -> None:

@@ -78,3 +78,27 @@ def test_signatures_need_protected_and_signature(card: dict[str, Any]) -> None:
         ("missing-field", "/signatures/0/signature"),
         ("wrong-type", "/signatures/1"),
     }
+
+
+def test_the_sdk_dual_shape_is_a_note_and_its_1_0_member_is_checked(card: dict[str, Any]) -> None:
+    card["securitySchemes"] = {
+        "bearer": {
+            "httpAuthSecurityScheme": {"scheme": "bearer", "bearerFormat": "JWT"},
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "JWT",
+        },
+        "key": {"apiKeySecurityScheme": {"name": "X-Key"}, "type": "apiKey", "in": "header"},
+    }
+    found = [(s, code, path) for s, code, path, _ in _problems(card) if "securitySchemes" in path]
+    assert found == [
+        ("info", "a2a-0.3-compat-scheme", "/securitySchemes/bearer"),
+        ("info", "a2a-0.3-compat-scheme", "/securitySchemes/key"),
+        ("error", "missing-field", "/securitySchemes/key/apiKeySecurityScheme/location"),
+    ]
+    note = next(p for p in validate_value(card).problems if p.code == "a2a-0.3-compat-scheme")
+    assert note.message == (
+        "this security scheme holds the A2A 1.0 member 'httpAuthSecurityScheme' and, beside "
+        "it, the A2A 0.3 keys bearerFormat, scheme, type, as the official SDK serves it for 0.3 "
+        "clients"
+    )
