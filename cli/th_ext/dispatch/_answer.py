@@ -39,10 +39,16 @@ def load_answer(data: bytes) -> Any:
 
 
 def _kept(value: Any) -> Any:
-    if isinstance(value, dict):
-        if len(value) > MAX_ITEMS:
-            value = dict(list(value.items())[:MAX_ITEMS])
-        return {key: _kept(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_kept(item) for item in value[:MAX_ITEMS]]
+    """``value`` (freshly parsed, so ours to change) cut in place, without recursion: an
+    answer nested hundreds of levels deep is kept whole in depth."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            del item[MAX_ITEMS:]
+            stack.extend(child for child in item if isinstance(child, (list, dict)))
+        elif isinstance(item, dict):
+            for key in list(item)[MAX_ITEMS:]:
+                del item[key]
+            stack.extend(child for child in item.values() if isinstance(child, (list, dict)))
     return value
