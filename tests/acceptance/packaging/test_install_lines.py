@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 SOURCE = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["urls"]["Source"]
 OWNER, NAME = SOURCE.removeprefix("https://github.com/").split("/")
 _REFERENCES = (
-    re.compile(r"github\.com[/:]([\w.-]+)/([\w-]+(?:\.[\w-]+)*?)(?:\.git)?(?=[/@\"'\s#)\]]|$)"),  # noqa: DUO138 (the repo's own files)
+    re.compile(r"github\.com[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?(?=[/@\"'\s#)\]]|$)"),
     re.compile(r"\buses:\s*([\w.-]+)/([\w.-]+?)(?=[/@\s])"),
     re.compile(r"\brepository:\s*([\w.-]+)/([\w.-]+)"),
 )
