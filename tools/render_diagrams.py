@@ -51,7 +51,10 @@ def neutral_svg(svg: str, source: str) -> str:
 
 
 def main() -> int:
+    """Draw the diagrams of ``extensions/`` (or of the extensions folder given as argument)."""
     from playwright.sync_api import sync_playwright
+
+    extensions = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else REPO / "extensions"
 
     executable = chromium_executable()
     if executable is None or not MERMAID_JS.is_file():
@@ -64,19 +67,19 @@ def main() -> int:
         page = browser.new_page()
         page.set_content("<!doctype html><html><body></body></html>")
         page.add_script_tag(path=str(MERMAID_JS))
-        for version in discover(REPO / "extensions"):
+        for version in discover(extensions):
             sources = [m["source"] for m in MERMAID_FENCE.finditer(version.spec_text())]
             wanted = {diagram_path(version, source) for source in sources}
             for stale in (version.folder / DIAGRAMS_DIR).glob("*.svg"):
                 if stale not in wanted:
                     stale.unlink()
-                    print(f"removed {stale.relative_to(REPO)}")
+                    print(f"removed {stale.relative_to(extensions.parent)}")
             for source in sources:
                 path = diagram_path(version, source)
                 svg = page.evaluate(_RENDER, [f"th-diagram-{diagram_key(source)[:12]}", source])
                 path.parent.mkdir(exist_ok=True)
                 path.write_text(neutral_svg(str(svg), source), encoding="utf-8")
-                print(f"drew {path.relative_to(REPO)}")
+                print(f"drew {path.relative_to(extensions.parent)}")
         browser.close()
     return 0
 

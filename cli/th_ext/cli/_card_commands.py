@@ -9,11 +9,11 @@ from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
+    CardTimeoutOption,
     HeaderOption,
     HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
-    TimeoutOption,
     note_withheld,
     source_limits,
 )
@@ -26,7 +26,7 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     output_format: TextOrJsonOption = TextOrJson.text,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: CardTimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """List the card's commands: name, argument hint and description, in the card's order.

@@ -14,11 +14,11 @@ from th_ext.cli._output import ExitCode, fail, use_color, write
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
+    ConformTimeoutOption,
     HeaderOption,
     HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
-    TimeoutOption,
     source_limits,
 )
 
@@ -108,11 +108,22 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             help="Check at most N interfaces of the card (default 8); a note names the others.",
         ),
     ] = 8,
+    max_commands: Annotated[
+        int,
+        typer.Option(
+            "--max-commands",
+            metavar="N",
+            min=1,
+            max=100_000,
+            help="Exercise at most N commands of the card, in card order (default 50); a note "
+            "names the others.",
+        ),
+    ] = 50,
     schemas: SchemasOption = None,
     fetch_schemas: FetchSchemasOption = False,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: ConformTimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
@@ -145,6 +156,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         timeout=limits.timeout,
         max_bytes=limits.max_bytes,
         max_interfaces=max_interfaces,
+        max_commands=max_commands,
         family=family,
         family_changed=tuple(changed),
     )

@@ -5,7 +5,8 @@ ID: a failed MUST requirement (or, under ``--strict``, a warned SHOULD one) hold
 ``<failure>`` listing its failing checks; a warning otherwise passes with the checks in
 ``<system-out>``; a skipped requirement is ``<skipped>`` with the reason. The core A2A rules
 (``A2A-3.1.2``...) are a second suite, ``th-ext.conform.core-a2a``, whose warnings fail only
-under ``--strict``.
+under ``--strict``; the host's own extensions a third, ``th-ext.conform.other-extensions``,
+one test case per extension, failing likewise only under ``--strict``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ __all__ = ["render_junit"]
 def _failing(requirement: RequirementResult) -> str:
     return "\n".join(
         f"{c.binding} {c.mode}, {clean(c.scenario)}: {clean(c.detail)}"
+        + (f"\n  got: {clean(c.excerpt)}" if c.excerpt else "")
         for c in requirement.checks
         if c.status == "fail"
     )
@@ -35,7 +37,37 @@ def render_junit(report: ConformReport) -> str:
     _suite(root, "th-ext.conform", report.requirements, report)
     if report.core:
         _suite(root, "th-ext.conform.core-a2a", report.core, report)
+    if report.other:
+        _other_suite(root, report)
     return junit_text(root)
+
+
+def _other_suite(root: ET.Element, report: ConformReport) -> None:
+    suite = ET.SubElement(root, "testsuite", name="th-ext.conform.other-extensions")
+    failures = skipped = 0
+    for result in report.other:
+        case = ET.SubElement(
+            suite, "testcase", classname="th-ext.conform.other", name=clean(result.key)
+        )
+        problems = "\n".join(clean(problem) for problem in result.problems)
+        if result.status == "warn" and report.strict:
+            failures += 1
+            failure = ET.SubElement(
+                case, "failure", message=f"{clean(result.key)}: payloads refused", type="warning"
+            )
+            failure.text = problems
+        elif result.status == "warn":
+            ET.SubElement(case, "system-out").text = "warning:\n" + problems
+        elif result.status == "skip":
+            skipped += 1
+            ET.SubElement(case, "skipped", message=clean(result.reason))
+        else:
+            ET.SubElement(case, "system-out").text = f"{result.checked} payload(s) checked"
+    suite.set("tests", str(len(report.other)))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    suite.set("skipped", str(skipped))
+    suite.set("time", "0.000")
 
 
 def _suite(

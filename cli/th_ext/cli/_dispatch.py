@@ -11,11 +11,11 @@ from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, use
 from th_ext.cli._source_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
+    DispatchTimeoutOption,
     HeaderOption,
     HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
-    TimeoutOption,
     note_withheld,
     source_limits,
 )
@@ -50,7 +50,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     output_format: TextOrJsonOption = TextOrJson.text,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: DispatchTimeoutOption = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Say whether a message runs a command or reaches the model, and what to send and expect.

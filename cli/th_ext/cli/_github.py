@@ -109,6 +109,7 @@ def render_conform_github(report: ConformReport) -> str:
         failing = [c for c in requirement.checks if c.status == "fail"]
         details = [
             f"{c.binding} {c.mode} {clean(c.scenario)}: {clean(c.detail)}"
+            + (f" (got: {clean(c.excerpt)})" if c.excerpt else "")
             for c in failing[:_LISTED_CHECKS]
         ]
         if len(failing) > _LISTED_CHECKS:
@@ -116,6 +117,11 @@ def render_conform_github(report: ConformReport) -> str:
         level = "error" if requirement.status == "fail" else "warning"
         summary = f"{requirement.level}: {clean(requirement.summary)} ({requirement.anchor_url})"
         lines.append(annotation(level, "\n".join([summary, *details]), title=requirement.id))
+    for result in report.other:  # the host's own extensions: warnings
+        if result.status == "warn":
+            details = [clean(problem) for problem in result.problems[:_LISTED_CHECKS]]
+            summary = f"{clean(result.key)}: payloads its schema refuses ({clean(result.uri)})"
+            lines.append(annotation("warning", "\n".join([summary, *details]), title=result.key))
     lines += [f"::notice title=conform note::{_escape_data(clean(note))}" for note in report.notes]
     counts = report.counts()
     verdict = "passed" if report.passed else "failed"

@@ -26,6 +26,9 @@ from th_ext.cli._output import ExitCode, fail, write
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_TIMEOUT",
+    "CardTimeoutOption",
+    "ConformTimeoutOption",
+    "DispatchTimeoutOption",
     "HeaderOption",
     "HeaderOriginOption",
     "MaxBytesOption",
@@ -69,14 +72,40 @@ HeaderOriginOption = Annotated[
     ),
 ]
 
+_BOUND = f"(more than 0, at most {MAX_TIMEOUT:g})"
+_CARD_FETCH = "the whole fetch of a card URL, redirects included"
+
+# Each command says what its --timeout bounds.
 TimeoutOption = Annotated[
     float,
     typer.Option(
         "--timeout",
         metavar="SECONDS",
-        help=f"Give up after this long: the whole fetch of a URL, redirects included, and "
-        f"validate's own checking "
-        f"(more than 0, at most {MAX_TIMEOUT:g}).",
+        help=f"Give up after this long: {_CARD_FETCH}, and the checking of the card {_BOUND}.",
+    ),
+]
+CardTimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout", metavar="SECONDS", help=f"Give up after this long: {_CARD_FETCH} {_BOUND}."
+    ),
+]
+DispatchTimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        metavar="SECONDS",
+        help=f"Give up after this long: {_CARD_FETCH}, and with --live the exchange with the "
+        f"agent, a stream included {_BOUND}.",
+    ),
+]
+ConformTimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        metavar="SECONDS",
+        help=f"Give up after this long: {_CARD_FETCH}, and each exchange with the agent, a "
+        f"stream included {_BOUND}.",
     ),
 ]
 

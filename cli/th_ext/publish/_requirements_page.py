@@ -65,13 +65,15 @@ def requirements_section(version: ExtensionVersion) -> str:
         "| ID | Level | Who | Requirement | Checked |",
         "|---|---|---|---|---|",
     ]
+    # A version copied from one with errata keeps the retired IDs (never reused), not the errata.
+    errata = " ([errata](#errata))" if version.errata else ""
     for r in requirements:
         if not r.in_force:
             # A retired ID keeps its row and its anchor, so that old links still land here.
             lines.append(
                 f'| <span id="{r.anchor}"></span><del>{r.id}</del> | {r.level}, retired | '
-                f"{r.subject} | {_cell(r.summary)}<br><small>retired {r.retired} "
-                f"([errata](#errata)): {_cell(r.retired_why)}</small> | — |"
+                f"{r.subject} | {_cell(r.summary)}<br><small>retired {r.retired}{errata}: "
+                f"{_cell(r.retired_why)}</small> | — |"
             )
             continue
         # The requirement's words take the width; "Checked" is a mark, and when th-ext

@@ -28,7 +28,7 @@ __all__ = ["EXAMPLE_DIRECTIVE", "INLINE_LIMIT", "render_spec_page"]
 EXAMPLE_DIRECTIVE = re.compile(r"^<!-- th-ext:example (?P<file>\S+) -->$", re.MULTILINE)
 _RST_LITERAL = re.compile(r"``(.+?)``")
 # A requirement tag of the extension owner's text, such as "(R6.7)": a reference, not prose.
-_REQUIREMENT_TAG = re.compile(r"\s*\((R[0-9]+(?:\.[0-9]+)*)\)")
+_REQUIREMENT_TAG = re.compile(r" ?\((R[0-9][0-9.]*)\)")
 # An example bigger than this is linked, not shown: highlighting a 40 MB block takes a
 # gigabyte and makes a page nobody reads.
 INLINE_LIMIT = 64 * 1024

@@ -54,6 +54,8 @@ def check_card(
     line) is not read past the cap. Raises ``CardCheckFailed`` (an ``AssertionError``) when
     the card is not valid or cannot be read, with every problem and its line in the message.
     """
+    # A failure shows the agent author's line and the problems, not th-ext's own source.
+    __tracebackhide__ = True
     options = ValidateOptions(strict=strict, extensions=extensions)
     if isinstance(card_or_path, dict):
         data, source = json.dumps(card_or_path, indent=2).encode(), "<card>"

@@ -41,6 +41,8 @@ def conform(
     Returns the report; raises ``ConformanceFailed`` (an ``AssertionError``) when the agent
     does not conform.
     """
+    # A failure shows the agent author's line and the requirements, not th-ext's own source.
+    __tracebackhide__ = True
     from th_ext.conform import run_conform
 
     if (app is None) == (source is None):

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,8 @@ import pytest
 from tests.support.host_schemas import URIS, make_host_schemas, status_schema
 from tests.support.tiny_harness_agent import STATUS_KEY, start_tiny_harness_agent
 from th_ext._family_schemas import schemas_from_folder
+from th_ext.cli._conform_junit import render_junit
+from th_ext.cli._github import render_conform_github
 from th_ext.conform import ConformOptions, ConformReport, run_conform
 
 pytestmark = pytest.mark.slow
@@ -63,6 +67,14 @@ def test_a_payload_the_schema_refuses_is_a_warning_naming_its_place(schemas: Pat
         assert any(f'{place}["{STATUS_KEY}"]/sub_state: ' in problem for place in places)
         assert "'awaiting-next-message' is not one of ['awaiting-answer']" in problem
     assert report.passed, "a warning of the section fails the run only with --strict"
+    assert "::warning title=status/v1::" in render_conform_github(report)
+    for strict, element in ((False, "system-out"), (True, "failure")):
+        root = ET.fromstring(render_junit(replace(report, strict=strict)))
+        suite = root.find("testsuite[@name='th-ext.conform.other-extensions']")
+        assert suite is not None
+        case = suite.find("testcase[@name='status/v1']")
+        assert case is not None and case.find(element) is not None, (strict, element)
+        assert suite.get("failures") == ("1" if strict else "0")
 
 
 def test_without_a_schema_each_is_skipped_with_how_to_give_it() -> None:
