@@ -25,15 +25,14 @@ def _conform(url: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_a_failing_requirement_is_one_error_annotation_with_its_checks(tmp_path: Path) -> None:
     junit = tmp_path / "conform.xml"
-    with DemoServer(DemoVariant.NO_METADATA) as server:
+    with DemoServer(DemoVariant.USER_ROLE) as server:
         done = _conform(server.base_url, "--junit-file", str(junit))
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     errors = [line for line in lines if line.startswith("::error")]
     assert len(errors) == 1
-    assert errors[0].startswith("::error title=CMD-3::MUST: ")
-    missing = "the status update's metadata.command is missing"
-    assert f"%0AJSONRPC stream /model, new task: {missing}" in errors[0]
+    assert errors[0].startswith("::error title=CMD-9::MUST: ")
+    assert "%0AJSONRPC stream /model, new task: role 'ROLE_USER'" in errors[0]
     assert lines[-1].startswith(f"th-ext conform {server.base_url}/.well-known/agent-card.json: ")
     assert ": failed (" in lines[-1]
     suite = ET.parse(junit).getroot()
@@ -41,7 +40,7 @@ def test_a_failing_requirement_is_one_error_annotation_with_its_checks(tmp_path:
     failed = [
         case.get("name", "") for case in suite.iter("testcase") if case.find("failure") is not None
     ]
-    assert len(failed) == 1 and failed[0].startswith("CMD-3:")
+    assert len(failed) == 1 and failed[0].startswith("CMD-9:")
 
 
 def test_a_conforming_agent_prints_only_the_summary_line() -> None:
