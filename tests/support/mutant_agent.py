@@ -31,6 +31,7 @@ from th_ext.demo._model import stand_in_answer
 from th_ext.demo._sdk import (
     AgentCard,
     AgentExecutor,
+    DefaultRequestHandler,
     EventQueue,
     InMemoryTaskStore,
     Message,
@@ -76,6 +77,9 @@ class Switch(StrEnum):
     """The card marks the extension ``required: true``."""
     BAD_CARD_PARAMS = "bad-card-params"
     """The card's params hold a command without a description."""
+    NO_SNAPSHOT_FIRST = "no-snapshot-first"
+    """A stream for an existing task does not begin with the Task (the SDK's default handler):
+    a core A2A rule, reported as a warning."""
     REPLY_ON_SUB_TASK = "reply-on-sub-task"
     """The reply is a status update of another task, not of the message's."""
     REPLY_AS_ARTIFACT = "reply-as-artifact"
@@ -328,9 +332,12 @@ def _mount(origin: str, switch: Switch, handlers: list[Any]) -> Mount:
     card_json = _card(origin + prefix, switch, executor.harness.registry)
     card = json_format.ParseDict(card_json, AgentCard())
 
-    def handler(model_only: bool = False) -> _SnapshotFirstHandler:
+    def handler(model_only: bool = False) -> DefaultRequestHandler:
         chosen = MutantExecutor(switch, store, model_only=True) if model_only else executor
-        made = _SnapshotFirstHandler(agent_executor=chosen, task_store=store, agent_card=card)
+        kind = (
+            DefaultRequestHandler if switch is Switch.NO_SNAPSHOT_FIRST else _SnapshotFirstHandler
+        )
+        made = kind(agent_executor=chosen, task_store=store, agent_card=card)
         handlers.append(made)
         return made
 

@@ -108,6 +108,17 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             help="Check at most N interfaces of the card (default 8); a note names the others.",
         ),
     ] = 8,
+    max_commands: Annotated[
+        int,
+        typer.Option(
+            "--max-commands",
+            metavar="N",
+            min=1,
+            max=100_000,
+            help="Exercise at most N commands of the card, in card order (default 50); a note "
+            "names the others.",
+        ),
+    ] = 50,
     schemas: SchemasOption = None,
     fetch_schemas: FetchSchemasOption = False,
     header: HeaderOption = None,
@@ -145,6 +156,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         timeout=limits.timeout,
         max_bytes=limits.max_bytes,
         max_interfaces=max_interfaces,
+        max_commands=max_commands,
         family=family,
         family_changed=tuple(changed),
     )

@@ -26,6 +26,7 @@ __all__ = ["render_junit"]
 def _failing(requirement: RequirementResult) -> str:
     return "\n".join(
         f"{c.binding} {c.mode}, {clean(c.scenario)}: {clean(c.detail)}"
+        + (f"\n  got: {clean(c.excerpt)}" if c.excerpt else "")
         for c in requirement.checks
         if c.status == "fail"
     )

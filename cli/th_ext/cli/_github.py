@@ -109,6 +109,7 @@ def render_conform_github(report: ConformReport) -> str:
         failing = [c for c in requirement.checks if c.status == "fail"]
         details = [
             f"{c.binding} {c.mode} {clean(c.scenario)}: {clean(c.detail)}"
+            + (f" (got: {clean(c.excerpt)})" if c.excerpt else "")
             for c in failing[:_LISTED_CHECKS]
         ]
         if len(failing) > _LISTED_CHECKS:

@@ -37,6 +37,7 @@ from th_ext.conform._verdicts import core_results, requirement_results, run_pass
 from th_ext.net import HeaderScope, redact_url, ssl_context
 
 __all__ = [
+    "DEFAULT_MAX_COMMANDS",
     "DEFAULT_MAX_INTERFACES",
     "LEVELS",
     "ConformOptions",
@@ -46,6 +47,10 @@ __all__ = [
 
 LEVELS = ("MUST", "SHOULD", "MAY")
 DEFAULT_MAX_INTERFACES = 8
+DEFAULT_MAX_COMMANDS = 50
+"""The most commands exercised by default: each costs about four requests per interface and
+mode, so a card of 10,000 commands would take tens of thousands of requests."""
+_NAMED_SKIPPED = 50
 
 
 @record
@@ -67,6 +72,8 @@ class ConformOptions:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_interfaces: int = DEFAULT_MAX_INTERFACES
     """The most interfaces checked; the others are named in a note."""
+    max_commands: int = DEFAULT_MAX_COMMANDS
+    """The most commands exercised, in card order; a note names the others."""
     rule_edges: bool = True
     """Send the edges of the dispatch rule (``th_ext.conform._rule_edges``) to each interface;
     without them a run checks the replies to the commands and far fewer ordinary messages."""
@@ -149,6 +156,15 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     if not extension.declared:
         raise ConformError(f"the card does not declare the commands extension ({EXTENSION_URI})")
     selected = _select(extension, options)
+    if len(selected) > options.max_commands:
+        skipped = [f"/{c.name}" for c in selected[options.max_commands :]]
+        named = ", ".join(skipped[:_NAMED_SKIPPED])
+        more = f" and {len(skipped) - _NAMED_SKIPPED} more" if len(skipped) > _NAMED_SKIPPED else ""
+        notes.append(
+            f"{len(skipped)} command(s) over --max-commands {options.max_commands} were not "
+            f"exercised: {named}{more}"
+        )
+        selected = selected[: options.max_commands]
     interfaces, not_checked, listed = select_interfaces(
         card, options.bindings, options.max_interfaces, notes
     )

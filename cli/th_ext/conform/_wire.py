@@ -223,8 +223,16 @@ class _TooLarge(Exception):
 
 
 def _take(exchange: RpcExchange, data: bytes) -> None:
+    from th_ext.dispatch._answer import AnswerTooComplexError, load_answer
+
     try:
-        value = json.loads(data.decode("utf-8"))
+        value = load_answer(data)
+    except AnswerTooComplexError as exc:
+        exchange.failure = str(exc)
+        return
+    except RecursionError:
+        exchange.failure = "the answer is nested too deep to read"
+        return
     except (UnicodeDecodeError, ValueError):
         exchange.failure = "the answer is not valid JSON"
         return
@@ -239,8 +247,10 @@ def _take(exchange: RpcExchange, data: bytes) -> None:
 
 def _http_error(status: int, data: bytes) -> str:
     try:
-        error = json.loads(data.decode("utf-8")).get("error", {})
+        from th_ext.dispatch._answer import load_answer
+
+        error = load_answer(data).get("error", {})
         message = error.get("message") if isinstance(error, dict) else None
-    except (UnicodeDecodeError, ValueError, AttributeError):
+    except (UnicodeDecodeError, ValueError, AttributeError, RecursionError):
         message = None
     return f"HTTP {status}" + (f": {message}" if isinstance(message, str) else "")

@@ -202,8 +202,13 @@ class _TooLarge(Exception):
 
 def _take(exchange: RpcExchange, data: bytes) -> None:
     """Record one JSON-RPC response (a whole body or one event's data)."""
+    from th_ext.dispatch._answer import AnswerTooComplexError, load_answer
+
     try:
-        value = json.loads(data.decode("utf-8"))
+        value = load_answer(data)
+    except AnswerTooComplexError as exc:
+        exchange.failure = str(exc)
+        return
     except RecursionError:
         exchange.failure = "the answer is nested too deep to read"
         return

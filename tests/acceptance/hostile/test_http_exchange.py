@@ -164,7 +164,8 @@ def test_sse_parser_one_byte_at_a_time() -> None:
     ("body", "said"),
     [
         (b'{"jsonrpc": "2.0", "id": 1, "result": ' + b"9" * 5000 + b"}", "too long to read"),
-        (b'{"jsonrpc": "2.0", "id": 1, "result": ' + b"[" * 100_000 + b"}", "nested too deep"),
+        (b'{"jsonrpc": "2.0", "id": 1, "result": ' + b"[" * 50_000 + b"}", "nested too deep"),
+        (b'{"jsonrpc": "2.0", "id": 1, "result": ' + b"[" * 200_000 + b"}", "arrays (200,001)"),
         (b'{"jsonrpc": "2.0", "id": 1, "result": tru', "not valid JSON"),
     ],
 )

@@ -1,0 +1,54 @@
+"""An agent's answer as the checks keep it: bounded in the work and memory it can cost.
+
+An answer is read under the byte cap, but 5 MiB of ``{},`` is 1.7 million objects: parsed,
+about 130 MB, and kept for every exchange of a run, over a gigabyte. ``load_answer`` refuses an
+answer holding more than ``MAX_CONTAINERS`` objects and arrays before parsing it (counted from
+the bytes, braces inside strings included: an over-count only refuses sooner), and keeps of
+each array or object at most its first ``MAX_ITEMS`` items. No verdict reads further: the
+checks look at a task's id, state, status message, metadata keys and the first parts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["MAX_CONTAINERS", "MAX_ITEMS", "AnswerTooComplexError", "load_answer"]
+
+MAX_CONTAINERS = 100_000
+MAX_ITEMS = 1_000
+
+
+class AnswerTooComplexError(ValueError):
+    """The answer holds more objects and arrays than a verdict could ever need."""
+
+
+def load_answer(data: bytes) -> Any:
+    """The JSON value of ``data``, every array and object cut to its first ``MAX_ITEMS``.
+
+    Raises ``AnswerTooComplexError`` past ``MAX_CONTAINERS`` objects and arrays, and what
+    ``json.loads`` raises (``ValueError``, ``RecursionError``, ``UnicodeDecodeError``).
+    """
+    containers = data.count(b"{") + data.count(b"[")
+    if containers > MAX_CONTAINERS:
+        raise AnswerTooComplexError(
+            f"the answer holds more than {MAX_CONTAINERS:,} JSON objects and arrays"
+            f" ({containers:,}); no check needs that many, so it was not read"
+        )
+    return _kept(json.loads(data.decode("utf-8")))
+
+
+def _kept(value: Any) -> Any:
+    """``value`` (freshly parsed, so ours to change) cut in place, without recursion: an
+    answer nested hundreds of levels deep is kept whole in depth."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            del item[MAX_ITEMS:]
+            stack.extend(child for child in item if isinstance(child, (list, dict)))
+        elif isinstance(item, dict):
+            for key in list(item)[MAX_ITEMS:]:
+                del item[key]
+            stack.extend(child for child in item.values() if isinstance(child, (list, dict)))
+    return value
