@@ -49,6 +49,7 @@ def _commands(card: dict[str, Any]) -> list[dict[str, Any]]:
     [
         "a" * NAME_SIZE + "@",
         "a:" * (NAME_SIZE // 2) + "@",
+        "a-" * (NAME_SIZE // 2) + "@",  # a scheme-like run at every boundary: quadratic before
         "x://" + "b" * NAME_SIZE + "@host",
         "://" * (NAME_SIZE // 3) + "@",
     ],
