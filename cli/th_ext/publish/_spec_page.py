@@ -50,8 +50,10 @@ def _prose(text: str) -> str:
 
 
 def _json_block(text: str, title: str | None = None) -> str:
+    """A JSON code block, left out of the site's search index: every page downloads that
+    index, and the punctuation and keys of an example are not what a reader searches for."""
     header = f'```json title="{title}"' if title else "```json"
-    return f"{header}\n{text.rstrip()}\n```"
+    return f"<div markdown data-search-exclude>\n\n{header}\n{text.rstrip()}\n```\n\n</div>"
 
 
 def _shown_example(version: ExtensionVersion, example: Example) -> str:
