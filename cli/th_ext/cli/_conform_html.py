@@ -120,6 +120,33 @@ def _row(requirement: RequirementResult) -> str:
     )
 
 
+def _other_section(report: ConformReport) -> str:
+    """The host's own extensions: their payloads against their schemas (warnings)."""
+    rows = []
+    for result in report.other:
+        if result.status == "skip":
+            found = f"skipped: {_text(result.reason)}"
+        else:
+            found = f"{result.checked} payload(s) checked"
+            if result.problems:
+                found += "<ul>" + "".join(f"<li>{_text(p)}</li>" for p in result.problems)
+                found += "</ul>"
+        rows.append(
+            f'<tr id="other-{escape(result.key.replace("/", "-"))}" class="{result.status}">'
+            f"<td><code>{_text(result.uri)}</code></td>"
+            f'<td class="status {result.status}">{result.status}</td><td>{found}</td></tr>'
+        )
+    if not rows:
+        return ""
+    return (
+        "<h2>Other extensions</h2><p>The host's own extensions on the card, their payloads "
+        "checked against their schemas: warnings, which fail the run only with "
+        "<code>--strict</code>.</p>"
+        '<table id="other"><thead><tr><th>Extension</th><th>Status</th><th>Payloads</th>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
 def render_html(report: ConformReport) -> str:
     agent = report.agent
     counts = report.counts()
@@ -181,6 +208,7 @@ def render_html(report: ConformReport) -> str:
 <tbody>{rows}</tbody>
 </table>
 {core_section}
+{_other_section(report)}
 {notes_section}
 </main>
 </body>

@@ -21,6 +21,7 @@ import pytest
 from tests.support.host_schemas import URIS, make_host_schemas, status_schema
 from tests.support.tiny_harness_agent import STATUS_KEY, start_tiny_harness_agent
 from th_ext._family_schemas import schemas_from_folder
+from th_ext.cli._conform_html import render_html
 from th_ext.cli._conform_junit import render_junit
 from th_ext.cli._github import render_conform_github
 from th_ext.conform import ConformOptions, ConformReport, run_conform
@@ -68,6 +69,11 @@ def test_a_payload_the_schema_refuses_is_a_warning_naming_its_place(schemas: Pat
         assert "'awaiting-next-message' is not one of ['awaiting-answer']" in problem
     assert report.passed, "a warning of the section fails the run only with --strict"
     assert "::warning title=status/v1::" in render_conform_github(report)
+    page = render_html(report)
+    row = page[page.index('<tr id="other-status-v1"') :]
+    row = row[: row.index("</tr>")]
+    assert 'class="warn"' in row and "awaiting-answer" in row
+    assert '<tr id="other-task-v1" class="pass">' in page
     for strict, element in ((False, "system-out"), (True, "failure")):
         root = ET.fromstring(render_junit(replace(report, strict=strict)))
         suite = root.find("testsuite[@name='th-ext.conform.other-extensions']")
