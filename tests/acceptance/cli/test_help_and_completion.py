@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -163,14 +164,17 @@ def test_a_missing_extensions_folder_completes_nothing(tmp_path: Path) -> None:
     assert _complete(f"th-ext lock add --extensions-dir {tmp_path / 'none'} c") == []
 
 
-@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
-def test_show_completion_prints_a_script(shell: str) -> None:
+def test_show_completion_prints_the_script_of_the_shell_it_runs_in() -> None:
+    """``--show-completion`` takes no shell name: it prints the script of the shell it is
+    started from (detected from its parent processes), here bash. The trailing ``:`` keeps
+    bash from replacing itself with th-ext, so that bash stays the parent."""
     run = subprocess.run(
-        [SCRIPT, "--show-completion", shell],
+        ["bash", "-c", f"{shlex.quote(str(SCRIPT))} --show-completion; :"],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert run.returncode == 0, run.stderr
-    assert "_TH_EXT_COMPLETE" in run.stdout
+    assert "_TH_EXT_COMPLETE=complete_bash" in run.stdout
+    assert "complete -o default -F _th_ext_completion th-ext" in run.stdout
