@@ -1,9 +1,10 @@
 """The checks of a command's answer: pure functions from an ``Observation`` to ``Check``\\ s.
 
-On a stream the reply is the status update whose message or own metadata names a command
-(an answer with neither is the model's: the command did not run); to ``SendMessage`` it is
-the returned task's
-``status.message``, with or without metadata, never judged by ``task.metadata``. The command
+On a stream the reply is the status update whose message or own metadata names a command;
+an answer with neither is the model's (the command did not run), unless it has the reply's
+very shape (``unmarked_reply``), when only the missing metadata fails (CMD-3). To
+``SendMessage`` it is the returned task's ``status.message``, with or without metadata, never
+judged by ``task.metadata``. The command
 metadata may be on the reply message, on the status update, or on both (CMD-3 asks for one
 place, CMD-19 recommends both). Each check names the requirement it guards, and a requirement
 whose premise is missing (no reply found) is not judged twice. The stream's order is core A2A
@@ -32,7 +33,7 @@ _TERMINAL = frozenset(
 )
 _KEYS = ("command", "task_ref")
 
-__all__ = ["check", "command_checks", "command_ran", "find_reply"]
+__all__ = ["check", "command_checks", "command_ran", "find_reply", "unmarked_reply"]
 
 
 def check(obs: Observation, requirement: str, ok: bool | None, detail: str) -> Check:
@@ -55,6 +56,22 @@ def find_reply(obs: Observation, name: str) -> dict[str, Any] | None:
         u for u in updates if "command" in metadata(u) or "command" in metadata(message_of(u))
     ]
     return tagged[-1] if tagged else None
+
+
+def unmarked_reply(obs: Observation) -> dict[str, Any] | None:
+    """On a stream, an answer with the reply's shape but no command metadata: the one status
+    update, with a message, in the state the task had (a new task: any state but working or
+    terminal), and no artifact or Message beside it. It is judged as the command's reply, so
+    that the missing metadata fails CMD-3 alone; any other unmarked answer is the model's."""
+    if any(event_kind(r) in ("artifactUpdate", "message") for r in obs.results):
+        return None
+    updates = [r["statusUpdate"] for r in obs.results if event_kind(r) == "statusUpdate"]
+    if len(updates) != 1 or message_of(updates[0]) is None:
+        return None
+    replied = state(updates[0])
+    if obs.existing and obs.before is not None:
+        return updates[0] if replied == state(obs.before) else None
+    return None if replied in _TERMINAL or replied == "TASK_STATE_WORKING" else updates[0]
 
 
 def command_ran(obs: Observation, name: str) -> bool:
@@ -85,6 +102,8 @@ def command_checks(obs: Observation, name: str) -> list[Check]:
     checks: list[Check] = []
     if obs.stream:
         checks.append(stream_order_check(obs))
+    if reply is None and obs.stream and not command_ran(obs, name):
+        reply = unmarked_reply(obs)
     if reply is None and obs.stream and not command_ran(obs, name):
         detail = (
             f"the command did not run on {obs.binding}: no answer names /{name} in its command "
@@ -142,7 +161,8 @@ def _placement(
             obs,
             "CMD-3",
             False,
-            "neither the reply message's metadata nor the status update's holds command",
+            "neither the reply message's metadata nor the status update's holds command, so "
+            "a client takes this answer for the model's",
         )
     wrong = [f"{where} is {found!r}" for where, found in places.items() if found != name]
     if wrong:

@@ -71,7 +71,6 @@ ALSO: dict[Switch, set[str]] = {
     Switch.MESSAGE_CHANGED: {"CMD-6"},
     Switch.UPDATE_AFTER: {"CMD-1", "CMD-2"},
     Switch.MODEL_TOO: {"CMD-5", "CMD-14", "CMD-19"},
-    Switch.NO_METADATA: {"CMD-1"},
     Switch.SPACE_ONLY: {"CMD-3"},
     Switch.SECOND_INTERFACE: {"CMD-3"},
     Switch.ONE_BINDING: {"CMD-3"},

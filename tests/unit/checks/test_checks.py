@@ -99,13 +99,13 @@ def test_metadata_in_one_place_passes_cmd_3_and_warns_on_cmd_19(left_out: str, k
     )
 
 
-def test_metadata_in_neither_place_fails_cmd_3_and_reads_as_the_command_not_running() -> None:
-    # By the placement rule an answer with no command metadata is not a reply: a client takes
-    # it for the model's, so the command did not run as far as anyone can tell (CMD-1).
+def test_metadata_in_neither_place_fails_cmd_3_and_judges_nothing_of_cmd_19() -> None:
+    # The answer has the reply's shape, so only the missing metadata fails (CMD-3); where
+    # it should be is then not judged again (CMD-19).
     obs = observe([{"task": task()}, {"statusUpdate": without(reply(), "both")}])
     checks = command_checks(obs, "model")
-    assert [c.requirement for c in checks if c.status == "fail"] == ["CMD-1", "CMD-3"]
-    assert "CMD-19" not in outcome(checks)
+    assert [c.requirement for c in checks if c.status == "fail"] == ["CMD-3"]
+    assert outcome(checks)["CMD-19"] == "skip"
 
 
 def test_different_metadata_in_the_two_places_fails_cmd_19() -> None:
@@ -261,15 +261,49 @@ def test_a_message_instead_of_a_task_fails_cmd_2_on_send_message() -> None:
     assert "answered with a Message" in bad.detail
 
 
+def unmarked(state: str = STATE) -> dict[str, Any]:
+    """A status update shaped like the reply, without command metadata in either place."""
+    update = {**reply(), "metadata": {}}
+    update["status"] = {**update["status"], "state": state}
+    del update["status"]["message"]["metadata"]
+    return update
+
+
 def test_a_model_answer_on_a_stream_is_the_command_not_running() -> None:
-    answer = {"statusUpdate": {**reply(), "metadata": {}}}
-    del answer["statusUpdate"]["status"]["message"]["metadata"]
-    checks = command_checks(observe([{"task": task()}, answer]), "model")
+    working = {"taskId": "t", "contextId": "c", "status": {"state": "TASK_STATE_WORKING"}}
+    answer = [{"task": task()}, {"statusUpdate": working}, {"statusUpdate": unmarked()}]
+    checks = command_checks(observe(answer), "model")
     found = {c.requirement: c for c in checks}
     assert found["CMD-1"].status == "fail"
     assert found["CMD-1"].detail.startswith("the command did not run on JSONRPC")
     assert found["CMD-2"].status == "skip"
     assert "CMD-5" not in found  # nothing judged as a reply that is not one
+
+
+def test_a_reply_without_metadata_in_either_place_fails_cmd_3_alone() -> None:
+    checks = command_checks(observe([{"task": task()}, {"statusUpdate": unmarked()}]), "model")
+    failed = {c.requirement: c for c in checks if c.status == "fail"}
+    assert list(failed) == ["CMD-3"]
+    assert "a client takes this answer for the model's" in failed["CMD-3"].detail
+    assert outcome(checks)["CMD-2"] == "pass"
+
+
+@pytest.mark.parametrize(
+    ("events", "why"),
+    [
+        ([{"statusUpdate": unmarked("TASK_STATE_COMPLETED")}], "the state moved"),
+        ([{"statusUpdate": unmarked()}, {"statusUpdate": unmarked()}], "two updates"),
+        ([{"statusUpdate": unmarked()}, {"message": {"role": "ROLE_AGENT"}}], "a Message"),
+        ([{"statusUpdate": {**unmarked(), "status": {"state": STATE}}}], "no message"),
+    ],
+)
+def test_an_unmarked_answer_of_another_shape_is_the_model_s(
+    events: list[dict[str, Any]], why: str
+) -> None:
+    checks = command_checks(observe([{"task": task()}, *events]), "model")
+    found = {c.requirement: c for c in checks}
+    assert found["CMD-1"].status == "fail", why
+    assert found["CMD-1"].detail.startswith("the command did not run"), why
 
 
 def test_to_send_message_the_task_status_message_is_the_reply_even_without_metadata() -> None:
