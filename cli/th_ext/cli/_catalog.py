@@ -8,9 +8,10 @@ from typing import Annotated
 
 import typer
 
+from th_ext.cli._common_options import TextOrJson, TextOrJsonOption
 from th_ext.cli._completion import complete_extension
 from th_ext.cli._json import to_json
-from th_ext.cli._output import TextOrJson, TextOrJsonOption, write
+from th_ext.cli._output import write
 
 __all__ = ["extensions_command", "schema_command"]
 
