@@ -16,14 +16,13 @@ import os
 import re
 import stat
 import tomllib
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 from th_ext._bundle import bundled_extensions_dir
 from th_ext._exceptions import CatalogError
-from th_ext._record import record
 
 __all__ = [
     "ErratumEntry",
@@ -56,7 +55,7 @@ ExampleKind = Literal[
 Status = Literal["draft", "stable", "deprecated"]
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class HistoryEntry:
     """One line of a version's history."""
 
@@ -64,7 +63,7 @@ class HistoryEntry:
     change: str
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class ErratumEntry:
     """One erratum of a published version: which requirements it touches, what and why.
 
@@ -77,7 +76,7 @@ class ErratumEntry:
     why: str
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class Example:
     """A worked example shipped with an extension version.
 
@@ -94,7 +93,7 @@ class Example:
     params_pointer: str | None = None
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class ExtensionVersion:
     """One published (or draft) version of one extension, as its folder describes it."""
 
