@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from th_ext._catalog import find
+from th_ext._catalog_reader import find, spec_text
 from th_ext._exceptions import AgentUnreachableError, ConformError
 from th_ext._family_schemas import FamilySchema
 from th_ext._requirements import load_requirements
@@ -179,7 +179,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     version = find(EXTENSION_URI)
     plan = scenarios(selected, extension.names)
     edges = (
-        edge_scenarios(version.spec_text(), selected, extension.names) if options.rule_edges else []
+        edge_scenarios(spec_text(version), selected, extension.names) if options.rule_edges else []
     )
     groups = await gather_groups(wires, modes, plan, edges)
     unreachable = unreachable_wires(wires, groups, len(modes))

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import schema_sha256
 from th_ext._family import ExternalExtension
 
 __all__ = ["OWN_OWNER", "ServedSchema", "render_catalog_json", "render_index_page"]
@@ -66,7 +67,7 @@ def render_index_page(
         lines.append(
             f"| [{version.title}]({folder}/index.md) | {version.version} | {version.status} | "
             f"`{version.uri}` | [schema.json]({folder}/schema.json) | "
-            f"`{version.schema_sha256[:12]}…` | {OWN_OWNER} |"
+            f"`{schema_sha256(version)[:12]}…` | {OWN_OWNER} |"
         )
     lines += [
         "",
@@ -150,7 +151,7 @@ def render_catalog_json(
                 "uri": version.uri,
                 "page_url": version.uri,
                 "schema_url": version.schema_url,
-                "schema_sha256": version.schema_sha256,
+                "schema_sha256": schema_sha256(version),
                 "owner": OWN_OWNER,
                 "applies_to": ["card params"],
             }

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import spec_text
 from th_ext._exceptions import PublishError
 from th_ext._requirements import Requirement, load_requirements
 from th_ext.publish._normative import block_digest, normative_blocks, text_digest
@@ -57,7 +58,7 @@ def _locked(requirement: Requirement) -> LockedRequirement:
 def _current(version: ExtensionVersion) -> tuple[list[Requirement], list[str], str, list[str]]:
     requirements = list(load_requirements(version))
     passages = [r.annotates for r in requirements if r.in_force]
-    blocks = normative_blocks(version.spec_text(), passages)
+    blocks = normative_blocks(spec_text(version), passages)
     digests = [block_digest(b) for b in blocks]
     texts = [f"{b.text} (spec.md line {b.line})" for b in blocks]
     return requirements, digests, text_digest(blocks), texts

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from th_ext._bundle import BundledSchema, bundled_schemas
+from th_ext._catalog_reader import discover, schema_document
 from th_ext._exceptions import SchemaError, SourceError
 from th_ext._exit_kept import keep_until_exit
 from th_ext._problem import Problem
@@ -152,17 +152,10 @@ def _unread(report: Report) -> Report:
 
 
 @cache
-def bundled_extensions() -> tuple[BundledSchema | ExtensionVersion, ...]:
-    """The extension versions bundled with th-ext, read once per process.
-
-    From the schema files alone when they say everything a run needs, else from the catalog.
-    """
-    schemas = bundled_schemas()
-    if schemas is not None:
-        return tuple(schemas)
-    from th_ext._catalog import discover
-
-    return tuple(discover())
+def bundled_extensions() -> tuple[tuple[ExtensionVersion, dict[str, Any]], ...]:
+    """The extension versions bundled with th-ext, each with its schema, read once per
+    process (the bundled files do not change while th-ext runs)."""
+    return tuple((version, schema_document(version)) for version in discover())
 
 
 def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions) -> Report:
@@ -204,8 +197,8 @@ def _redacted(report: Report) -> Report:
 
 def known_extensions(card: dict[str, Any], options: ValidateOptions) -> dict[str, KnownExtension]:
     """The extensions this run can check: every bundled one, with ``--schema`` applied."""
-    bundled = bundled_extensions()
-    resources: dict[str, Any] = {b.schema_url: b.schema_document for b in bundled}
+    bundled = [version for version, _ in bundled_extensions()]
+    resources: dict[str, Any] = {v.schema_url: document for v, document in bundled_extensions()}
     override_uri = None
     if options.schema is not None:
         override_uri = _override_target(card, options, [b.uri for b in bundled])
@@ -266,7 +259,7 @@ def _declared_uris(card: dict[str, Any]) -> list[str]:
 
 def _resolve_uri(name: str) -> str:
     """An extension named by URI or by bundled key (``commands/v1``), as its URI."""
-    for item in bundled_extensions():
+    for item, _ in bundled_extensions():
         if name in (item.key, item.uri, item.uri + "/"):
             return item.uri
     return name
