@@ -12,10 +12,9 @@ card's validation.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
-
-from th_ext._record import record
 
 __all__ = [
     "ErratumEntry",
@@ -39,7 +38,7 @@ ExampleKind = Literal[
 Status = Literal["draft", "stable", "deprecated"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HistoryEntry:
     """One line of a version's history."""
 
@@ -47,7 +46,7 @@ class HistoryEntry:
     change: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ErratumEntry:
     """One erratum of a published version: which requirements it touches, what and why.
 
@@ -60,7 +59,7 @@ class ErratumEntry:
     why: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Example:
     """A worked example shipped with an extension version.
 
@@ -77,7 +76,7 @@ class Example:
     params_pointer: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ExtensionVersion:
     """One published (or draft) version of one extension, as its folder describes it."""
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from th_ext._catalog_reader import read_file, spec_text
 from th_ext._exceptions import CatalogError
-from th_ext._record import record
 
 if TYPE_CHECKING:
     from th_ext._catalog import ExtensionVersion
@@ -50,7 +50,7 @@ _KEYS = {
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Requirement:
     """One requirement of an extension version."""
 

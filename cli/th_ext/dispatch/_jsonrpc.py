@@ -10,11 +10,10 @@ headers only where their ``HeaderScope`` allows, the system CA store, no proxy.
 from __future__ import annotations
 
 import json
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from th_ext._exceptions import FetchError
-from th_ext._record import record
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -38,7 +37,7 @@ FINAL_STATES = frozenset(
 """Terminal and interrupted states: after one of them a stream closes (spec 9)."""
 
 
-@record(frozen=False, slots=False)
+@dataclass
 class RpcExchange:
     """One JSON-RPC call as it went: the results received, or what went wrong."""
 

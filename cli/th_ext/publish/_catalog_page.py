@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from th_ext._catalog import ExtensionVersion
 from th_ext._catalog_reader import schema_sha256
 from th_ext._family import ExternalExtension
-from th_ext._record import record
 
 __all__ = ["OWN_OWNER", "ServedSchema", "render_catalog_json", "render_index_page"]
 
@@ -23,7 +23,7 @@ OWN_OWNER = "th-ext"
 """The owner named for the schemas this project writes (``extensions/<name>/<version>/``)."""
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class ServedSchema:
     """A host schema this build serves at its ``$id``, and whether it wrote a page for it."""
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from th_ext._catalog import ExtensionVersion
 from th_ext._catalog_reader import schema_bytes
 from th_ext._exceptions import HostSchemaDriftError, PublishError, SchemaError, SiteBuildError
-from th_ext._record import record
 from th_ext._schema_check import declared_schema_defect
 from th_ext._schema_files import SchemaFile, parse_schema_bytes, read_schema_folder
 
@@ -37,7 +37,7 @@ def _plain_id_path(path: str) -> bool:
     return last == "schema.json" and bool(folders) and all(map(_ID_SEGMENT.fullmatch, folders))
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class HostSchema:
     """One host schema to serve: its file, its ``$id`` and its path inside the subtree."""
 
@@ -64,7 +64,7 @@ class HostSchema:
         return document
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class HostSchemas:
     """What a host schema folder adds to the subtree, and what it leaves out."""
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 import math
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from th_ext._problem import Problem
-from th_ext._record import record
 from th_ext.validate._fields import json_type
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
 from th_ext.validate._pointer import iter_paths, pointer
@@ -28,7 +28,7 @@ __all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "
 _BOM = b"\xef\xbb\xbf"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ParsedDocument:
     """The parsed value (``None`` when a fatal problem stopped parsing) and the problems."""
 

@@ -9,7 +9,7 @@ is no card to look at.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,6 @@ from th_ext._catalog_reader import discover, schema_document
 from th_ext._exceptions import SchemaError, SourceError
 from th_ext._exit_kept import keep_until_exit
 from th_ext._problem import Problem
-from th_ext._record import record
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
@@ -40,7 +39,7 @@ __all__ = [
 ]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SchemaOverride:
     """A schema that replaces a bundled one (to try a draft): its contents and where from."""
 
@@ -50,7 +49,7 @@ class SchemaOverride:
     """Warnings about how the schema was read (such as a header withheld from a redirect)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ValidateOptions:
     """``strict`` fails on warnings; ``extensions`` (URIs or keys such as ``commands/v1``)
     are the extensions the card must declare; ``schema`` replaces an extension's schema;
