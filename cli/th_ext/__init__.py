@@ -34,7 +34,8 @@ from th_ext._lazy import lazy_names as _lazy_names
 from th_ext._version import __version__
 
 if TYPE_CHECKING:
-    from th_ext._catalog import Example, ExtensionVersion, HistoryEntry, discover, find
+    from th_ext._catalog import Example, ExtensionVersion, HistoryEntry
+    from th_ext._catalog_reader import discover, find
     from th_ext._source import SourceLimits, read_source
     from th_ext.validate import LoadedCard, load_card
 
@@ -79,8 +80,8 @@ __getattr__ = _lazy_names(
         "Example": "th_ext._catalog",
         "ExtensionVersion": "th_ext._catalog",
         "HistoryEntry": "th_ext._catalog",
-        "discover": "th_ext._catalog",
-        "find": "th_ext._catalog",
+        "discover": "th_ext._catalog_reader",
+        "find": "th_ext._catalog_reader",
         "SourceLimits": "th_ext._source",
         "read_source": "th_ext._source",
         "LoadedCard": "th_ext.validate",

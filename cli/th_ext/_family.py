@@ -11,13 +11,13 @@ check the data each applies to once its schema is known.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Literal, get_args
 
 from th_ext._bundle import bundled_extensions_dir
 from th_ext._exceptions import CatalogError
-from th_ext._record import record
 
 __all__ = [
     "EXTERNAL_FILE_NAME",
@@ -41,7 +41,7 @@ _HOST_FILE = re.compile(r"[a-z0-9][a-z0-9._-]*\.json")
 _MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class ExternalExtension:
     """One extension URI whose schema someone else (``publisher``) writes."""
 

@@ -15,13 +15,13 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SchemaError, SourceError
 from th_ext._family import ExternalExtension
 from th_ext._family_schemas import FamilySchema, checked_schema
-from th_ext._record import record
 from th_ext._schema_files import MAX_SCHEMA_BYTES, SchemaFile, parse_schema_bytes
 from th_ext._source import read_source
 from th_ext._source_limits import SourceLimits
@@ -32,7 +32,7 @@ Fetcher = Callable[[str], bytes]
 """Reads one URL's body; raises ``SourceError`` when it cannot."""
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class FetchedSchemas:
     """What ``--fetch-schemas`` found: the schemas, the changed ones, and remarks."""
 

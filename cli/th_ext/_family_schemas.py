@@ -11,12 +11,12 @@ stays unchecked, with a note that says how to provide it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SchemaError
 from th_ext._family import ExternalExtension, bundled_external
-from th_ext._record import record
 from th_ext._schema_check import declared_schema_defect
 from th_ext._schema_files import SchemaFile, read_schema_file
 
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class FamilySchema:
     """One host extension's schema as a run uses it, and where it came from."""
 

@@ -27,6 +27,7 @@ import socket
 import threading
 import time
 import zlib
+from dataclasses import dataclass
 from urllib.parse import quote, urljoin, urlsplit
 
 from th_ext._exceptions import (
@@ -38,7 +39,6 @@ from th_ext._exceptions import (
     SourceTooLargeError,
 )
 from th_ext._fetch_wire import InterimSkippingResponse, describe, inflater_for, shorten
-from th_ext._record import record
 from th_ext.net import HeaderScope, redact_url
 
 __all__ = ["FetchResult", "fetch"]
@@ -48,7 +48,7 @@ _CHUNK = 64 * 1024
 _URL_SAFE = "!#$%&'()*+,/:;=?@[]~"  # what a request target may hold as it is
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FetchResult:
     """A successful response: the URL it finally came from, and its decoded body."""
 

@@ -6,9 +6,8 @@ card never has to import pydantic: the validator's start-up time is part of its 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
-
-from th_ext._record import record
 
 __all__ = ["LAYERS", "Layer", "Problem", "Severity"]
 
@@ -20,7 +19,7 @@ Layer = Literal["source", "document", "card", "extension"]
 LAYERS: tuple[Layer, ...] = ("source", "document", "card", "extension")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Problem:
     """A finding. ``path`` is an RFC 6901 JSON pointer into the card ("" is the whole document).
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from th_ext._catalog_reader import read_file, spec_text
 from th_ext._exceptions import CatalogError
-from th_ext._record import record
 
 if TYPE_CHECKING:
     from th_ext._catalog import ExtensionVersion
@@ -49,7 +50,7 @@ _KEYS = {
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Requirement:
     """One requirement of an extension version."""
 
@@ -86,11 +87,11 @@ def annotation_pattern(passage: str) -> re.Pattern[str]:
 def load_requirements(version: ExtensionVersion) -> tuple[Requirement, ...]:
     """The version's requirements in file order; none when it has no ``requirements.toml``."""
     path = version.folder / REQUIREMENTS_FILE
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         return ()
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    try:  # as every file of a version: a regular file, never through a link
+        raw = tomllib.loads(read_file(version, REQUIREMENTS_FILE).decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise CatalogError(f"{path}: cannot be read as TOML ({exc})") from None
     tables = raw.get("requirements")
     if not isinstance(tables, list) or set(raw) != {"requirements"}:
@@ -102,7 +103,7 @@ def load_requirements(version: ExtensionVersion) -> tuple[Requirement, ...]:
     duplicates = sorted({rid for rid in ids if ids.count(rid) > 1})
     if duplicates:
         raise CatalogError(f"{path}: duplicate requirement id {', '.join(duplicates)}")
-    spec = version.spec_text()
+    spec = spec_text(version)
     for requirement in requirements:
         if requirement.retired and not requirement.annotates:
             continue

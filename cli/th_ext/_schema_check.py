@@ -9,14 +9,13 @@ anything else is unresolvable instead of fetched.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
-
-from th_ext._record import record
 
 __all__ = ["SchemaDefect", "declared_schema_defect", "local_validator", "schema_defect"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SchemaDefect:
     """What the metaschema rejects: jsonschema's message and the path into the schema."""
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SchemaError
-from th_ext._record import record
 
 __all__ = [
     "MAX_SCHEMA_BYTES",
@@ -28,7 +28,7 @@ MAX_SCHEMA_BYTES = 1024 * 1024
 """A schema file larger than this is refused: extension schemas are a few KiB."""
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class SchemaFile:
     """One ``*.json`` file of a schema folder, as read."""
 

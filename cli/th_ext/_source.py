@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
@@ -24,7 +24,6 @@ from th_ext._exceptions import (
     SourceTooLargeError,
     SourceUnreadableError,
 )
-from th_ext._record import record
 from th_ext._source_limits import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -66,7 +65,7 @@ DEPRECATED_WELL_KNOWN_CARD = "/.well-known/agent.json"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SourceBytes:
     """The raw document and where it was found.
 

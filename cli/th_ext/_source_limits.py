@@ -9,10 +9,10 @@ memory follows what arrives and never the cap.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
 from th_ext._exceptions import SourceArgumentError
-from th_ext._record import record
 
 if TYPE_CHECKING:
     from th_ext.net import HeaderScope
@@ -39,7 +39,7 @@ _CHUNK = 64 * 1024
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SourceLimits:
     """How a source is read: extra request headers, the whole-fetch timeout, the byte cap.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from th_ext import find
+from th_ext._catalog_reader import spec_text
 from th_ext.commands import decide
 from th_ext.conform._scenarios import Scenario, edge_scenarios, scenarios
 from th_ext.demo._harness import demo_registry
@@ -29,7 +30,7 @@ def _plan() -> tuple[list[Scenario], list[Scenario], list[str]]:
     card = {"capabilities": {"extensions": [registry.card_extension()]}}
     extension = read_card_commands(card)
     commands = list(extension.commands)
-    spec = find("commands/v1").spec_text()
+    spec = spec_text(find("commands/v1"))
     return (
         scenarios(commands, extension.names),
         edge_scenarios(spec, commands, extension.names),

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 CARD = str(REPO / "extensions" / "commands" / "v1" / "examples" / "card.json")
 
 HEAVY = ("jsonschema", "referencing", "pydantic", "httpx", "a2a", "uvicorn", "starlette", "mkdocs")
-CATALOG = ("tomllib", "th_ext._catalog", "hashlib")
+CATALOG = ("tomllib", "th_ext._catalog", "th_ext._catalog_reader", "hashlib")
 SUBCOMMAND_MODULES = {
     "validate": ("th_ext.cli._validate",),
     "dispatch": ("th_ext.cli._dispatch",),
@@ -35,7 +35,7 @@ CASES = {
         ["validate", CARD],
         (
             *HEAVY,
-            *CATALOG,
+            "hashlib",  # the catalog is read (its one reader), but no digest is taken
             "th_ext.dispatch",
             "th_ext.publish",
             "th_ext.demo",

@@ -7,13 +7,14 @@ strict. ``CORE_RULES`` describes each one for that section.
 
 from __future__ import annotations
 
-from th_ext._record import record
+from dataclasses import dataclass
+
 from th_ext.checks._observe import Check, CheckStatus, Observation, event_kind
 
 __all__ = ["CORE_RULES", "CoreRule", "stream_order_check"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CoreRule:
     """A rule of core A2A that conform reports beside the extension's requirements."""
 

@@ -6,9 +6,8 @@ malformed answer.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
-
-from th_ext._record import record
 
 CheckStatus = Literal["pass", "fail", "skip"]
 
@@ -24,7 +23,7 @@ class Exchange(Protocol):
     def problem(self) -> str: ...
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Check:
     """One check of one requirement, on one binding, in one scenario."""
 
@@ -57,7 +56,7 @@ __all__ = [
 ]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Observation:
     """One send and what came back, with the reads around it."""
 

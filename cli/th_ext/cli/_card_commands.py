@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
-from th_ext.cli._json import to_json
-from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, write
-from th_ext.cli._source_options import (
+from th_ext.cli._common_options import (
+    CARD_ONLY,
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
-    CardTimeoutOption,
     HeaderOption,
     HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
+    TextOrJson,
+    TextOrJsonOption,
     note_withheld,
     source_limits,
+    timeout_option,
 )
+from th_ext.cli._json import to_json
+from th_ext.cli._output import ExitCode, write
 
 __all__ = ["commands_command"]
 
@@ -26,7 +31,7 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     output_format: TextOrJsonOption = TextOrJson.text,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
-    timeout: CardTimeoutOption = DEFAULT_TIMEOUT,
+    timeout: Annotated[float, timeout_option(CARD_ONLY)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """List the card's commands: name, argument hint and description, in the card's order.

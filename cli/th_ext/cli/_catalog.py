@@ -8,9 +8,11 @@ from typing import Annotated
 
 import typer
 
+from th_ext._catalog_reader import schema_bytes, schema_sha256
+from th_ext.cli._common_options import TextOrJson, TextOrJsonOption
 from th_ext.cli._completion import complete_extension
 from th_ext.cli._json import to_json
-from th_ext.cli._output import TextOrJson, TextOrJsonOption, write
+from th_ext.cli._output import write
 
 __all__ = ["extensions_command", "schema_command"]
 
@@ -31,7 +33,7 @@ def extensions_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """List the bundled extensions: name, version, status and URI."""
-    from th_ext._catalog import discover
+    from th_ext._catalog_reader import discover
 
     versions = discover(extensions_dir)
     if output_format is TextOrJson.json:
@@ -43,7 +45,7 @@ def extensions_command(
                 "status": v.status,
                 "uri": v.uri,
                 "schema_url": v.schema_url,
-                "schema_sha256": v.schema_sha256,
+                "schema_sha256": schema_sha256(v),
             }
             for v in versions
         ]
@@ -71,9 +73,9 @@ def schema_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """Print an extension's schema.json, byte for byte as it is published."""
-    from th_ext._catalog import find
+    from th_ext._catalog_reader import find
 
-    data = find(extension, extensions_dir).schema_bytes
+    data = schema_bytes(find(extension, extensions_dir))
     sys.stdout.flush()
     sys.stdout.buffer.write(data)  # the published bytes, unchanged: no sanitiser
     sys.stdout.buffer.flush()

@@ -9,18 +9,22 @@ from typing import Annotated, Any
 
 import typer
 
-from th_ext.cli._family_options import FetchSchemasOption, SchemasOption
-from th_ext.cli._output import ExitCode, fail, use_color, write
-from th_ext.cli._source_options import (
+from th_ext.cli._common_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
-    ConformTimeoutOption,
+    EACH_EXCHANGE,
+    FetchSchemasOption,
     HeaderOption,
     HeaderOriginOption,
+    JunitFileOption,
     MaxBytesOption,
+    SchemasOption,
     SourceArgument,
+    format_option,
     source_limits,
+    timeout_option,
 )
+from th_ext.cli._output import ExitCode, fail, use_color, write
 
 __all__ = ["conform_command"]
 
@@ -81,23 +85,12 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     strict: Annotated[
         bool, typer.Option("--strict", help="Fail on SHOULD requirements too (warnings).")
     ] = False,
-    output_format: Annotated[
-        ConformFormat,
-        typer.Option("--format", "-f", metavar="[text|json|junit|github]", help="Output format."),
-    ] = ConformFormat.text,
+    output_format: Annotated[ConformFormat, format_option(ConformFormat)] = ConformFormat.text,
     html: Annotated[
         Path | None,
         typer.Option("--html", metavar="FILE", help="Also write a self-contained HTML report."),
     ] = None,
-    junit_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--junit-file",
-            metavar="FILE",
-            help="Also write the report as JUnit XML to FILE (for CI systems), whatever --format.",
-            dir_okay=False,
-        ),
-    ] = None,
+    junit_file: JunitFileOption = None,
     max_interfaces: Annotated[
         int,
         typer.Option(
@@ -123,7 +116,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     fetch_schemas: FetchSchemasOption = False,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
-    timeout: ConformTimeoutOption = DEFAULT_TIMEOUT,
+    timeout: Annotated[float, timeout_option(EACH_EXCHANGE)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
@@ -140,7 +133,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     family: tuple[Any, ...] = ()
     changed: list[tuple[str, str]] = []
     if schemas is not None or fetch_schemas:
-        from th_ext.cli._family_options import family_schemas
+        from th_ext.cli._family_lookup import family_schemas
 
         kinds: Any = ("Task.metadata key", "status update metadata key")
         family, notices = family_schemas(schemas, fetch_schemas, limits, kinds)

@@ -11,8 +11,9 @@ from typing import Annotated
 
 import typer
 
+from th_ext.cli._common_options import TextOrJson, TextOrJsonOption
 from th_ext.cli._json import to_json
-from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, use_color, write
+from th_ext.cli._output import ExitCode, fail, use_color, write
 
 __all__ = ["demo_command"]
 

@@ -6,19 +6,22 @@ from typing import Annotated, Any
 import typer
 
 from th_ext._exceptions import ThExtError
-from th_ext.cli._json import to_json
-from th_ext.cli._output import ExitCode, TextOrJson, TextOrJsonOption, fail, use_color, write
-from th_ext.cli._source_options import (
+from th_ext.cli._common_options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
-    DispatchTimeoutOption,
+    LIVE_EXCHANGE,
     HeaderOption,
     HeaderOriginOption,
     MaxBytesOption,
     SourceArgument,
+    TextOrJson,
+    TextOrJsonOption,
     note_withheld,
     source_limits,
+    timeout_option,
 )
+from th_ext.cli._json import to_json
+from th_ext.cli._output import ExitCode, fail, use_color, write
 
 __all__ = ["dispatch_command"]
 
@@ -50,7 +53,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     output_format: TextOrJsonOption = TextOrJson.text,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
-    timeout: DispatchTimeoutOption = DEFAULT_TIMEOUT,
+    timeout: Annotated[float, timeout_option(LIVE_EXCHANGE)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Say whether a message runs a command or reaches the model, and what to send and expect.

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from th_ext._catalog_reader import schema_sha256
 from th_ext.cli._completion import complete_extension
 from th_ext.cli._output import ExitCode, write
 
@@ -47,19 +48,19 @@ def lock_add(
     after an erratum to record the words it changed; a change without its erratum, or a new
     MUST, is refused.
     """
-    from th_ext._catalog import find
+    from th_ext._catalog_reader import find
     from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock
 
     version = find(extension, extensions_dir)
     added = add_to_lock(extensions_dir / LOCK_FILE_NAME, version)
     state = "locked" if added else "already locked, words unchanged"
-    write(f"{version.key}: {state} (sha256 {version.schema_sha256})")
+    write(f"{version.key}: {state} (sha256 {schema_sha256(version)})")
 
 
 @lock_app.command("check")
 def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     """Fail when a published schema changed or vanished, or a stable version is not locked."""
-    from th_ext._catalog import discover
+    from th_ext._catalog_reader import discover
     from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
     from th_ext.publish._words_lock import read_words
 

@@ -5,15 +5,13 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import suppress
-from enum import IntEnum, StrEnum
-from typing import Annotated, NoReturn, TextIO
+from enum import IntEnum
+from typing import NoReturn, TextIO
 
 import typer
 
 __all__ = [
     "ExitCode",
-    "TextOrJson",
-    "TextOrJsonOption",
     "error_line",
     "fail",
     "shown_source",
@@ -29,18 +27,6 @@ class ExitCode(IntEnum):
     PROBLEMS = 1  # the input was read and something in it is wrong
     UNUSABLE = 2  # usage error, or the input could not be read at all
     OUTPUT_CLOSED = 141  # standard output's reader went away (128 + SIGPIPE), as `| head` does
-
-
-class TextOrJson(StrEnum):
-    """The ``--format`` choices of every subcommand that prints text or one JSON document."""
-
-    text = "text"
-    json = "json"
-
-
-TextOrJsonOption = Annotated[
-    TextOrJson, typer.Option("--format", "-f", metavar="[text|json]", help="Output format.")
-]
 
 
 def shown_source(source: str) -> str:

@@ -15,17 +15,21 @@ import typer
 
 from th_ext._exceptions import SourceError
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
-from th_ext.cli._completion import complete_extension
-from th_ext.cli._family_options import FetchSchemasOption, SchemasOption
-from th_ext.cli._output import shown_source, use_color
-from th_ext.cli._source_options import (
+from th_ext.cli._common_options import (
+    CARD_CHECK,
+    FetchSchemasOption,
     HeaderOption,
     HeaderOriginOption,
+    JunitFileOption,
     MaxBytesOption,
-    TimeoutOption,
+    SchemasOption,
+    format_option,
     note_withheld,
     source_limits,
+    timeout_option,
 )
+from th_ext.cli._completion import complete_extension
+from th_ext.cli._output import shown_source, use_color
 
 if TYPE_CHECKING:
     from th_ext.validate import Report
@@ -54,10 +58,7 @@ SourcesArgument = Annotated[
 
 def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources: SourcesArgument,
-    output_format: Annotated[
-        ReportFormat,
-        typer.Option("--format", "-f", metavar="[text|json|junit|github]", help="Output format."),
-    ] = ReportFormat.text,
+    output_format: Annotated[ReportFormat, format_option(ReportFormat)] = ReportFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
     extension: Annotated[
         list[str] | None,
@@ -81,21 +82,12 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
             show_default=False,
         ),
     ] = None,
-    junit_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--junit-file",
-            metavar="FILE",
-            help="Also write the report as JUnit XML to FILE (for CI systems), whatever --format.",
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None,
+    junit_file: JunitFileOption = None,
     schemas: SchemasOption = None,
     fetch_schemas: FetchSchemasOption = False,
     header: HeaderOption = None,
     header_origin: HeaderOriginOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    timeout: Annotated[float, timeout_option(CARD_CHECK)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
@@ -156,7 +148,7 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
     family: tuple[Any, ...] = ()
     family_notices: list[Any] = []
     if options.schemas_dir is not None or options.fetch_schemas:
-        from th_ext.cli._family_options import family_schemas
+        from th_ext.cli._family_lookup import family_schemas
 
         family, family_notices = family_schemas(
             options.schemas_dir, options.fetch_schemas, options.limits, ("card params",)

@@ -9,16 +9,16 @@ keep this, like the rule, free of pydantic, so that a client's start-up stays li
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from th_ext._record import record
 from th_ext.commands._entry import entry_fault, listed_twice, repeated_names
 from th_ext.commands._names import EXTENSION_URI
 
 __all__ = ["CardCommand", "CardCommands", "read_card_commands"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CardCommand:
     """One command as the card lists it: what a client shows for ``/`` completion."""
 
@@ -39,7 +39,7 @@ class CardCommand:
         }
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CardCommands:
     """What a card says about the commands extension.
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from th_ext._record import record
 from th_ext.commands._entry import is_command_name
 
 __all__ = [
@@ -32,7 +32,7 @@ NON_TEXT_CONTENT = ("raw", "url", "data")
 _FIRST_WHITESPACE = re.compile(r"[ \t\n\r\f\v]")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CommandCall:
     """A message that runs a command: the registered ``name`` and its ``arguments``."""
 
@@ -40,7 +40,7 @@ class CommandCall:
     arguments: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CommandDecision:
     """The rule's answer with its reason in words.
 

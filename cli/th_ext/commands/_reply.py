@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from th_ext._record import record
 from th_ext.commands._entry import is_command_name, name_requirement
 
 __all__ = [
@@ -129,7 +129,7 @@ def _message_metadata(value: Mapping[str, Any]) -> Any:
     return message.get("metadata") if isinstance(message, Mapping) else None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CommandReply:
     """A command's reply as a client finds it: the command, its ``task_ref``, the message."""
 

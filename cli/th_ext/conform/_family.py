@@ -11,12 +11,11 @@ not known, or whose data conform does not see, is listed with the reason.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from th_ext._family import ExternalExtension, bundled_external
 from th_ext._family_schemas import FamilySchema, family_key, unknown_schema_hint
-from th_ext._record import record
 from th_ext.checks import Observation
 from th_ext.checks._observe import event_kind, metadata
 
@@ -38,7 +37,7 @@ TASK_PLACE = "Task.metadata"
 STATUS_PLACE = "TaskStatusUpdateEvent.metadata"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FamilyPayload:
     """One payload of a metadata key seen in an answer, and where it was seen."""
 
@@ -49,7 +48,7 @@ class FamilyPayload:
     where: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class OtherExtensionResult:
     """The verdict on one of the host's extensions declared on the card."""
 

@@ -6,10 +6,9 @@ program (a CI step, a pytest plugin) reads the same thing a person reads.
 
 from __future__ import annotations
 
-from dataclasses import asdict, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from th_ext._record import record
 from th_ext.checks import Check, CheckStatus
 from th_ext.conform._family import OtherExtensionResult
 
@@ -26,7 +25,7 @@ __all__ = [
 RequirementStatus = Literal["pass", "fail", "warn", "skip"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RequirementResult:
     """A requirement's verdict over all its checks."""
 
@@ -41,7 +40,7 @@ class RequirementResult:
     """Why the requirement was skipped, when it was."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class InterfaceInfo:
     """One interface of the card, and whether conform could check it."""
 
@@ -52,7 +51,7 @@ class InterfaceInfo:
     """Why it was not checked, or what the first request met when it was unreachable."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AgentInfo:
     """The agent as its card describes it, and what conform did with it."""
 
@@ -67,7 +66,7 @@ class AgentInfo:
     """Every interface of the card, in card order, the same URL and binding counted once."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ConformReport:
     """The whole run: the verdict, the agent, every requirement, notes and side effects."""
 

@@ -14,9 +14,9 @@ import base64
 import functools
 import re
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
-from th_ext._record import record
 from th_ext.commands._dispatch_rule import ASCII_WHITESPACE, NON_TEXT_CONTENT, decide
 
 __all__ = ["RuleEdge", "other_whitespace", "rule_edges", "spec_table_rows"]
@@ -27,7 +27,7 @@ _SECOND_PART = "beside a second part"
 _PART_TEXT = "and a second part"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RuleEdge:
     """One message at an edge of the rule, and where in the rule it comes from."""
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from th_ext._catalog import find
+from th_ext._catalog_reader import find, spec_text
 from th_ext._exceptions import AgentUnreachableError, ConformError
 from th_ext._family_schemas import FamilySchema
-from th_ext._record import record
 from th_ext._requirements import load_requirements
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope, is_url
 from th_ext.commands._card import CardCommands, read_card_commands
@@ -53,7 +53,7 @@ mode, so a card of 10,000 commands would take tens of thousands of requests."""
 _NAMED_SKIPPED = 50
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ConformOptions:
     """What to check and how. Empty ``commands`` means every registered command."""
 
@@ -179,7 +179,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     version = find(EXTENSION_URI)
     plan = scenarios(selected, extension.names)
     edges = (
-        edge_scenarios(version.spec_text(), selected, extension.names) if options.rule_edges else []
+        edge_scenarios(spec_text(version), selected, extension.names) if options.rule_edges else []
     )
     groups = await gather_groups(wires, modes, plan, edges)
     unreachable = unreachable_wires(wires, groups, len(modes))

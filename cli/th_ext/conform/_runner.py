@@ -11,10 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from th_ext._record import record
 from th_ext.checks import (
     Check,
     Observation,
@@ -48,7 +47,7 @@ _TERMINAL = FINAL_STATES - {"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIR
 _GREETING = ({"text": "Hello! This task is for th-ext conform."},)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Interface:
     """One interface of the agent's card that the checks run over."""
 
@@ -57,7 +56,7 @@ class Interface:
     tenant: str
 
 
-@record(frozen=False, slots=False)
+@dataclass
 class GroupResult:
     """The checks one group of scenarios produced, and its notes."""
 

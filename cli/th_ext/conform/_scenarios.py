@@ -9,9 +9,9 @@ the name pattern and is not on the card.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
-from th_ext._record import record
 from th_ext.commands._card import CardCommand
 from th_ext.commands._hint import asks_for_argument
 from th_ext.conform._rule_edges import rule_edges
@@ -22,7 +22,7 @@ ARGUMENT = "th-ext conform"
 """The argument sent to a command whose hint requires one."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Scenario:
     """One message to send, and what the extension says it must do."""
 

@@ -7,9 +7,8 @@ left out, before the requirement-by-requirement detail.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from th_ext._record import record
 
 if TYPE_CHECKING:
     from th_ext.conform._model import ConformReport
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["InterfaceRow", "interface_rows"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class InterfaceRow:
     """One interface's line: its checks' totals and the requirements it failed or warned on."""
 

@@ -7,7 +7,8 @@ instead of reaching the model. The server module wires it to the SDK.
 
 from __future__ import annotations
 
-from th_ext._record import record
+from dataclasses import dataclass
+
 from th_ext.commands import CommandCall, CommandRegistry
 from th_ext.demo._model import DEFAULT_MODEL, MODELS
 
@@ -23,7 +24,7 @@ def demo_registry() -> CommandRegistry:
     return registry
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CommandOutcome:
     """A command's answer; ``review_focus`` is set when it asks for a review sub-task."""
 

@@ -8,8 +8,9 @@ shows the whole extension at work rather than one message.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from th_ext._exceptions import SourceError
-from th_ext._record import record
 from th_ext._source import SourceLimits, read_source
 from th_ext.conform import ConformOptions, ConformReport, run_conform
 from th_ext.demo._server import DemoServer
@@ -22,7 +23,7 @@ __all__ = ["DEMO_COMMAND", "DemoRun", "run_demo"]
 DEMO_COMMAND = "/model fast"
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class DemoRun:
     """Everything the demo did against the agent at ``base_url``."""
 

@@ -9,11 +9,10 @@ passes or fails (or is skipped when it does not apply), and says why in words.
 
 from __future__ import annotations
 
-from dataclasses import asdict, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from th_ext._exceptions import AgentUnreachableError, DispatchError
-from th_ext._record import record
 from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 from th_ext.checks import (
     Check,
@@ -62,7 +61,7 @@ CHECK_NAMES = ("task-before", "answered", *dict.fromkeys(REQUIREMENT_CHECKS.valu
 """Every check the live run can report."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class LiveReport:
     """What was sent, what came back, and every check."""
 

@@ -8,11 +8,10 @@ than the standard library is imported: a dry run is meant to be instant.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from th_ext._exceptions import DispatchError
-from th_ext._record import record
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._dispatch_rule import decide
 from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
@@ -27,7 +26,7 @@ __all__ = [
 A2A_VERSION = "1.0"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DispatchRequest:
     """The HTTP request that carries the message: ``POST`` of a JSON-RPC body to ``url``."""
 
@@ -37,7 +36,7 @@ class DispatchRequest:
     method: Literal["POST"] = "POST"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ExtensionSummary:
     """What the card says about the commands extension."""
 
@@ -48,7 +47,7 @@ class ExtensionSummary:
     problems: list[str]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DispatchPlan:
     """The outcome of one message, and the request and reply that go with it."""
 

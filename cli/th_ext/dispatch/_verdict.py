@@ -8,9 +8,8 @@ skipped check with the reason in words.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
-
-from th_ext._record import record
 
 __all__ = ["LiveCheck", "answered", "check", "metadata", "state", "task_id_of"]
 
@@ -18,7 +17,7 @@ Status = Literal["pass", "fail", "warn", "skip"]
 """``warn``: a failed check of a SHOULD requirement or of a core A2A rule; it does not fail."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class LiveCheck:
     """One check of the agent's answer."""
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import schema_sha256
 from th_ext._family import ExternalExtension
-from th_ext._record import record
 
 __all__ = ["OWN_OWNER", "ServedSchema", "render_catalog_json", "render_index_page"]
 
@@ -22,7 +23,7 @@ OWN_OWNER = "th-ext"
 """The owner named for the schemas this project writes (``extensions/<name>/<version>/``)."""
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class ServedSchema:
     """A host schema this build serves at its ``$id``, and whether it wrote a page for it."""
 
@@ -66,7 +67,7 @@ def render_index_page(
         lines.append(
             f"| [{version.title}]({folder}/index.md) | {version.version} | {version.status} | "
             f"`{version.uri}` | [schema.json]({folder}/schema.json) | "
-            f"`{version.schema_sha256[:12]}…` | {OWN_OWNER} |"
+            f"`{schema_sha256(version)[:12]}…` | {OWN_OWNER} |"
         )
     lines += [
         "",
@@ -150,7 +151,7 @@ def render_catalog_json(
                 "uri": version.uri,
                 "page_url": version.uri,
                 "schema_url": version.schema_url,
-                "schema_sha256": version.schema_sha256,
+                "schema_sha256": schema_sha256(version),
                 "owner": OWN_OWNER,
                 "applies_to": ["card params"],
             }

@@ -10,6 +10,7 @@ import importlib
 from typing import Any
 
 from th_ext._catalog import ExtensionVersion, canonical_schema_text
+from th_ext._catalog_reader import load_example, schema_bytes, schema_document
 from th_ext._schema_check import local_validator
 from th_ext._schema_check import schema_defect as check_schema
 from th_ext.validate._pointer import resolve_pointer
@@ -47,7 +48,7 @@ def check_uri(version: ExtensionVersion, site_url: str) -> list[str]:
 
 def schema_defect(version: ExtensionVersion) -> str | None:
     """Why ``schema.json`` is not a valid draft 2020-12 schema, or None when it is."""
-    defect = check_schema(version.schema_document)
+    defect = check_schema(schema_document(version))
     if defect is None:
         return None
     where = "/".join(str(p) for p in defect.path) or "(root)"
@@ -59,7 +60,7 @@ def schema_defect(version: ExtensionVersion) -> str | None:
 
 def check_schema_document(version: ExtensionVersion) -> list[str]:
     """``$id`` is the URI plus ``/schema.json``, and the schema is valid draft 2020-12."""
-    schema = version.schema_document
+    schema = schema_document(version)
     problems: list[str] = []
     if schema.get("$id") != version.schema_url:
         problems.append(
@@ -81,10 +82,10 @@ def check_examples(version: ExtensionVersion) -> list[str]:
     """
     from referencing.exceptions import Unresolvable
 
-    validator = local_validator(version.schema_document)
+    validator = local_validator(schema_document(version))
     problems: list[str] = []
     for example in version.examples:
-        document = version.load_example(example)
+        document = load_example(version, example)
         if example.params_pointer is None:
             continue
         try:
@@ -135,7 +136,7 @@ def check_schema_source(version: ExtensionVersion) -> list[str]:
             f"{version.key}: schema_source {version.schema_source} generates the schema "
             f"{generated_id!r}, not this version's; bind the version's own function or remove it"
         ]
-    if canonical_schema_text(generated).encode("utf-8") != version.schema_bytes:
+    if canonical_schema_text(generated).encode("utf-8") != schema_bytes(version):
         return [f"{version.key}: schema.json differs from what {version.schema_source} generates"]
     return []
 

@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import read_file, spec_text
 from th_ext._exceptions import PublishError
 
 __all__ = [
@@ -59,7 +60,7 @@ def check_diagrams(versions: list[ExtensionVersion]) -> list[str]:
     """Every diagram without a current drawing, and every drawing of no diagram."""
     problems: list[str] = []
     for version in versions:
-        text = version.spec_text()
+        text = spec_text(version)
         wanted: set[Path] = set()
         for match in MERMAID_FENCE.finditer(text):
             path = diagram_path(version, match["source"])
@@ -87,7 +88,7 @@ def inline_diagrams(version: ExtensionVersion) -> str:
             raise PublishError(
                 f"{version.key}: a diagram has no drawing {DIAGRAMS_DIR}/{path.name}; {_HINT}"
             )
-        svg = version.read_file(f"{DIAGRAMS_DIR}/{path.name}").decode("utf-8").strip()
+        svg = read_file(version, f"{DIAGRAMS_DIR}/{path.name}").decode("utf-8").strip()
         link = f"{DIAGRAMS_DIR}/{path.name}"
         return (
             f'<figure class="th-diagram">\n{_legible(svg)}\n'
@@ -95,7 +96,7 @@ def inline_diagrams(version: ExtensionVersion) -> str:
             "</figure>"
         )
 
-    return MERMAID_FENCE.sub(drawing, version.spec_text())
+    return MERMAID_FENCE.sub(drawing, spec_text(version))
 
 
 def _legible(svg: str) -> str:
@@ -136,5 +137,5 @@ def standalone_drawing(svg: bytes) -> bytes:
 def used_diagrams(version: ExtensionVersion) -> list[str]:
     """The file names of the drawings ``spec.md`` shows, in order."""
     return [
-        diagram_path(version, m["source"]).name for m in MERMAID_FENCE.finditer(version.spec_text())
+        diagram_path(version, m["source"]).name for m in MERMAID_FENCE.finditer(spec_text(version))
     ]

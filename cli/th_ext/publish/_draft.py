@@ -8,6 +8,7 @@ from the draft would declare the wrong extension.
 from __future__ import annotations
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import example_bytes
 
 __all__ = ["check_draft_examples", "draft_banner", "publication_lines"]
 
@@ -40,7 +41,7 @@ def check_draft_examples(versions: list[ExtensionVersion]) -> list[str]:
             continue
         others = [other.uri for other in versions if other.key != draft.key]
         for example in draft.examples:
-            text = draft.example_bytes(example).decode("utf-8", errors="replace")
+            text = example_bytes(draft, example).decode("utf-8", errors="replace")
             for uri in others:
                 # the URI followed by a character that cannot continue it (a quote, a slash...)
                 if any(

@@ -13,6 +13,7 @@ import tomllib
 from typing import Any
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import read_file, schema_document
 from th_ext._exceptions import PublishError
 from th_ext.publish._field_table import FieldRow, FieldTable, field_tables
 
@@ -26,13 +27,13 @@ def _descriptions(version: ExtensionVersion) -> dict[str, Any]:
     if not path.is_file() and not path.is_symlink():
         return {}
     try:
-        return tomllib.loads(version.read_file(FIELDS_FILE).decode("utf-8"))
+        return tomllib.loads(read_file(version, FIELDS_FILE).decode("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PublishError(f"{version.key}: {FIELDS_FILE} cannot be read ({exc})") from None
 
 
 def _required_order(version: ExtensionVersion, title: str) -> list[str]:
-    schema = version.schema_document
+    schema = schema_document(version)
     definition = (
         schema
         if str(schema.get("title", "params")) == title
@@ -51,9 +52,9 @@ def _described(
         text = words.get(row.name)
         description = " ".join(str(text).split()) if isinstance(text, str) else ""
         if not description:  # the schema's own description, never its title
-            prop = version.schema_document.get("properties", {}).get(row.name, {})
-            if table.title != str(version.schema_document.get("title", "params")):
-                prop = version.schema_document["$defs"][table.title]["properties"][row.name]
+            prop = schema_document(version).get("properties", {}).get(row.name, {})
+            if table.title != str(schema_document(version).get("title", "params")):
+                prop = schema_document(version)["$defs"][table.title]["properties"][row.name]
             description = " ".join(str(prop.get("description", "")).split())
         if not description:
             problems.append(
@@ -70,7 +71,7 @@ def _all(version: ExtensionVersion) -> tuple[list[FieldTable], list[str]]:
     words = _descriptions(version)
     tables: list[FieldTable] = []
     problems: list[str] = []
-    for table in field_tables(version.schema_document):
+    for table in field_tables(schema_document(version)):
         section = words.get(table.title, {})
         described, found = _described(version, table, section if isinstance(section, dict) else {})
         tables.append(described)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import schema_bytes
 from th_ext._exceptions import HostSchemaDriftError, PublishError, SchemaError, SiteBuildError
-from th_ext._record import record
 from th_ext._schema_check import declared_schema_defect
 from th_ext._schema_files import SchemaFile, parse_schema_bytes, read_schema_folder
 
@@ -36,7 +37,7 @@ def _plain_id_path(path: str) -> bool:
     return last == "schema.json" and bool(folders) and all(map(_ID_SEGMENT.fullmatch, folders))
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class HostSchema:
     """One host schema to serve: its file, its ``$id`` and its path inside the subtree."""
 
@@ -63,7 +64,7 @@ class HostSchema:
         return document
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class HostSchemas:
     """What a host schema folder adds to the subtree, and what it leaves out."""
 
@@ -107,14 +108,14 @@ def first_difference(ours: Any, theirs: Any, pointer: str = "") -> str | None:
 
 
 def _drift_message(host: HostSchema, version: ExtensionVersion) -> str:
-    ours = parse_schema_bytes(version.schema_bytes, str(version.schema_path))
+    ours = parse_schema_bytes(schema_bytes(version), str(version.schema_path))
     where = first_difference(ours, host.document)
     place = (
         "the same JSON in other bytes (spacing or key order)"
         if where is None
         else f"first difference at {where or '(root)'}"
     )
-    published = hashlib.sha256(version.schema_bytes).hexdigest()
+    published = hashlib.sha256(schema_bytes(version)).hexdigest()
     return (
         f"{host.schema_id}: the host's {host.file.name} (sha256 {host.file.sha256}) is not the"
         f" schema this project published (sha256 {published}),"
@@ -191,7 +192,7 @@ def read_host_schemas(
         version = published.get(schema.schema_id)
         if version is None:
             serve.append(schema)
-        elif version.schema_bytes == schema.file.content:
+        elif schema_bytes(version) == schema.file.content:
             same.append(schema)
         else:
             raise HostSchemaDriftError(_drift_message(schema, version))

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import schema_sha256
 from th_ext._exceptions import PublishedSchemaChangedError, PublishError
 from th_ext.publish._words_lock import WordsRecord, check_words, read_words, words_lines
 
@@ -84,9 +85,9 @@ def check_lock(
         version = by_key.get(key)
         if version is None:
             problems.append(f"{key}: published, but its folder is gone; published files stay")
-        elif version.schema_sha256 != digest:
+        elif schema_sha256(version) != digest:
             problems.append(
-                f"{key}: schema.json changed after publication (sha256 {version.schema_sha256},"
+                f"{key}: schema.json changed after publication (sha256 {schema_sha256(version)},"
                 f" published {digest}); publish a new version instead"
             )
     problems.extend(
@@ -122,7 +123,7 @@ def add_to_lock(path: Path, version: ExtensionVersion) -> bool:
         raise PublishError(f"{version.key}: a draft is not published; set its status first")
     entries = read_lock(path)
     known = entries.get(version.key)
-    if known is not None and known != version.schema_sha256:
+    if known is not None and known != schema_sha256(version):
         raise PublishedSchemaChangedError(
             f"{version.key}: already published with sha256 {known}; a published schema"
             " cannot be replaced"
@@ -136,7 +137,7 @@ def add_to_lock(path: Path, version: ExtensionVersion) -> bool:
     fresh = words_lines(version)
     if known is not None and words.get(version.key) == fresh:
         return False
-    entries[version.key] = version.schema_sha256
+    entries[version.key] = schema_sha256(version)
     words[version.key] = fresh
     write_lock(path, entries, words)
     return True

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-
-from th_ext._record import record
+from dataclasses import dataclass
 
 __all__ = ["NormativeBlock", "block_digest", "normative_blocks", "text_digest"]
 
@@ -20,7 +19,7 @@ _KEYWORDS = re.compile(r"\b(?:MUST|SHALL|SHOULD|MAY|REQUIRED|RECOMMENDED|OPTIONA
 _ITEM = re.compile(r"(?:[-*+]|[0-9]{1,3}[.)]) ")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class NormativeBlock:
     """One normative block, its words joined by single spaces, and its first line in spec.md."""
 

@@ -8,11 +8,11 @@ PyYAML comes with the ``site`` extra (MkDocs and Zensical both read YAML with it
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SiteBuildError
-from th_ext._record import record
 
 __all__ = [
     "PLUGIN_NAME",
@@ -28,7 +28,7 @@ PLUGIN_NAME = "th-ext"
 _PYTHON_TAG = "tag:yaml.org,2002:python/"
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class PythonTag:
     """A ``!!python/<kind>:<suffix>`` scalar, kept as written."""
 
@@ -36,7 +36,7 @@ class PythonTag:
     value: str
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class ProjectSettings:
     """What the generation step needs from ``mkdocs.yml`` and its ``th-ext`` plugin entry."""
 

@@ -13,7 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from th_ext._catalog import ExtensionVersion, discover
+from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import discover, example_bytes, read_file, schema_bytes
 from th_ext._exceptions import PublishError
 from th_ext._family import EXTERNAL_FILE_NAME, read_external
 from th_ext.publish._catalog_page import (
@@ -77,12 +78,12 @@ def _version_files(
             content=render_spec_page(version, siblings, folder).encode("utf-8"),
             kind="page",
         ),
-        GeneratedFile(path=f"{folder}/schema.json", content=version.schema_bytes, kind="asset"),
+        GeneratedFile(path=f"{folder}/schema.json", content=schema_bytes(version), kind="asset"),
     ]
     files += [
         GeneratedFile(
             path=f"{folder}/examples/{example.file}",
-            content=version.example_bytes(example),
+            content=example_bytes(version, example),
             kind="asset",
         )
         for example in version.examples
@@ -90,7 +91,7 @@ def _version_files(
     files += [  # each drawing, for its "open full size" link
         GeneratedFile(
             path=f"{folder}/{DIAGRAMS_DIR}/{name}",
-            content=standalone_drawing(version.read_file(f"{DIAGRAMS_DIR}/{name}")),
+            content=standalone_drawing(read_file(version, f"{DIAGRAMS_DIR}/{name}")),
             kind="asset",
         )
         for name in dict.fromkeys(used_diagrams(version))

@@ -11,6 +11,7 @@ import json
 import re
 
 from th_ext._catalog import Example, ExtensionVersion
+from th_ext._catalog_reader import example_bytes, schema_bytes
 from th_ext._exceptions import PublishError
 from th_ext.publish._check_box import check_box
 from th_ext.publish._diagrams import inline_diagrams
@@ -58,7 +59,7 @@ def _json_block(text: str, title: str | None = None) -> str:
 
 def _shown_example(version: ExtensionVersion, example: Example) -> str:
     """The example as a code block, or, past ``INLINE_LIMIT``, a link to download it."""
-    content = version.example_bytes(example)
+    content = example_bytes(version, example)
     if len(content) > INLINE_LIMIT:
         return (
             f"*{example.file} is {len(content) // 1024} KiB, too big to show on this page:"
@@ -148,7 +149,7 @@ def render_spec_page(
         lambda match: _example_block(version, match["file"]),
         annotate_requirements(version, inline_diagrams(version)),
     )
-    schema_text = version.schema_bytes.decode("utf-8")
+    schema_text = schema_bytes(version).decode("utf-8")
     front_matter = {
         "title": version.title,
         "description": version.summary,

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from th_ext._exceptions import SiteBuildError, SubtreeConflictError
-from th_ext._record import record
 from th_ext._version import __version__
 from th_ext.publish._safe_tree import (
     UnsafePathError,
@@ -44,7 +44,7 @@ _ROOT_ONLY = frozenset({"404.html"})
 _MANIFEST_LIMIT = 8 * 1024 * 1024
 
 
-@record(slots=False)
+@dataclass(frozen=True)
 class SubtreeResult:
     """What one subtree build wrote and removed."""
 

@@ -17,18 +17,19 @@ requirement becomes a MUST: a new obligation is a new version. ``words_lines`` i
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from th_ext._catalog import ExtensionVersion
+from th_ext._catalog_reader import spec_text
 from th_ext._exceptions import PublishError
-from th_ext._record import record
 from th_ext._requirements import Requirement, load_requirements
 from th_ext.publish._normative import block_digest, normative_blocks, text_digest
 
 __all__ = ["LockedRequirement", "WordsRecord", "check_words", "read_words", "words_lines"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class LockedRequirement:
     """A requirement as it was recorded."""
 
@@ -38,7 +39,7 @@ class LockedRequirement:
     retired: bool
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class WordsRecord:
     """What the lock holds of one version's words."""
 
@@ -57,7 +58,7 @@ def _locked(requirement: Requirement) -> LockedRequirement:
 def _current(version: ExtensionVersion) -> tuple[list[Requirement], list[str], str, list[str]]:
     requirements = list(load_requirements(version))
     passages = [r.annotates for r in requirements if r.in_force]
-    blocks = normative_blocks(version.spec_text(), passages)
+    blocks = normative_blocks(spec_text(version), passages)
     digests = [block_digest(b) for b in blocks]
     texts = [f"{b.text} (spec.md line {b.line})" for b in blocks]
     return requirements, digests, text_digest(blocks), texts

@@ -7,11 +7,11 @@ command agrees on what a card document is.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from th_ext._exceptions import CardDocumentError
 from th_ext._problem import Problem
-from th_ext._record import record
 from th_ext._source import SourceLimits, read_source
 from th_ext.validate._document import parse_document
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["LoadedCard", "load_card"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class LoadedCard:
     """A card read and parsed: a JSON object, plus the warnings about reading and parsing it.
 

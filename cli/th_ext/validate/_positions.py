@@ -18,8 +18,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from contextlib import suppress
-
-from th_ext._record import record
+from dataclasses import dataclass
 
 __all__ = ["Position", "locate"]
 
@@ -37,7 +36,7 @@ _KEY = re.compile(rf"\s*+({_STRING})\s*+:", re.DOTALL)
 _FLAT = re.compile(rf'[^"{{}}\[\]]*+(?:{_STRING}[^"{{}}\[\]]*+)*+', re.DOTALL)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Position:
     """A 1-based line and column (counted in characters) in the source text."""
 

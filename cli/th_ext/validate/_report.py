@@ -8,11 +8,10 @@ escapes its control characters).
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from th_ext._problem import LAYERS, Layer, Problem
-from th_ext._record import record
 from th_ext._text import clean
 
 __all__ = ["FORMAT_VERSION", "Report"]
@@ -21,7 +20,7 @@ __all__ = ["FORMAT_VERSION", "Report"]
 FORMAT_VERSION = 1
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Report:
     """A validation report.
 

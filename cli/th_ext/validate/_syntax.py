@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-
-from th_ext._record import record
+from dataclasses import dataclass
 
 __all__ = ["SyntaxExplanation", "explain"]
 
@@ -20,7 +19,7 @@ _MAX_EXCERPT = 120
 _PLACEHOLDER = re.compile(r"\{\{[^{}]*\}\}|\$\{[^{}]*\}|<%[^%]*%>|\{[A-Z][A-Z0-9_]*\}")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SyntaxExplanation:
     """The message, the hint, and the excerpt (the line, then a caret line)."""
 

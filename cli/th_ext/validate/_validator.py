@@ -9,15 +9,14 @@ is no card to look at.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from th_ext._bundle import BundledSchema, bundled_schemas
+from th_ext._catalog_reader import discover, schema_document
 from th_ext._exceptions import SchemaError, SourceError
 from th_ext._exit_kept import keep_until_exit
 from th_ext._problem import Problem
-from th_ext._record import record
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
@@ -40,7 +39,7 @@ __all__ = [
 ]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SchemaOverride:
     """A schema that replaces a bundled one (to try a draft): its contents and where from."""
 
@@ -50,7 +49,7 @@ class SchemaOverride:
     """Warnings about how the schema was read (such as a header withheld from a redirect)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ValidateOptions:
     """``strict`` fails on warnings; ``extensions`` (URIs or keys such as ``commands/v1``)
     are the extensions the card must declare; ``schema`` replaces an extension's schema;
@@ -153,17 +152,10 @@ def _unread(report: Report) -> Report:
 
 
 @cache
-def bundled_extensions() -> tuple[BundledSchema | ExtensionVersion, ...]:
-    """The extension versions bundled with th-ext, read once per process.
-
-    From the schema files alone when they say everything a run needs, else from the catalog.
-    """
-    schemas = bundled_schemas()
-    if schemas is not None:
-        return tuple(schemas)
-    from th_ext._catalog import discover
-
-    return tuple(discover())
+def bundled_extensions() -> tuple[tuple[ExtensionVersion, dict[str, Any]], ...]:
+    """The extension versions bundled with th-ext, each with its schema, read once per
+    process (the bundled files do not change while th-ext runs)."""
+    return tuple((version, schema_document(version)) for version in discover())
 
 
 def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions) -> Report:
@@ -205,8 +197,8 @@ def _redacted(report: Report) -> Report:
 
 def known_extensions(card: dict[str, Any], options: ValidateOptions) -> dict[str, KnownExtension]:
     """The extensions this run can check: every bundled one, with ``--schema`` applied."""
-    bundled = bundled_extensions()
-    resources: dict[str, Any] = {b.schema_url: b.schema_document for b in bundled}
+    bundled = [version for version, _ in bundled_extensions()]
+    resources: dict[str, Any] = {v.schema_url: document for v, document in bundled_extensions()}
     override_uri = None
     if options.schema is not None:
         override_uri = _override_target(card, options, [b.uri for b in bundled])
@@ -267,7 +259,7 @@ def _declared_uris(card: dict[str, Any]) -> list[str]:
 
 def _resolve_uri(name: str) -> str:
     """An extension named by URI or by bundled key (``commands/v1``), as its URI."""
-    for item in bundled_extensions():
+    for item, _ in bundled_extensions():
         if name in (item.key, item.uri, item.uri + "/"):
             return item.uri
     return name

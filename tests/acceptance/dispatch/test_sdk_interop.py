@@ -11,6 +11,7 @@ from a2a.types import AgentCard, Message, SendMessageRequest, StreamResponse, Ta
 from google.protobuf.json_format import ParseDict, ParseError
 
 from th_ext import find
+from th_ext._catalog_reader import load_example
 from th_ext.commands import build_command_reply
 from th_ext.demo import DemoServer, DemoVariant
 
@@ -90,7 +91,7 @@ def example_cases() -> list[tuple[str, str]]:
 def test_the_shipped_examples_parse_strictly(file: str, kind: str) -> None:
     version = find("commands/v1")
     example = next(e for e in version.examples if e.file == file)
-    document = version.load_example(example)
+    document = load_example(version, example)
     ParseDict(document, SDK_TYPES[kind]())
     if kind == "status-update":
         parsed = ParseDict({"statusUpdate": document}, StreamResponse())

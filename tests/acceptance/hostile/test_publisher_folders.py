@@ -223,7 +223,17 @@ def _link_examples_folder(extensions: Path, secret: Path) -> None:
     folder.symlink_to(moved, target_is_directory=True)
 
 
-@pytest.mark.parametrize("plant", [_link_example, _link_version, _link_spec, _link_examples_folder])
+def _link_requirements(extensions: Path, secret: Path) -> None:
+    requirements = extensions / "commands/v1/requirements.toml"
+    secret.write_text(requirements.read_text(encoding="utf-8"), encoding="utf-8")
+    requirements.unlink()
+    requirements.symlink_to(secret)
+
+
+@pytest.mark.parametrize(
+    "plant",
+    [_link_example, _link_version, _link_spec, _link_examples_folder, _link_requirements],
+)
 def test_the_build_reads_no_file_through_a_link_in_the_repository(
     plant: object, tmp_path: Path, extensions_dir: Path
 ) -> None:

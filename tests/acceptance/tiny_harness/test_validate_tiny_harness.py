@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from tests.support.tiny_harness_agent import start_tiny_harness_agent, tiny_harness_card
 from th_ext import find
+from th_ext._catalog_reader import schema_document
 from th_ext.cli import app
 
 BASE = "http://127.0.0.1:9/"
@@ -109,7 +110,7 @@ def test_declaring_the_v2_draft_leaves_the_skills_error_and_the_draft_warning(
 def test_the_v2_schema_alone_holds_runs_on_and_the_name_pattern(
     command: dict[str, str], valid: bool
 ) -> None:
-    schema = find("commands/v2").schema_document
+    schema = schema_document(find("commands/v2"))
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors({"commands": [command]}))
     assert (not errors) is valid
 

@@ -8,11 +8,12 @@ import jsonschema
 import pytest
 
 from th_ext import CommandRegistrationError, find
+from th_ext._catalog_reader import schema_bytes
 from th_ext.commands import COMMANDS_V1_URI, CommandRegistry
 
 
 def published_schema() -> dict[str, object]:
-    schema: dict[str, object] = json.loads(find("commands/v1").schema_bytes)
+    schema: dict[str, object] = json.loads(schema_bytes(find("commands/v1")))
     return schema
 
 

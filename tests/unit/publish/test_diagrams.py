@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from th_ext import discover, find
+from th_ext._catalog_reader import spec_text
 from th_ext.publish import plan_site
 from th_ext.publish._diagrams import (
     check_diagrams,
@@ -42,7 +43,7 @@ def test_the_page_text_carries_the_drawing_not_the_source(extensions_dir: Path) 
     version = find("commands/v1", extensions_dir)
     page = inline_diagrams(version)
     assert "```mermaid" not in page
-    [source] = re.findall(r"^```mermaid\n(.*?)^```", version.spec_text(), re.M | re.S)
+    [source] = re.findall(r"^```mermaid\n(.*?)^```", spec_text(version), re.M | re.S)
     path = diagram_path(version, source)
     svg = path.read_text(encoding="utf-8").strip()
     # Drawn no smaller than its 16 px text at 12 px: 3/4 of its width at least.

@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 from th_ext import find
+from th_ext._catalog_reader import schema_document
 from th_ext.publish import field_tables
 from th_ext.publish._field_table import describe_type
 
 
 def test_commands_schema_gives_one_table_per_definition_with_every_property() -> None:
-    tables = field_tables(find("commands/v1").schema_document)
+    tables = field_tables(schema_document(find("commands/v1")))
     assert [table.title for table in tables] == ["CommandsExtensionParams", "CommandSpec"]
     params, spec = tables
     assert [(r.name, r.type, r.required, r.default) for r in params.rows] == [

@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 from th_ext import find
+from th_ext._catalog_reader import schema_bytes
 from th_ext.publish._field_text import check_field_descriptions, described_field_tables
 
 
@@ -21,4 +22,4 @@ def test_rows_use_the_page_words_required_first_then_schema_order(extensions_dir
             assert row.description.lower() != row.name.replace("_", " ")
     assert check_field_descriptions([version]) == []
     # the published schema keeps its own text: the words live only in fields.toml
-    assert "typed after the slash" not in version.schema_bytes.decode("utf-8")
+    assert "typed after the slash" not in schema_bytes(version).decode("utf-8")

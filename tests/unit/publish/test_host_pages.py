@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.host_schemas import PREFIX, URIS, make_host_schemas
-from th_ext._catalog import discover
+from th_ext._catalog_reader import discover
 from th_ext._family import read_external
 from th_ext.publish import plan_site
 from th_ext.publish._catalog_page import ServedSchema

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.support.seed import canonical_digest, source_schema_digest
 from th_ext import find
+from th_ext._catalog_reader import schema_document
 from th_ext.commands import COMMANDS_V1_URI, commands_v1_schema, render_schema
 from th_ext.publish._checks import check_schema_source
 
@@ -28,7 +29,7 @@ def test_committed_schema_is_the_source_schema_plus_only_the_dialect(extensions_
 def test_schema_id_is_the_uri_plus_schema_json() -> None:
     version = find("commands/v1")
     assert version.uri == COMMANDS_V1_URI
-    assert version.schema_document["$id"] == COMMANDS_V1_URI + "/schema.json"
+    assert schema_document(version)["$id"] == COMMANDS_V1_URI + "/schema.json"
 
 
 def test_schema_source_rule_catches_a_drifted_file(tmp_path: Path, extensions_dir: Path) -> None:

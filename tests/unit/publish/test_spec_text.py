@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.support.seed import normative_sentences
 from th_ext import find
+from th_ext._catalog_reader import spec_text
 
 
 def plain(markdown: str) -> str:
@@ -18,9 +19,9 @@ def missing_sentences(spec: str) -> list[str]:
 
 def test_every_normative_sentence_stands_in_the_specification_section() -> None:
     assert len(normative_sentences()) == 5
-    assert missing_sentences(find("commands/v1").spec_text()) == []
+    assert missing_sentences(spec_text(find("commands/v1"))) == []
 
 
 def test_a_reworded_sentence_is_caught() -> None:
-    spec = find("commands/v1").spec_text().replace("does not change", "never changes", 1)
+    spec = spec_text(find("commands/v1")).replace("does not change", "never changes", 1)
     assert missing_sentences(spec) == ["The task's state does not change."]

@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.new_version import copy_as_draft
 from th_ext import find
-from th_ext._bundle import bundled_schemas
+from th_ext._catalog_reader import discover, schema_document
 from th_ext.validate._extensions import KnownExtension, check_extensions
 from th_ext.validate._schema import ParamsSchema
 
@@ -18,8 +18,8 @@ from th_ext.validate._schema import ParamsSchema
 def _known(draft: bool) -> dict[str, KnownExtension]:
     version = find("commands/v1")
     schema = ParamsSchema(
-        version.schema_document,
-        {version.schema_url: version.schema_document},
+        schema_document(version),
+        {version.schema_url: schema_document(version)},
         name=version.schema_url,
     )
     return {version.uri: KnownExtension(version.uri, version.key, schema, None, draft=draft)}
@@ -40,13 +40,9 @@ def test_a_draft_version_gets_a_warning(draft: bool) -> None:
         assert warnings == []
 
 
-def test_the_bundle_reads_a_draft_status_without_the_catalog(
-    tmp_path: Path, extensions_dir: Path
-) -> None:
+def test_the_catalog_reads_a_draft_status(tmp_path: Path, extensions_dir: Path) -> None:
     shutil.copytree(extensions_dir, tmp_path / "extensions")
     copy_as_draft(tmp_path / "extensions", "commands/v1", "v9")
-    schemas = bundled_schemas(tmp_path / "extensions")
-    assert schemas is not None
-    statuses = {schema.key: schema.status for schema in schemas}
+    statuses = {version.key: version.status for version in discover(tmp_path / "extensions")}
     assert statuses["commands/v9"] == "draft"
     assert statuses["commands/v1"] == "stable"

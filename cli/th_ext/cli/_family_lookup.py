@@ -1,16 +1,14 @@
-"""``--schemas DIR`` and ``--fetch-schemas``: where ``validate`` and ``conform`` find the schemas
-of the family's other extensions (tiny-harness's own), which th-ext does not bundle.
+"""What ``--schemas DIR`` and ``--fetch-schemas`` find: the schemas of the family's other
+extensions (tiny-harness's own), which th-ext does not bundle.
 
-Declared once so that both commands take the same options and find the same schemas, in
-order: the bundled ones (this project's), the folder, then (only when asked) each ``$id``.
+``validate`` and ``conform`` both call ``family_schemas`` so that they find the same schemas,
+in order: the bundled ones (this project's), the folder, then (only when asked) each ``$id``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
-import typer
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from th_ext._family import AppliesTo
@@ -18,28 +16,7 @@ if TYPE_CHECKING:
     from th_ext._problem import Problem
     from th_ext._source_limits import SourceLimits
 
-__all__ = ["FetchSchemasOption", "SchemasOption", "family_schemas"]
-
-SchemasOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--schemas",
-        metavar="DIR",
-        help="A folder of the family's other extension schemas, found by their $id (such as a "
-        "tiny-harness checkout's docs/a2a/ext): their data is checked too.",
-        show_default=False,
-        file_okay=False,
-    ),
-]
-
-FetchSchemasOption = Annotated[
-    bool,
-    typer.Option(
-        "--fetch-schemas",
-        help="Fetch the family's schemas that no folder gave from their $id over HTTPS (the "
-        "card's limits, no header sent), pinned by the published catalog's sha256 and cached.",
-    ),
-]
+__all__ = ["family_schemas"]
 
 
 def family_schemas(

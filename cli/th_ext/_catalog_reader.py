@@ -1,0 +1,279 @@
+"""Reading the extension catalog: each ``extensions/<name>/<version>/`` folder into records,
+and the files of a version's folder.
+
+The one reader of ``extension.toml``: every field is checked for type and pattern, and a wrong
+one names its file and key. Files are read as regular files only: a symbolic link on the way
+(the version folder, ``examples/``, the file) or a special file is refused, so that a pull
+request cannot publish what a link points to. Adding a version is adding a folder: nothing here
+names a particular extension.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, get_args
+
+from th_ext._bundle import bundled_extensions_dir
+from th_ext._catalog import (
+    ErratumEntry,
+    Example,
+    ExampleKind,
+    ExtensionVersion,
+    HistoryEntry,
+    Status,
+)
+from th_ext._exceptions import CatalogError
+
+__all__ = [
+    "discover",
+    "example_bytes",
+    "find",
+    "load_example",
+    "load_version",
+    "read_file",
+    "schema_bytes",
+    "schema_document",
+    "schema_sha256",
+    "spec_text",
+]
+
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9-]*$")
+VERSION_PATTERN = re.compile(r"^v([1-9][0-9]*)$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_URI = re.compile(r"https?://\S*[^/\s]")
+_EXAMPLE_FILE = re.compile(r"^[a-z0-9][a-z0-9-]*\.json$")
+_REQUIREMENT_ID = re.compile(r"^[A-Z][A-Z0-9]*-[1-9][0-9]*$")
+_SCHEMA_SOURCE = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+def read_file(version: ExtensionVersion, relative: str) -> bytes:
+    """The bytes of the regular file ``relative`` inside the version's folder."""
+    return _read_regular(version.folder, relative)
+
+
+def schema_bytes(version: ExtensionVersion) -> bytes:
+    """The version's ``schema.json`` as it is now (read at each call: a preview server's
+    catalog sees each edit)."""
+    return read_file(version, "schema.json")
+
+
+def schema_document(version: ExtensionVersion) -> dict[str, Any]:
+    """The version's schema as a JSON object."""
+    try:
+        value = json.loads(schema_bytes(version))
+    except ValueError as exc:
+        raise CatalogError(f"{version.schema_path}: not valid JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise CatalogError(f"{version.schema_path}: a schema must be a JSON object")
+    return value
+
+
+def schema_sha256(version: ExtensionVersion) -> str:
+    import hashlib  # loading OpenSSL is a start-up cost only the lock pays
+
+    return hashlib.sha256(schema_bytes(version)).hexdigest()
+
+
+def spec_text(version: ExtensionVersion) -> str:
+    return read_file(version, "spec.md").decode("utf-8")
+
+
+def example_bytes(version: ExtensionVersion, example: Example) -> bytes:
+    return read_file(version, f"examples/{example.file}")
+
+
+def load_example(version: ExtensionVersion, example: Example) -> Any:
+    try:
+        return json.loads(example_bytes(version, example))
+    except ValueError as exc:
+        raise CatalogError(f"{version.example_path(example)}: not valid JSON ({exc})") from None
+
+
+def _refuse_links(path: Path) -> None:
+    """Refuse ``path`` when it, or a folder on the way down from ``extensions/``, is a link."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise CatalogError(f"{path}: is a symbolic link; only regular files are read")
+
+
+def _read_regular(folder: Path, relative: str) -> bytes:
+    path = folder / relative
+    for part in (folder.parent, folder, *reversed(path.parents[: relative.count("/")]), path):
+        _refuse_links(part)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise CatalogError(f"{path}: is not a regular file")
+            return handle.read()
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+class _Fields:
+    """Reads one TOML table's fields, each checked for type and pattern, naming the culprit."""
+
+    def __init__(self, table: Any, where: str) -> None:
+        if not isinstance(table, dict):
+            raise CatalogError(f"{where}: must be a table")
+        self.table = table
+        self.where = where
+
+    def text(self, key: str, pattern: re.Pattern[str] | None = None, default: Any = ...) -> Any:
+        if key not in self.table:
+            if default is ...:
+                raise CatalogError(f"{self.where}: {key} is missing")
+            return default
+        value = self.table[key]
+        if not isinstance(value, str):
+            raise CatalogError(f"{self.where}: {key} must be a string")
+        if pattern is not None and not pattern.fullmatch(value):
+            raise CatalogError(f"{self.where}: {key} {value!r} does not match {pattern.pattern}")
+        return value
+
+    def choice(self, key: str, allowed: tuple[str, ...]) -> Any:
+        value = self.text(key)
+        if value not in allowed:
+            raise CatalogError(f"{self.where}: {key} must be one of {', '.join(allowed)}")
+        return value
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.table.get(key, default)
+        if not isinstance(value, bool):
+            raise CatalogError(f"{self.where}: {key} must be true or false")
+        return value
+
+    def tables(self, key: str) -> list[Any]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list):
+            raise CatalogError(f"{self.where}: {key} must be an array of tables")
+        return value
+
+    def reject_unknown(self, known: set[str]) -> None:
+        unknown = sorted(set(self.table) - known)
+        if unknown:
+            raise CatalogError(f"{self.where}: unknown key {unknown[0]}")
+
+
+def _history(meta: _Fields) -> tuple[HistoryEntry, ...]:
+    entries = []
+    for index, table in enumerate(meta.tables("history")):
+        item = _Fields(table, f"{meta.where}: history[{index}]")
+        item.reject_unknown({"date", "change"})
+        entries.append(HistoryEntry(date=item.text("date", _DATE), change=item.text("change")))
+    if not entries:
+        raise CatalogError(f"{meta.where}: history needs at least one entry")
+    return tuple(entries)
+
+
+def _errata(meta: _Fields) -> tuple[ErratumEntry, ...]:
+    entries = []
+    for index, table in enumerate(meta.tables("errata")):
+        item = _Fields(table, f"{meta.where}: errata[{index}]")
+        item.reject_unknown({"date", "requirements", "change", "why"})
+        ids = table.get("requirements")
+        if (
+            not isinstance(ids, list)
+            or not ids
+            or not all(isinstance(i, str) and _REQUIREMENT_ID.fullmatch(i) for i in ids)
+        ):
+            raise CatalogError(
+                f"{item.where}: requirements must list requirement IDs such as CMD-3"
+            )
+        entries.append(
+            ErratumEntry(
+                date=item.text("date", _DATE),
+                requirements=tuple(ids),
+                change=item.text("change"),
+                why=item.text("why"),
+            )
+        )
+    return tuple(entries)
+
+
+def _examples(meta: _Fields) -> tuple[Example, ...]:
+    examples: list[Example] = []
+    for index, table in enumerate(meta.tables("examples")):
+        item = _Fields(table, f"{meta.where}: examples[{index}]")
+        item.reject_unknown({f.name for f in fields(Example)})
+        example = Example(
+            file=item.text("file", _EXAMPLE_FILE),
+            title=item.text("title"),
+            description=item.text("description"),
+            kind=item.choice("kind", get_args(ExampleKind)),
+            valid=item.flag("valid", True),
+            params_pointer=item.text("params_pointer", default=None),
+        )
+        if any(known.file == example.file for known in examples):
+            raise CatalogError(f"{meta.where}: example {example.file} is listed twice")
+        examples.append(example)
+    return tuple(examples)
+
+
+def load_version(folder: Path) -> ExtensionVersion:
+    """Read one ``extensions/<name>/<version>/`` folder."""
+    meta_path = folder / "extension.toml"
+    try:
+        raw = tomllib.loads(_read_regular(folder, "extension.toml").decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CatalogError(f"{meta_path}: not valid TOML ({exc})") from None
+    meta = _Fields(raw, str(meta_path))
+    meta.reject_unknown({f.name for f in fields(ExtensionVersion)} - {"folder"})
+    version = ExtensionVersion(
+        name=meta.text("name", NAME_PATTERN),
+        version=meta.text("version", VERSION_PATTERN),
+        title=meta.text("title"),
+        summary=meta.text("summary"),
+        status=meta.choice("status", get_args(Status)),
+        uri=meta.text("uri", _URI),
+        schema_source=meta.text("schema_source", _SCHEMA_SOURCE, default=None),
+        history=_history(meta),
+        examples=_examples(meta),
+        errata=_errata(meta),
+        folder=folder,
+    )
+    if (version.name, version.version) != (folder.parent.name, folder.name):
+        raise CatalogError(
+            f"{meta_path}: declares {version.key} but lives in {folder.parent.name}/{folder.name}"
+        )
+    return version
+
+
+def _order(version: ExtensionVersion) -> tuple[str, int]:
+    match = VERSION_PATTERN.match(version.version)
+    return (version.name, int(match.group(1)) if match else 0)
+
+
+def discover(root: Path | None = None) -> list[ExtensionVersion]:
+    """Every extension version under ``root`` (the bundled copy by default), in order.
+
+    Order is by extension name, then by version number (``v2`` before ``v10``).
+    """
+    base = root if root is not None else bundled_extensions_dir()
+    if not base.is_dir():
+        raise CatalogError(f"{base}: no extensions folder here")
+    versions = [
+        load_version(folder)
+        for folder in sorted(base.glob("*/*/"))
+        if folder.is_dir() and (folder / "extension.toml").is_file()
+    ]
+    return sorted(versions, key=_order)
+
+
+def find(key: str, root: Path | None = None) -> ExtensionVersion:
+    """The version named ``<name>/<version>`` or by its URI; ``CatalogError`` if none."""
+    versions = discover(root)
+    for version in versions:
+        if key in (version.key, version.uri, version.uri + "/"):
+            return version
+    known = ", ".join(v.key for v in versions) or "none"
+    raise CatalogError(f"no extension {key!r} (known: {known})")

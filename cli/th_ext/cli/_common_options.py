@@ -1,0 +1,204 @@
+"""The options several commands share, each declared once: the source options (``SOURCE``,
+``--header``, ``--header-origin``, ``--timeout``, ``--max-bytes``), the output options
+(``--format``, ``--junit-file``) and the family's schemas (``--schemas``, ``--fetch-schemas``).
+
+A command names them by these aliases and nothing else, so that every command takes them with
+the same names, metavars, defaults and help, and turns them into the same ``SourceLimits``. Only
+two things vary, and each through one function: the sentence saying what a command's
+``--timeout`` bounds (``timeout_option``) and a command's ``--format`` choices
+(``format_option``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from th_ext._exceptions import SourceArgumentError
+from th_ext._source import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    MAX_BYTES_LIMIT,
+    MAX_TIMEOUT,
+    SourceLimits,
+    check_limits,
+    parse_header,
+)
+from th_ext.cli._output import ExitCode, fail, write
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_TIMEOUT",
+    "FetchSchemasOption",
+    "HeaderOption",
+    "HeaderOriginOption",
+    "JunitFileOption",
+    "MaxBytesOption",
+    "SchemasOption",
+    "SourceArgument",
+    "TextOrJson",
+    "TextOrJsonOption",
+    "format_option",
+    "note_withheld",
+    "source_limits",
+    "timeout_option",
+]
+
+SourceArgument = Annotated[
+    str,
+    typer.Argument(
+        help="The agent card: a file, - for standard input, or an http(s) URL. A URL not ending "
+        "in .json is the agent's base URL (the card is read at /.well-known/agent-card.json).",
+        metavar="SOURCE",
+        show_default=False,
+    ),
+]
+
+HeaderOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--header",
+        "-H",
+        metavar="'NAME: VALUE'",
+        help="Send this HTTP header (repeatable), e.g. for authorization. It goes only to the "
+        "origin (scheme, host, port) of SOURCE and of each --header-origin: never to another "
+        "origin a redirect or the card points to. The value is never printed.",
+        show_default=False,
+    ),
+]
+
+HeaderOriginOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--header-origin",
+        metavar="URL",
+        help="Also send the --header values to this URL's origin (repeatable), e.g. an agent "
+        "interface on another host than the card.",
+        show_default=False,
+    ),
+]
+
+_BOUND = f"(more than 0, at most {MAX_TIMEOUT:g})"
+
+#: What each command's ``--timeout`` bounds, after the fetch of a card URL that all share.
+CARD_ONLY = ""
+CARD_CHECK = ", and the checking of the card"
+LIVE_EXCHANGE = ", and with --live the exchange with the agent, a stream included"
+EACH_EXCHANGE = ", and each exchange with the agent, a stream included"
+
+
+def timeout_option(bounds: str) -> Any:
+    """The ``--timeout`` option of a command whose timeout also bounds ``bounds`` (one of the
+    constants above); its name, metavar, range and default display are the same everywhere."""
+    return typer.Option(
+        "--timeout",
+        metavar="SECONDS",
+        help=f"Give up after this long: the whole fetch of a card URL, redirects included"
+        f"{bounds} {_BOUND}.",
+        show_default=True,
+    )
+
+
+MaxBytesOption = Annotated[
+    int,
+    typer.Option(
+        "--max-bytes",
+        metavar="N",
+        help=f"Stop reading past this many bytes, counted after decompression (1 to "
+        f"{MAX_BYTES_LIMIT}).",
+        show_default=True,
+    ),
+]
+
+JunitFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--junit-file",
+        metavar="FILE",
+        help="Also write the report as JUnit XML to FILE (for CI systems), whatever --format.",
+        show_default=False,
+        dir_okay=False,
+    ),
+]
+
+SchemasOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--schemas",
+        metavar="DIR",
+        help="A folder of the family's other extension schemas, found by their $id (such as a "
+        "tiny-harness checkout's docs/a2a/ext): their data is checked too.",
+        show_default=False,
+        file_okay=False,
+    ),
+]
+
+FetchSchemasOption = Annotated[
+    bool,
+    typer.Option(
+        "--fetch-schemas",
+        help="Fetch the family's schemas that no folder gave from their $id over HTTPS (the "
+        "card's limits, no header sent), pinned by the published catalog's sha256 and cached.",
+        show_default=True,
+    ),
+]
+
+
+def format_option(choices: type[StrEnum]) -> Any:
+    """The ``--format`` option offering ``choices`` (a command's own enum), all listed."""
+    return typer.Option(
+        "--format",
+        "-f",
+        metavar="[" + "|".join(choice.value for choice in choices) + "]",
+        help="Output format.",
+        show_default=True,
+    )
+
+
+class TextOrJson(StrEnum):
+    """The ``--format`` choices of every command that prints text or one JSON document."""
+
+    text = "text"
+    json = "json"
+
+
+TextOrJsonOption = Annotated[TextOrJson, format_option(TextOrJson)]
+
+
+def source_limits(
+    headers: list[str] | None,
+    timeout: float,
+    max_bytes: int,
+    header_origins: list[str] | None = None,
+) -> SourceLimits:
+    """The options as ``SourceLimits``; a malformed or out-of-range value ends the command with
+    a one-line usage error (exit code 2). The ranges are the library's (``check_limits``)."""
+    try:
+        parsed = tuple(parse_header(text) for text in headers or ())
+    except SourceArgumentError as exc:
+        fail(f"--header: {exc}", ExitCode.UNUSABLE)
+    limits = SourceLimits(
+        headers=parsed,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        header_origins=tuple(header_origins or ()),
+    )
+    try:
+        check_limits(limits)
+    except SourceArgumentError as exc:
+        words = {
+            "bad-timeout": ("the timeout", "--timeout"),
+            "bad-max-bytes": ("the byte cap", "--max-bytes"),
+        }
+        said, option = words.get(exc.code, ("", "--header-origin:"))
+        fail(str(exc).replace(said, option, 1) if said else f"{option} {exc}", ExitCode.UNUSABLE)
+    return limits
+
+
+def note_withheld(notices: tuple[str, ...] | list[str]) -> None:
+    """One line on standard error per origin the --header values were withheld from."""
+    for notice in notices:
+        write(f"th-ext: note: {notice}", err=True)
