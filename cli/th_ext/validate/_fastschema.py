@@ -9,8 +9,9 @@ column with C-level ``map`` calls (a long one from the facts ``_tables`` shares 
 passes). Only a ``False`` (or a schema outside the subset, for which
 ``compile_check`` returns ``None``) leads to jsonschema's ``iter_errors``. Property and
 example tests hold the answer to jsonschema's ``is_valid`` on both sides of the table path's
-threshold (255, 256, 257 rows and more), and pin the subset's edges. It stays hand-written because its measured cost is what lets a
-large card be checked at the speed of the tools we compare with (``benchmarks/``).
+threshold (255, 256, 257 rows and more), and pin the subset's edges. It stays hand-written
+because its measured cost is what lets a large card be checked at the speed of the tools we
+compare with (``benchmarks/``).
 """
 
 from __future__ import annotations
