@@ -305,3 +305,20 @@ def test_whitespace_only_documents_are_empty() -> None:
         assert [p.code for p in parse_document(data).problems] == ["empty-document"]
     card = json.dumps(example_card()).encode()
     assert parse_document(card + b"\n").value == parse_document(card).value == example_card()
+
+
+@pytest.mark.parametrize("size", [1, MIN_ROWS - 1, MIN_ROWS, MIN_ROWS + 1])
+def test_runs_on_in_long_command_lists(size: int) -> None:
+    """``runsOn`` (not in commands v1) is named as such; another unknown member is not."""
+    commands: list[Any] = [{"name": f"c{i}", "description": "d"} for i in range(size)]
+    commands[size // 2]["runsOn"] = "surface"
+    commands[-1]["extra"] = 1
+    card = example_card()
+    card["capabilities"]["extensions"] = [{"uri": COMMANDS_URI, "params": {"commands": commands}}]
+    report = validate_bytes(json.dumps(card).encode(), source="long")
+    base = "/capabilities/extensions/0/params/commands"
+    found = {(p.code, p.path) for p in report.problems if p.layer == "extension"}
+    assert found == {
+        ("command-runs-on", f"{base}/{size // 2}/runsOn"),
+        ("schema-violation", f"{base}/{size - 1}/extra"),
+    }
