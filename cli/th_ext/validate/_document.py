@@ -2,7 +2,8 @@
 
 JSON as RFC 8259 defines it: UTF-8 without a byte-order mark, no ``NaN`` or ``Infinity``, no
 duplicate member names. A BOM, a non-finite number and a duplicate key are reported as errors
-but do not stop the card from being checked (the value Python's parser keeps is the last one).
+but do not stop the card from being checked (the value Python's parser keeps is the last one);
+the parser finds the duplicate keys itself, through its object hook, as it builds each object.
 An empty body, bytes that are not UTF-8, text that is not JSON, and nesting deeper than
 ``MAX_DEPTH`` are fatal: there is no card to check. A top-level value that is not an object is
 fatal too. The parser never raises, and never lets a ``RecursionError`` escape.
