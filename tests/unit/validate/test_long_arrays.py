@@ -97,11 +97,14 @@ def test_duplicate_keys_past_the_cap_are_counted_and_not_placed(count: int) -> N
 
 
 def test_an_object_in_a_replaced_value_is_not_in_the_document() -> None:
-    """The parser drops the first value of a repeated key: objects with repeated keys inside
-    it are not reported, and no object parsed after it is taken for one of them."""
+    """The parser drops the first value of a repeated key: the objects with repeated keys
+    inside it are neither listed nor counted, and no object parsed after it is taken for one
+    of them."""
     dropped = '{"b": [{"c": 1, "c": 2}], "b": {"d": {"e": 1, "e": 2}}}'
-    text = '{"a": ' + dropped + ', "a": 0, "rows": [' + ", ".join(['{"c": 1}'] * 500) + "]}"
-    assert _duplicates(parse_document(text.encode()).problems) == (["/a"], 0)
+    rows = ['{"f": 1, "f": 2}'] * (MAX_PER_CODE + 50) + ['{"g": {"h": 1}}'] * 500
+    text = '{"x": {"a": ' + dropped + ', "a": 0}, "rows": [' + ", ".join(rows) + "]}"
+    listed = ["/x/a", *(f"/rows/{i}/f" for i in range(MAX_PER_CODE - 1))]
+    assert _duplicates(parse_document(text.encode()).problems) == (listed, 51)
 
 
 @pytest.mark.parametrize(
