@@ -240,7 +240,8 @@ class _RepeatedKeys:
             for part in path:
                 node = node[part]
             keys = noted[id(node)]
-            for key in (keys,) if type(keys) is str else keys:
+            # One object may repeat more keys than are listed (or than a layer may find).
+            for key in ((keys,) if type(keys) is str else keys)[: MAX_PER_CODE - len(found)]:
                 found.append(
                     _error(
                         "duplicate-key",

@@ -18,7 +18,7 @@ from th_ext._problem import Problem
 from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.validate import MAX_DEPTH, parse_document, validate_bytes
 from th_ext.validate._fastschema import compile_check
-from th_ext.validate._limits import MAX_PER_CODE
+from th_ext.validate._limits import MAX_PER_CODE, MAX_PER_LAYER
 from th_ext.validate._pointer import pointer
 from th_ext.validate._shape import too_deep_path
 from th_ext.validate._tables import MIN_ROWS, shared_tables, table
@@ -94,6 +94,14 @@ def test_duplicate_keys_past_the_cap_are_counted_and_not_placed(count: int) -> N
     assert all(p.line is not None for p in shown)
     document = [p for p in report.problems if p.layer == "document"]
     assert sum(p.hidden if p.code == "more-problems" else 1 for p in document) == 2 * count
+
+
+def test_one_object_that_repeats_more_keys_than_a_layer_may_find() -> None:
+    count = MAX_PER_LAYER + 5
+    text = "{" + ", ".join(f'"k{i}": 0, "k{i}": 1' for i in range(count)) + "}"
+    listed, unlisted = _duplicates(parse_document(text.encode()).problems)
+    assert listed == [f"/k{i}" for i in range(MAX_PER_CODE)]
+    assert unlisted == count - MAX_PER_CODE
 
 
 def test_an_object_in_a_replaced_value_is_not_in_the_document() -> None:
