@@ -67,4 +67,3 @@ def test_other_problems_of_the_entries_are_kept_beside_it() -> None:
         ("command-runs-on", f"{BASE}/1/runsOn"),
         ("schema-violation", f"{BASE}/2/extra"),
     ]
-
