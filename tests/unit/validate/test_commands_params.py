@@ -94,3 +94,10 @@ def test_the_summary_lists_the_names_in_order() -> None:
 @pytest.mark.parametrize("params", [None, [], "x", {"commands": {}}, {"commands": None}, {}])
 def test_params_without_a_commands_list_have_no_names(params: Any) -> None:
     assert check_commands_params({}, params, BASE) == ([], {"commands": []})
+
+
+@pytest.mark.parametrize("size", [255, 256, 300])
+def test_a_long_list_of_entries_without_names_has_no_names_to_judge(size: int) -> None:
+    commands = [{"description": "d"} for _ in range(size)]
+    problems, summary = check_commands_params({}, {"commands": commands}, BASE)
+    assert (problems, summary) == ([], {"commands": []})
