@@ -137,14 +137,14 @@ CASES: list[Case] = [
         ours=lambda ws: th_ext("validate", ws.file("small")),
         baseline=bare_typer_app,
         baseline_name="a bare one-command typer app",
-        limit=1.3,
+        limit=1.5,
     ),
     Case(
         name="dispatch dry run, against the framework's floor",
         ours=lambda ws: th_ext("dispatch", ws.file("small"), "/model fast"),
         baseline=bare_typer_app,
         baseline_name="a bare one-command typer app",
-        limit=1.3,
+        limit=1.5,
     ),
 ]
 
