@@ -212,29 +212,22 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_conform_hostile.py
 	$(BIN)/python benchmarks/bench_site_builds.py
 
-## Mutation testing of the core rules with the fast unit tests (slow: one module at a time).
-## `make mutate MODULE=validate._fastschema` runs one; `make mutate` all of them in turn.
-## mutmut names a mutant by its file's path, so it runs in a workspace where th_ext is at the
-## top (links to the real folders). The workspace is outside the checkout, whose sdist build
-## would otherwise walk it; its mutants and results stay there until the next run.
-MUTATE_MODULES ?= commands._dispatch_rule commands._entry validate._commands_params \
-	validate._document validate._fastschema dispatch._verdict
+## Mutation testing of the core rules and checks with the fast unit tests (slow: one module at a
+## time). `make mutate MODULE=checks._command_checks` runs one; `make mutate` all of them in turn.
+## tests/support/mutation.toml lists the modules, the tests each one runs and the equivalent
+## mutants. Each module's workspace is outside the checkout (whose sdist build would otherwise
+## walk it); its mutants and results stay there until the next run. mutmut uses at most
+## MUTATE_CHILDREN processes.
 MODULE ?=
 MUTATE_DIR ?= $(or $(TMPDIR),/tmp)/th-ext-mutate
+MUTATE_CHILDREN ?= 1
 ## Regenerate the card layer's model of A2A 1.0 from the installed official SDK's proto.
 card-model: $(VENV)/.installed-test
 	$(BIN)/python scripts/generate_card_model.py
 
 mutate: $(VENV)/.installed-mutate
-	rm -rf $(MUTATE_DIR) && mkdir -p $(MUTATE_DIR)
-	for name in cli/th_ext tests extensions pyproject.toml; do \
-		ln -s $(CURDIR)/$$name $(MUTATE_DIR)/$$(basename $$name); done
-	ln -s $(CURDIR)/tests/support/mutation_ids.py $(MUTATE_DIR)/conftest.py
-	cd $(MUTATE_DIR) && for module in $(or $(MODULE),$(MUTATE_MODULES)); do \
-		$(CURDIR)/$(BIN)/mutmut run "th_ext.$$module.*" >/dev/null || exit 1; \
-	done
-	cd $(MUTATE_DIR) && $(CURDIR)/$(BIN)/python $(CURDIR)/tests/support/mutation_scores.py \
-		$(or $(MODULE),$(MUTATE_MODULES))
+	$(BIN)/python -m tests.support.mutation_run --workspace $(MUTATE_DIR) \
+		--children $(MUTATE_CHILDREN) $(MODULE)
 
 ## Build the sdist and wheel into dist/ and check them as the release workflow does.
 dist-check: $(VENV)/.installed-test

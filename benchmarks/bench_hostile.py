@@ -71,6 +71,23 @@ def _duplicate_keys() -> bytes:
     return (text[:-1] + "," + ",".join(['"dup":0'] * count) + "}").encode()
 
 
+def _extra_array(item: str, count: int | None = None) -> bytes:
+    """The example card with one more top-level member, an array of ``count`` copies of
+    ``item`` (as many as fit under the cap by default)."""
+    text = json.dumps(_card())
+    room = (CAP - len(text) - 64) // (len(item) + 1)
+    items = ",".join([item] * min(room, count or room))
+    return (text[:-1] + ',"objects":[' + items + "]}").encode()
+
+
+def _one_duplicate_key_last() -> bytes:
+    """The most commands a valid card holds, the last one with a key twice: the duplicate is
+    found at the end of the document's walk."""
+    data = _valid_commands()
+    head, _, tail = data.rpartition(b'"description":""}')
+    return head + b'"description":"","name":"z"}' + tail
+
+
 def _deep() -> bytes:
     one = "[" * (MAX_DEPTH_ALLOWED - 4) + "1" + "]" * (MAX_DEPTH_ALLOWED - 4)
     return _fill("skills", one)
@@ -108,6 +125,9 @@ CASES: dict[str, Callable[[], bytes]] = {
     "duplicate-extensions": lambda: _fill_extensions(json.dumps({"uri": COMMANDS_URI})),
     "unknown-top-level-fields": _unknown_top_level,
     "duplicate-keys": _duplicate_keys,
+    "duplicate-key-objects-100k": lambda: _extra_array('{"a":0,"a":1}', 100_000),
+    "duplicate-key-objects": lambda: _extra_array('{"a":0,"a":1}'),
+    "one-duplicate-key-last": _one_duplicate_key_last,
     "non-finite-numbers": lambda: _fill("skills", "NaN"),
     "deep-nesting": _deep,
     "many-strings": lambda: _with_commands('"a"'),

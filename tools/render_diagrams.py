@@ -18,7 +18,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.support.browser import CHROMIUM_ARGS, chromium_executable  # noqa: E402
 
-from th_ext._catalog import discover  # noqa: E402
+from th_ext._catalog_reader import discover, spec_text  # noqa: E402
 from th_ext.publish._diagrams import (  # noqa: E402
     DIAGRAMS_DIR,
     MERMAID_FENCE,
@@ -68,7 +68,7 @@ def main() -> int:
         page.set_content("<!doctype html><html><body></body></html>")
         page.add_script_tag(path=str(MERMAID_JS))
         for version in discover(extensions):
-            sources = [m["source"] for m in MERMAID_FENCE.finditer(version.spec_text())]
+            sources = [m["source"] for m in MERMAID_FENCE.finditer(spec_text(version))]
             wanted = {diagram_path(version, source) for source in sources}
             for stale in (version.folder / DIAGRAMS_DIR).glob("*.svg"):
                 if stale not in wanted:

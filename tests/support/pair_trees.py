@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["has_duplicate_keys", "pair_text"]
+from th_ext.validate._pointer import pointer
+
+__all__ = ["duplicate_key_pointers", "has_duplicate_keys", "pair_text"]
 
 
 def pair_text(node: Any) -> str:
@@ -30,3 +32,24 @@ def has_duplicate_keys(node: Any) -> bool:
     if isinstance(node, list):
         return any(has_duplicate_keys(v) for v in node)
     return False
+
+
+def duplicate_key_pointers(node: Any, path: tuple[str | int, ...] = ()) -> list[str]:
+    """The pointer of every key an object repeats, for the objects the parsed value keeps (a
+    repeated key's last value wins), in document order: an object's keys in the order they
+    repeat, before the objects inside it."""
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in duplicate_key_pointers(v, (*path, i))]
+    if not isinstance(node, tuple):
+        return []
+    pairs = [(json.loads(f'"{k}"'), v) for k, v in node[0]]
+    seen: set[str] = set()
+    repeated: dict[str, None] = {}
+    for key, _ in pairs:
+        if key in seen:
+            repeated[key] = None
+        seen.add(key)
+    found = [pointer((*path, key)) for key in repeated]
+    for key, value in dict(pairs).items():
+        found.extend(duplicate_key_pointers(value, (*path, key)))
+    return found

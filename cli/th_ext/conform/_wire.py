@@ -223,18 +223,11 @@ class _TooLarge(Exception):
 
 
 def _take(exchange: RpcExchange, data: bytes) -> None:
-    from th_ext.dispatch._answer import AnswerTooComplexError, load_answer
+    from th_ext.dispatch._answer import read_answer
 
-    try:
-        value = load_answer(data)
-    except AnswerTooComplexError as exc:
-        exchange.failure = str(exc)
-        return
-    except RecursionError:
-        exchange.failure = "the answer is nested too deep to read"
-        return
-    except (UnicodeDecodeError, ValueError):
-        exchange.failure = "the answer is not valid JSON"
+    value, failure = read_answer(data)
+    if failure is not None:
+        exchange.failure = failure
         return
     if not isinstance(value, dict):
         exchange.failure = "the answer is not a JSON object"

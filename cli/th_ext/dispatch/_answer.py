@@ -13,7 +13,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["MAX_CONTAINERS", "MAX_ITEMS", "AnswerTooComplexError", "load_answer"]
+__all__ = [
+    "MAX_CONTAINERS",
+    "MAX_ITEMS",
+    "AnswerTooComplexError",
+    "load_answer",
+    "read_answer",
+]
 
 MAX_CONTAINERS = 100_000
 MAX_ITEMS = 1_000
@@ -36,6 +42,21 @@ def load_answer(data: bytes) -> Any:
             f" ({containers:,}); no check needs that many, so it was not read"
         )
     return _kept(json.loads(data.decode("utf-8")))
+
+
+def read_answer(data: bytes) -> tuple[Any, str | None]:
+    """``load_answer``'s value and ``None``, or ``None`` and why the answer cannot be read,
+    in the words every report uses."""
+    try:
+        return load_answer(data), None
+    except AnswerTooComplexError as exc:
+        return None, str(exc)
+    except RecursionError:
+        return None, "the answer is nested too deep to read"
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None, "the answer is not valid JSON"
+    except ValueError:  # Python's int-string limit
+        return None, "the answer holds a number too long to read (over 4300 digits)"
 
 
 def _kept(value: Any) -> Any:

@@ -201,21 +201,11 @@ class _TooLarge(Exception):
 
 def _take(exchange: RpcExchange, data: bytes) -> None:
     """Record one JSON-RPC response (a whole body or one event's data)."""
-    from th_ext.dispatch._answer import AnswerTooComplexError, load_answer
+    from th_ext.dispatch._answer import read_answer
 
-    try:
-        value = load_answer(data)
-    except AnswerTooComplexError as exc:
-        exchange.failure = str(exc)
-        return
-    except RecursionError:
-        exchange.failure = "the answer is nested too deep to read"
-        return
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        exchange.failure = "the answer is not valid JSON"
-        return
-    except ValueError:  # Python's int-string limit
-        exchange.failure = "the answer holds a number too long to read (over 4300 digits)"
+    value, failure = read_answer(data)
+    if failure is not None:
+        exchange.failure = failure
         return
     if not isinstance(value, dict) or value.get("jsonrpc") != "2.0":
         exchange.failure = "the answer is not a JSON-RPC 2.0 response"

@@ -102,11 +102,10 @@ def explain_runs_on(
     card declaring a version that allows it is left alone.
     """
     commands = params.get("commands") if isinstance(params, dict) else None
-    if not isinstance(commands, list) or not any(
-        isinstance(c, dict) and "runsOn" in c for c in commands
-    ):
-        return problems
     prefix = pointer((*base, "params", "commands")) + "/"
+    # The problems are few (bounded); the commands may be half a million: look at them first.
+    if not isinstance(commands, list) or all(_runs_on_index(p, prefix) is None for p in problems):
+        return problems
     result: list[Problem] = []
     for problem in problems:
         index = _runs_on_index(problem, prefix)

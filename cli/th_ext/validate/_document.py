@@ -18,9 +18,9 @@ from typing import Any
 
 from th_ext._problem import Problem
 from th_ext.validate._fields import json_type
-from th_ext.validate._limits import ProblemList, TooManyProblems
-from th_ext.validate._pointer import find_path, iter_paths, pointer
-from th_ext.validate._shape import MAX_DEPTH, Shape, deep_path_in_text, deferred_colons, measure
+from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
+from th_ext.validate._pointer import iter_paths, pointer
+from th_ext.validate._shape import MAX_DEPTH, deep_path_in_text, too_deep_path
 
 __all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "parse_text"]
 
@@ -105,8 +105,9 @@ def parse_text(text: str) -> ParsedDocument:
         constants.append(name)
         return float(name.replace("Infinity", "inf"))
 
+    repeated = _RepeatedKeys()
     try:
-        value = json.loads(text, parse_constant=constant)
+        value = json.loads(text, object_pairs_hook=repeated, parse_constant=constant)
     except RecursionError:
         problems.append(_too_deep(deep_path_in_text(text)))
         return ParsedDocument(None, tuple(problems))
@@ -137,12 +138,12 @@ def parse_text(text: str) -> ParsedDocument:
             )
         )
         return ParsedDocument(None, tuple(problems))
-    shape = measure(value)
-    if shape.too_deep is not None:
-        problems.append(_too_deep(shape.too_deep))
+    too_deep = too_deep_path(value)
+    if too_deep is not None:
+        problems.append(_too_deep(too_deep))
         return ParsedDocument(None, tuple(problems))
-    if _may_repeat_keys(text, shape):
-        problems.extend(_duplicate_keys(text))
+    if repeated.count:
+        problems.extend(repeated.problems(value))
     if constants:
         problems.extend(_non_finite_problems(value))
     if not isinstance(value, dict):
@@ -156,23 +157,6 @@ def parse_text(text: str) -> ParsedDocument:
             )
         )
     return ParsedDocument(value, tuple(problems))
-
-
-def _may_repeat_keys(text: str, shape: Shape) -> bool:
-    """Whether an object of ``text`` may have a key twice, read from the counts alone.
-
-    Outside strings a JSON text has one colon per member written, so the colons of the text
-    less those in its keys and string values are the members written; more than the parsed
-    value holds means a key repeated. ``shape`` may leave some strings' colons out (a lower
-    bound): if the counts match even so, they match exactly. A ``\\u003a`` escape makes a
-    colon in a string that the text does not show, so then the answer is yes.
-    """
-    if "\\" in text and "\\u003" in text and ("\\u003a" in text or "\\u003A" in text):
-        return True
-    written = text.count(":") - shape.string_colons
-    if written == shape.members:
-        return False
-    return written - deferred_colons(shape) != shape.members
 
 
 def _non_finite_problems(value: Any) -> list[Problem]:
@@ -197,42 +181,74 @@ def _non_finite(value: Any) -> bool:
     return isinstance(value, float) and not math.isfinite(value)
 
 
-def _duplicate_keys(text: str) -> list[Problem]:
-    """Parse again, recording every object whose keys repeat, and locate them.
+class _RepeatedKeys:
+    """The parser's ``object_pairs_hook``: builds each object as ``json.loads`` would (the last
+    of a repeated key's values wins) and notes every object that names a key twice.
 
-    Runs only when the member count says a key repeats (or a ``\\u003a`` escape leaves it
-    unsure), so the common case pays nothing for a parse hook.
+    ``count`` is the number of duplicate-key problems in the parsed value: one per key an
+    object repeats. An object inside a value that a repeated key replaced is not in the value
+    (no pointer names it), so it is left out again when its container is replaced.
     """
-    duplicates: dict[int, list[str]] = {}
 
-    def object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def __init__(self) -> None:
+        self.objects: dict[int, tuple[dict[str, Any], list[str]]] = {}
+        self.count = 0
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         obj = dict(pairs)
         if len(obj) != len(pairs):
-            seen: set[str] = set()
-            repeated: dict[str, None] = {}
-            for key, _ in pairs:
-                if key in seen:
-                    repeated[key] = None
-                seen.add(key)
-            duplicates[id(obj)] = list(repeated)
+            self._note(obj, pairs)
         return obj
 
-    value = json.loads(text, object_pairs_hook=object_pairs, parse_constant=float)
-    problems = []
-    for path in find_path(value, lambda v: type(v) is dict and id(v) in duplicates):
-        obj = value
-        for part in path:
-            obj = obj[part]
-        for key in duplicates[id(obj)]:
-            problems.append(
-                _error(
-                    "duplicate-key",
-                    pointer((*path, key)),
-                    f"the key {key!r} appears more than once in this object",
-                    "keep one; parsers disagree on which of the values wins",
+    def _note(self, obj: dict[str, Any], pairs: list[tuple[str, Any]]) -> None:
+        seen: set[str] = set()
+        repeated: dict[str, None] = {}
+        for key, item in pairs:
+            if key in seen:
+                repeated[key] = None
+            seen.add(key)
+            if self.objects and obj[key] is not item and type(item) in (dict, list):
+                self._forget_inside(item)
+        # The object itself is kept here, so no other object can take its id while it is.
+        self.objects[id(obj)] = (obj, list(repeated))
+        self.count += len(repeated)
+
+    def _forget_inside(self, replaced: Any) -> None:
+        """Leave out the noted objects in a value the parser dropped."""
+        stack = [replaced]
+        while stack:
+            node = stack.pop()
+            if type(node) is dict:
+                noted = self.objects.pop(id(node), None)
+                if noted is not None:
+                    self.count -= len(noted[1])
+                node = node.values()
+            stack.extend(child for child in node if type(child) in (dict, list))
+
+    def problems(self, value: Any) -> list[Problem]:
+        """A problem per repeated key, the first ``MAX_PER_CODE`` located (in document order)
+        and the rest counted: placing is paid for the problems listed, not those found."""
+        found = ProblemList()
+        objects = self.objects
+        left = len(objects)
+        for path in iter_paths(value, lambda v: type(v) is dict and id(v) in objects):
+            node = value
+            for part in path:
+                node = node[part]
+            for key in objects[id(node)][1]:
+                found.append(
+                    _error(
+                        "duplicate-key",
+                        pointer((*path, key)),
+                        f"the key {key!r} appears more than once in this object",
+                        "keep one; parsers disagree on which of the values wins",
+                    )
                 )
-            )
-    return problems
+            left -= 1
+            if not left or len(found) >= MAX_PER_CODE:
+                break
+        found.add_unlisted("duplicate-key", self.count - found.counts.get("duplicate-key", 0))
+        return found.finished()
 
 
 def _too_deep(path: str) -> Problem:

@@ -61,6 +61,13 @@ class ProblemList(list[Problem]):
         for problem in problems:
             self.append(problem)
 
+    def add_unlisted(self, code: str, count: int) -> None:
+        """Count ``count`` more problems of ``code``, found but never built: a check that
+        knows how many there are without placing them all adds them here, after listing at
+        least one, and they are summarised with the others (the layer does not stop)."""
+        if count > 0:
+            self.counts[code] = self.counts.get(code, 0) + count
+
     def finished(self) -> list[Problem]:
         """The kept problems, then one "and M more" problem per code over the cap, then (when
         the layer stopped early) one problem saying so."""

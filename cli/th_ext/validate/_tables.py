@@ -1,7 +1,7 @@
 """Facts about a long array of objects, computed once and shared by every pass that needs them.
 
 A large card is mostly one array of hundreds of thousands of small objects (``commands``).
-The document pass (depth, member count), the schema's fast check (keys, value types) and the
+The document pass (depth), the schema's fast check (keys, value types) and the
 commands rules each need a fact about every object in it, and each fact costs a C-level pass
 over the array. Inside ``shared_tables()`` (one validation) the facts of an array are computed
 at most once, on first use, and reused by the later passes; outside it they are computed afresh.
@@ -29,11 +29,11 @@ class Table:
     """The facts of one array (``rows``), each computed on first use.
 
     ``kinds`` is the set of the elements' types. The others describe an array of objects only
-    (``kinds == {dict}``): the objects' sizes, the union of their keys, the types of all their
-    values, and the member count.
+    (``kinds == {dict}``): the objects' sizes, the union of their keys, and the types of all
+    their values.
     """
 
-    __slots__ = ("_keys", "_kinds", "_lengths", "_members", "_value_types", "rows")
+    __slots__ = ("_keys", "_kinds", "_lengths", "_value_types", "rows")
 
     def __init__(self, rows: list[Any]) -> None:
         self.rows = rows
@@ -41,7 +41,6 @@ class Table:
         self._lengths: frozenset[int] | None = None
         self._keys: frozenset[Any] | None = None
         self._value_types: frozenset[type] | None = None
-        self._members: int | None = None
 
     @property
     def kinds(self) -> frozenset[type]:
@@ -95,17 +94,6 @@ class Table:
                 return self.of_objects
             self._kinds = _DICT_ONLY if self.rows else frozenset()
         return self.of_objects
-
-    @property
-    def members(self) -> int:
-        """How many members the objects hold together."""
-        if self._members is None:
-            lengths = self.lengths
-            if len(lengths) == 1:
-                self._members = next(iter(lengths)) * len(self.rows)
-            else:
-                self._members = sum(map(len, self.rows))
-        return self._members
 
 
 def table(rows: list[Any]) -> Table:

@@ -22,6 +22,7 @@ from th_ext.dispatch._answer import (
     MAX_ITEMS,
     AnswerTooComplexError,
     load_answer,
+    read_answer,
 )
 
 BLOAT = (5 * 1024 * 1024 - 400) // 3  # empty objects under the default byte cap
@@ -124,3 +125,23 @@ def test_past_the_container_limit_nothing_is_parsed(item: bytes) -> None:
     data = b"[" + b",".join([item] * (MAX_CONTAINERS + 1)) + b"]"
     with pytest.raises(AnswerTooComplexError, match="JSON objects and arrays"):
         load_answer(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "failure"),
+    [
+        (b"[" * (MAX_CONTAINERS + 1), "more than 100,000 JSON objects and arrays"),
+        (b"[" * 50_000 + b"]" * 50_000, "nested too deep to read"),
+        (b'{"a": tru', "not valid JSON"),
+        (b'{"a": "\xff"}', "not valid JSON"),
+        (b'{"a": ' + b"9" * 5000 + b"}", "a number too long to read"),
+    ],
+)
+def test_an_unreadable_answer_has_one_reason_in_every_report(data: bytes, failure: str) -> None:
+    """conform and dispatch --live say the same words: both take them from read_answer."""
+    value, said = read_answer(data)
+    assert value is None and said is not None and failure in said
+
+
+def test_a_readable_answer_has_no_failure() -> None:
+    assert read_answer(b'{"id": 1}') == ({"id": 1}, None)

@@ -4,6 +4,7 @@ walk finds. Each check is compared with an oracle that walks the value item by i
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -11,13 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.support.pair_trees import has_duplicate_keys, pair_text
+from tests.support.pair_trees import duplicate_key_pointers, pair_text
 from tests.unit.validate.conftest import COMMANDS_URI, commands_schema, example_card
+from th_ext._problem import Problem
 from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.validate import MAX_DEPTH, parse_document, validate_bytes
 from th_ext.validate._fastschema import compile_check
 from th_ext.validate._limits import MAX_PER_CODE
-from th_ext.validate._shape import deferred_colons, measure
+from th_ext.validate._pointer import pointer
+from th_ext.validate._shape import too_deep_path
 from th_ext.validate._tables import MIN_ROWS, shared_tables, table
 
 SETTINGS = settings(max_examples=80)
@@ -54,10 +57,46 @@ def test_duplicate_keys_in_long_arrays_are_found_exactly_when_present(
     rows: list[Any], odd: list[tuple[int, Any]]
 ) -> None:
     tree = ([("rows", _long(rows, odd)), ("note", "at: 12:00")],)
-    found = [
-        p for p in parse_document(pair_text(tree).encode()).problems if p.code == "duplicate-key"
-    ]
-    assert bool(found) == has_duplicate_keys(tree)
+    expected = duplicate_key_pointers(tree)
+    listed, unlisted = _duplicates(parse_document(pair_text(tree).encode()).problems)
+    assert listed == expected[:MAX_PER_CODE]
+    assert unlisted == len(expected[MAX_PER_CODE:])
+
+
+def _duplicates(problems: Sequence[Problem]) -> tuple[list[str], int]:
+    """The pointers of the duplicate-key problems listed, and how many more were counted."""
+    listed = [p.path for p in problems if p.code == "duplicate-key"]
+    more = [p for p in problems if p.code == "more-problems" and "'duplicate-key'" in p.message]
+    assert len(more) <= 1
+    if more:
+        assert more[0].message.startswith(f"and {more[0].hidden} more 'duplicate-key' problem")
+    return listed, more[0].hidden if more else 0
+
+
+@pytest.mark.parametrize(
+    "count", [MAX_PER_CODE - 1, MAX_PER_CODE, MAX_PER_CODE + 1, MIN_ROWS, 3 * MIN_ROWS]
+)
+def test_duplicate_keys_past_the_cap_are_counted_and_not_placed(count: int) -> None:
+    rows = ['{"a": 0, "b": {"c": 1, "c": 2}, "a": 1}'] * count + ['{"a": 0}'] * 3
+    text = '{"rows": [\n' + ",\n".join(rows) + "\n]}"
+    listed, unlisted = _duplicates(parse_document(text.encode()).problems)
+    expected = [f"/rows/{i}/{key}" for i in range(count) for key in ("a", "b/c")]
+    assert listed == expected[:MAX_PER_CODE]
+    assert unlisted == len(expected) - len(listed)
+    report = validate_bytes(text.encode(), source="many")
+    shown = [p for p in report.problems if p.code == "duplicate-key"]
+    assert [(p.line, p.column) for p in shown[:3]] == [(2, 7), (2, 21), (3, 7)][: len(shown)]
+    assert all(p.line is not None for p in shown)
+    document = [p for p in report.problems if p.layer == "document"]
+    assert sum(p.hidden if p.code == "more-problems" else 1 for p in document) == 2 * count
+
+
+def test_an_object_in_a_replaced_value_is_not_in_the_document() -> None:
+    """The parser drops the first value of a repeated key: objects with repeated keys inside
+    it are not reported, and no object parsed after it is taken for one of them."""
+    dropped = '{"b": [{"c": 1, "c": 2}], "b": {"d": {"e": 1, "e": 2}}}'
+    text = '{"a": ' + dropped + ', "a": 0, "rows": [' + ", ".join(['{"c": 1}'] * 500) + "]}"
+    assert _duplicates(parse_document(text.encode()).problems) == (["/a"], 0)
 
 
 @pytest.mark.parametrize(
@@ -81,35 +120,38 @@ def test_one_odd_row_among_many(row: str, repeated: bool) -> None:
         assert found[0].startswith(f"/rows/{MIN_ROWS}/")
 
 
-def _oracle_shape(value: Any) -> tuple[int, int]:
-    """Members and colons in keys and strings, the slow way."""
-    if isinstance(value, str):
-        return 0, value.count(":")
-    if isinstance(value, list):
-        found = [_oracle_shape(v) for v in value]
-        return sum(m for m, _ in found), sum(c for _, c in found)
-    if isinstance(value, dict):
-        found = [_oracle_shape(v) for v in value.values()]
-        colons = sum(k.count(":") for k in value) + sum(c for _, c in found)
-        return len(value) + sum(m for m, _ in found), colons
-    return 0, 0
+def _oracle_depths(value: Any, path: tuple[Any, ...], depth: int) -> list[tuple[int, str]]:
+    """The depth and pointer of every container nested past ``MAX_DEPTH``, in document order,
+    the slow way (recursive)."""
+    if not isinstance(value, (dict, list)):
+        return []
+    found = [(depth, pointer(path))] if depth > MAX_DEPTH else []
+    below = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, child in below:
+        found.extend(_oracle_depths(child, (*path, key), depth + 1))
+    return found
+
+
+def _wrapped(value: Any, levels: int) -> Any:
+    for _ in range(levels):
+        value = [value]
+    return value
 
 
 @SETTINGS
 @given(
-    st.lists(st.dictionaries(st.sampled_from(["a", "b:", "c"]), atoms), min_size=1, max_size=3),
+    st.lists(st.dictionaries(st.sampled_from(["a", "b", "c"]), atoms), min_size=1, max_size=3),
     st.lists(st.tuples(st.integers(0, MIN_ROWS + 3), values), max_size=3),
+    st.integers(MAX_DEPTH - 8, MAX_DEPTH),
 )
-def test_shape_of_long_arrays_matches_a_plain_walk(
-    rows: list[Any], odd: list[tuple[int, Any]]
+def test_depth_of_long_arrays_matches_a_plain_walk(
+    rows: list[Any], odd: list[tuple[int, Any]], levels: int
 ) -> None:
-    value = json.loads(json.dumps({"x": {"rows": _long(rows, odd)}, "y": ["p:q"]}))
+    value = json.loads(json.dumps(_wrapped({"x": {"rows": _long(rows, odd)}, "y": [[]]}, levels)))
+    expected = _oracle_depths(value, (), 1)
     with shared_tables():
-        shape = measure(value)
-        assert shape.too_deep is None
-        members, colons = _oracle_shape(value)
-        assert shape.members == members
-        assert shape.string_colons + deferred_colons(shape) == colons
+        found = too_deep_path(value)
+    assert found == (min(expected, key=lambda f: f[0])[1] if expected else None)
 
 
 nested = st.recursive(
@@ -122,13 +164,12 @@ nested = st.recursive(
 
 
 @SETTINGS
-@given(nested)
-def test_shape_of_any_value_matches_a_plain_walk(value: Any) -> None:
+@given(nested, st.integers(MAX_DEPTH - 8, MAX_DEPTH))
+def test_depth_of_any_value_matches_a_plain_walk(value: Any, levels: int) -> None:
     """Arrays of arrays only, objects only, and every mix of them, at any level."""
-    value = json.loads(json.dumps(value))
-    shape = measure(value)
-    assert shape.too_deep is None
-    assert (shape.members, shape.string_colons + deferred_colons(shape)) == _oracle_shape(value)
+    value = json.loads(json.dumps(_wrapped(value, levels)))
+    expected = _oracle_depths(value, (), 1)
+    assert too_deep_path(value) == (min(expected, key=lambda f: f[0])[1] if expected else None)
 
 
 @pytest.mark.parametrize("levels", [MAX_DEPTH - 4, MAX_DEPTH - 3, MAX_DEPTH - 2])
@@ -244,9 +285,9 @@ def test_facts_of_a_table() -> None:
     facts = table(rows)
     assert facts.parsed_objects() and facts.of_objects
     assert facts.keys == {"a", "b"} and facts.same_keys
-    assert facts.value_types == {str, int} and facts.members == 4 * MIN_ROWS
+    assert facts.value_types == {str, int}
     ragged = table([{"a": 1}, {"b": 2}, {"a": 1, "b": 2}])
-    assert ragged.lengths == {1, 2} and not ragged.same_keys and ragged.members == 4
+    assert ragged.lengths == {1, 2} and not ragged.same_keys
     mixed = table([{"a": 1}, "text", [1]])
     assert not mixed.parsed_objects() and mixed.kinds == {dict, str, list}
 
@@ -264,3 +305,20 @@ def test_whitespace_only_documents_are_empty() -> None:
         assert [p.code for p in parse_document(data).problems] == ["empty-document"]
     card = json.dumps(example_card()).encode()
     assert parse_document(card + b"\n").value == parse_document(card).value == example_card()
+
+
+@pytest.mark.parametrize("size", [1, MIN_ROWS - 1, MIN_ROWS, MIN_ROWS + 1])
+def test_runs_on_in_long_command_lists(size: int) -> None:
+    """``runsOn`` (not in commands v1) is named as such; another unknown member is not."""
+    commands: list[Any] = [{"name": f"c{i}", "description": "d"} for i in range(size)]
+    commands[size // 2]["runsOn"] = "surface"
+    commands[-1]["extra"] = 1
+    card = example_card()
+    card["capabilities"]["extensions"] = [{"uri": COMMANDS_URI, "params": {"commands": commands}}]
+    report = validate_bytes(json.dumps(card).encode(), source="long")
+    base = "/capabilities/extensions/0/params/commands"
+    found = {(p.code, p.path) for p in report.problems if p.layer == "extension"}
+    assert found == {
+        ("command-runs-on", f"{base}/{size // 2}/runsOn"),
+        ("schema-violation", f"{base}/{size - 1}/extra"),
+    }
