@@ -23,6 +23,8 @@ from typing import Any
 from tests.support.mutation_scores import TABLE, load_table, report
 
 ROOT = Path(__file__).resolve().parents[2]
+NO_TESTS = "could not find any test case for any mutant"
+"""What mutmut says, and stops, when no selected test reaches the module: every mutant survives."""
 
 
 def _pyproject(module: str, tests: list[str]) -> str:
@@ -76,7 +78,7 @@ def main(argv: list[str]) -> int:
             done = subprocess.run(
                 command, check=False, cwd=place, stdout=out, stderr=subprocess.STDOUT, env=env
             )
-        if done.returncode != 0:
+        if done.returncode != 0 and NO_TESTS not in log.read_text(encoding="utf-8"):
             print(f"th_ext.{module}: mutmut failed (exit {done.returncode}), see {log}")
             return 2
         places[module] = place

@@ -2,7 +2,8 @@
 
 JSON as RFC 8259 defines it: UTF-8 without a byte-order mark, no ``NaN`` or ``Infinity``, no
 duplicate member names. A BOM, a non-finite number and a duplicate key are reported as errors
-but do not stop the card from being checked (the value Python's parser keeps is the last one).
+but do not stop the card from being checked (the value Python's parser keeps is the last one);
+the parser finds the duplicate keys itself, through its object hook, as it builds each object.
 An empty body, bytes that are not UTF-8, text that is not JSON, and nesting deeper than
 ``MAX_DEPTH`` are fatal: there is no card to check. A top-level value that is not an object is
 fatal too. The parser never raises, and never lets a ``RecursionError`` escape.
@@ -26,6 +27,7 @@ __all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "
 
 
 _BOM = b"\xef\xbb\xbf"
+_CONTAINERS = (dict, list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,11 +189,14 @@ class _RepeatedKeys:
 
     ``count`` is the number of duplicate-key problems in the parsed value: one per key an
     object repeats. An object inside a value that a repeated key replaced is not in the value
-    (no pointer names it), so it is left out again when its container is replaced.
+    (no pointer names it), so it is left out again when its container is replaced; every object
+    noted is therefore alive in the value, and its ``id`` names it. Only the ids and the keys
+    are kept (a key alone when it is the only one): a card of nothing but such objects must
+    not hold a second structure per object.
     """
 
     def __init__(self) -> None:
-        self.objects: dict[int, tuple[dict[str, Any], list[str]]] = {}
+        self.repeated: dict[int, str | tuple[str, ...]] = {}
         self.count = 0
 
     def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -207,10 +212,9 @@ class _RepeatedKeys:
             if key in seen:
                 repeated[key] = None
             seen.add(key)
-            if self.objects and obj[key] is not item and type(item) in (dict, list):
+            if self.repeated and obj[key] is not item and type(item) in _CONTAINERS:
                 self._forget_inside(item)
-        # The object itself is kept here, so no other object can take its id while it is.
-        self.objects[id(obj)] = (obj, list(repeated))
+        self.repeated[id(obj)] = next(iter(repeated)) if len(repeated) == 1 else tuple(repeated)
         self.count += len(repeated)
 
     def _forget_inside(self, replaced: Any) -> None:
@@ -219,23 +223,25 @@ class _RepeatedKeys:
         while stack:
             node = stack.pop()
             if type(node) is dict:
-                noted = self.objects.pop(id(node), None)
-                if noted is not None:
-                    self.count -= len(noted[1])
+                keys = self.repeated.pop(id(node), None)
+                if keys is not None:
+                    self.count -= 1 if type(keys) is str else len(keys)
                 node = node.values()
-            stack.extend(child for child in node if type(child) in (dict, list))
+            stack.extend(child for child in node if type(child) in _CONTAINERS)
 
     def problems(self, value: Any) -> list[Problem]:
         """A problem per repeated key, the first ``MAX_PER_CODE`` located (in document order)
         and the rest counted: placing is paid for the problems listed, not those found."""
         found = ProblemList()
-        objects = self.objects
-        left = len(objects)
-        for path in iter_paths(value, lambda v: type(v) is dict and id(v) in objects):
+        noted = self.repeated
+        left = len(noted)
+        for path in iter_paths(value, lambda v: type(v) is dict and id(v) in noted):
             node = value
             for part in path:
                 node = node[part]
-            for key in objects[id(node)][1]:
+            keys = noted[id(node)]
+            # One object may repeat more keys than are listed (or than a layer may find).
+            for key in ((keys,) if type(keys) is str else keys)[: MAX_PER_CODE - len(found)]:
                 found.append(
                     _error(
                         "duplicate-key",

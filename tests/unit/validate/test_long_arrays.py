@@ -18,7 +18,7 @@ from th_ext._problem import Problem
 from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.validate import MAX_DEPTH, parse_document, validate_bytes
 from th_ext.validate._fastschema import compile_check
-from th_ext.validate._limits import MAX_PER_CODE
+from th_ext.validate._limits import MAX_PER_CODE, MAX_PER_LAYER
 from th_ext.validate._pointer import pointer
 from th_ext.validate._shape import too_deep_path
 from th_ext.validate._tables import MIN_ROWS, shared_tables, table
@@ -36,9 +36,13 @@ values = st.recursive(
 row_keys = st.sampled_from(["a", "b", "a:b", "\\u0061", "\\u003a", 'q\\"', "name"])
 
 
-def _long(rows: list[Any], odd: list[tuple[int, Any]]) -> list[Any]:
+#: Lengths on both sides of the threshold from which a long array's facts are shared.
+SIZES = st.sampled_from([MIN_ROWS - 1, MIN_ROWS, MIN_ROWS + 1, MIN_ROWS + 4])
+
+
+def _long(rows: list[Any], odd: list[tuple[int, Any]], size: int = MIN_ROWS + 4) -> list[Any]:
     """``rows`` repeated to a long array, with the ``odd`` items put at their indices."""
-    items = [rows[i % len(rows)] for i in range(MIN_ROWS + 4)]
+    items = [rows[i % len(rows)] for i in range(size)]
     for index, item in odd:
         items[index % len(items)] = item
     return items
@@ -52,11 +56,12 @@ pair_rows = st.lists(st.tuples(row_keys, atoms), max_size=4).map(lambda pairs: (
 @given(
     st.lists(pair_rows, min_size=1, max_size=3),
     st.lists(st.tuples(st.integers(0, MIN_ROWS + 3), pair_rows | values), max_size=3),
+    SIZES,
 )
 def test_duplicate_keys_in_long_arrays_are_found_exactly_when_present(
-    rows: list[Any], odd: list[tuple[int, Any]]
+    rows: list[Any], odd: list[tuple[int, Any]], size: int
 ) -> None:
-    tree = ([("rows", _long(rows, odd)), ("note", "at: 12:00")],)
+    tree = ([("rows", _long(rows, odd, size)), ("note", "at: 12:00")],)
     expected = duplicate_key_pointers(tree)
     listed, unlisted = _duplicates(parse_document(pair_text(tree).encode()).problems)
     assert listed == expected[:MAX_PER_CODE]
@@ -91,12 +96,23 @@ def test_duplicate_keys_past_the_cap_are_counted_and_not_placed(count: int) -> N
     assert sum(p.hidden if p.code == "more-problems" else 1 for p in document) == 2 * count
 
 
+def test_one_object_that_repeats_more_keys_than_a_layer_may_find() -> None:
+    count = MAX_PER_LAYER + 5
+    text = "{" + ", ".join(f'"k{i}": 0, "k{i}": 1' for i in range(count)) + "}"
+    listed, unlisted = _duplicates(parse_document(text.encode()).problems)
+    assert listed == [f"/k{i}" for i in range(MAX_PER_CODE)]
+    assert unlisted == count - MAX_PER_CODE
+
+
 def test_an_object_in_a_replaced_value_is_not_in_the_document() -> None:
-    """The parser drops the first value of a repeated key: objects with repeated keys inside
-    it are not reported, and no object parsed after it is taken for one of them."""
+    """The parser drops the first value of a repeated key: the objects with repeated keys
+    inside it are neither listed nor counted, and no object parsed after it is taken for one
+    of them."""
     dropped = '{"b": [{"c": 1, "c": 2}], "b": {"d": {"e": 1, "e": 2}}}'
-    text = '{"a": ' + dropped + ', "a": 0, "rows": [' + ", ".join(['{"c": 1}'] * 500) + "]}"
-    assert _duplicates(parse_document(text.encode()).problems) == (["/a"], 0)
+    rows = ['{"f": 1, "f": 2}'] * (MAX_PER_CODE + 50) + ['{"g": {"h": 1}}'] * 500
+    text = '{"x": {"a": ' + dropped + ', "a": 0}, "rows": [' + ", ".join(rows) + "]}"
+    listed = ["/x/a", *(f"/rows/{i}/f" for i in range(MAX_PER_CODE - 1))]
+    assert _duplicates(parse_document(text.encode()).problems) == (listed, 51)
 
 
 @pytest.mark.parametrize(
@@ -143,11 +159,13 @@ def _wrapped(value: Any, levels: int) -> Any:
     st.lists(st.dictionaries(st.sampled_from(["a", "b", "c"]), atoms), min_size=1, max_size=3),
     st.lists(st.tuples(st.integers(0, MIN_ROWS + 3), values), max_size=3),
     st.integers(MAX_DEPTH - 8, MAX_DEPTH),
+    SIZES,
 )
 def test_depth_of_long_arrays_matches_a_plain_walk(
-    rows: list[Any], odd: list[tuple[int, Any]], levels: int
+    rows: list[Any], odd: list[tuple[int, Any]], levels: int, size: int
 ) -> None:
-    value = json.loads(json.dumps(_wrapped({"x": {"rows": _long(rows, odd)}, "y": [[]]}, levels)))
+    long = _long(rows, odd, size)
+    value = json.loads(json.dumps(_wrapped({"x": {"rows": long}, "y": [[]]}, levels)))
     expected = _oracle_depths(value, (), 1)
     with shared_tables():
         found = too_deep_path(value)
@@ -203,12 +221,13 @@ row_schemas = st.fixed_dictionaries(
     row_schemas,
     st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), atoms), min_size=1, max_size=3),
     st.lists(st.tuples(st.integers(0, MIN_ROWS + 3), values), max_size=2),
+    SIZES,
 )
 def test_fast_check_agrees_with_jsonschema_on_long_arrays(
-    row_schema: Any, rows: list[Any], odd: list[tuple[int, Any]]
+    row_schema: Any, rows: list[Any], odd: list[tuple[int, Any]], size: int
 ) -> None:
     schema = {"type": "array", "items": {"$ref": "#/$defs/row"}, "$defs": {"row": row_schema}}
-    items = _long(rows, odd)
+    items = _long(rows, odd, size)
     check = compile_check(schema, {})
     assert check is not None
     expected = Draft202012Validator(schema).is_valid(items)
@@ -243,7 +262,9 @@ def test_fast_check_on_long_command_lists(odd: Any) -> None:
 
 
 # ``None``: an element that is not an object; ``...``: an object without a name.
-names = st.sampled_from(["model", "model", "run-1", "Bad", "1x", "", "a b", 7, None, ...])
+names = st.sampled_from(
+    ["model", "model", "run-1", "Bad", "1x", "", "a b", "a\nb", "a\n", 7, None, ...]
+)
 
 
 def _command(name: Any) -> Any:
@@ -253,9 +274,11 @@ def _command(name: Any) -> Any:
 
 
 @SETTINGS
-@given(st.lists(names, min_size=1, max_size=4), st.lists(st.tuples(st.integers(), names)))
-def test_command_rules_on_long_lists(pool: list[Any], odd: list[tuple[int, Any]]) -> None:
-    listed = _long(pool, odd)
+@given(st.lists(names, min_size=1, max_size=4), st.lists(st.tuples(st.integers(), names)), SIZES)
+def test_command_rules_on_long_lists(
+    pool: list[Any], odd: list[tuple[int, Any]], size: int
+) -> None:
+    listed = _long(pool, odd, size)
     commands = [_command(n) for n in listed]
     card = example_card()
     card["capabilities"]["extensions"] = [{"uri": COMMANDS_URI, "params": {"commands": commands}}]
