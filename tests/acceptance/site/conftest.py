@@ -85,9 +85,13 @@ def merged_site(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Me
     return MergedSite(work / "dist", record["before"], record["output"])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One headless Chromium for the worker's site tests."""
+    """One headless Chromium for a module's site tests.
+
+    Not for the whole session: while it is open no ``asyncio.run`` can happen in the worker
+    (see ``launched_chromium``), and a worker may run other modules' in-process commands next.
+    """
     with launched_chromium() as launched:
         yield launched
 
