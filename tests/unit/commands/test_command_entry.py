@@ -68,6 +68,11 @@ def test_the_messages_people_read() -> None:
             {"name": "m", "description": "d", "argument_hint": 1},
             "'m': argument_hint is not a string",
         ),
+        (
+            {"name": "push", "description": "d", "runsOn": "surface", "z": 1},
+            "command 'push' carries runsOn: tiny-harness 0.9 writes runsOn for a command the "
+            "client runs itself; commands v1 as published does not allow it",
+        ),
     ],
 )
 def test_entry_fault(raw: Any, fault: str | None) -> None:
