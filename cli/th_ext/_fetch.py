@@ -156,6 +156,7 @@ class _Exchange:
             raise FetchError(f"{self.where}: {describe(exc)}") from None
         finally:
             watchdog.cancel()
+            watchdog.join()  # no thread outlives the exchange
             if self._conn is not None:
                 self._conn.close()
             if self._sock is not None:

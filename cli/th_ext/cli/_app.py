@@ -1,13 +1,14 @@
 """The typer application: one line per subcommand, each implemented in its own module.
 
-``app`` is the whole command line, for programs and tests that drive it. ``main`` (the
+``build_app()`` is the whole command line (``th_ext.cli.app``, built on first use), for
+programs and tests that drive it. ``main`` (the
 ``th-ext`` script) builds only the subcommand it was asked for: typer turns every registered
 function into a click command before it parses anything, and the others' modules and
 parameters are start-up time a command never uses. Anything else (no subcommand, ``--help``,
 ``--version``, a mistyped name, shell completion) gets the whole application.
 """
 
-import importlib
+import gc
 import os
 import sys
 from collections.abc import Iterable
@@ -15,30 +16,27 @@ from typing import Annotated, Any
 
 import typer
 
-from th_ext._exit_kept import kept_until_exit
+from th_ext._lazy import load
 from th_ext._version import __version__
 from th_ext.cli._boundary import GuardedGroup
 from th_ext.cli._help import MAX_HELP_WIDTH, tidy_help
-from th_ext.cli._quick_exit import quick_exit
 
-__all__ = ["ThExtGroup", "app", "build_app", "console_main", "main"]
-
-app: typer.Typer  # the whole command line, built on first use (see ``__getattr__``)
+__all__ = ["ThExtGroup", "build_app", "console_main", "main"]
 
 COMPLETE_VAR = "_TH_EXT_COMPLETE"
 """Set when a shell's completion script runs th-ext (typer's ``_<PROG>_COMPLETE`` protocol)."""
 
-#: Each subcommand, in the order ``--help`` lists them: its module and the function (or, for a
-#: group, the ``typer.Typer``) that implements it.
-SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "validate": ("th_ext.cli._validate", "validate_command"),
-    "dispatch": ("th_ext.cli._dispatch", "dispatch_command"),
-    "commands": ("th_ext.cli._card_commands", "commands_command"),
-    "conform": ("th_ext.cli._conform", "conform_command"),
-    "demo": ("th_ext.cli._demo", "demo_command"),
-    "extensions": ("th_ext.cli._catalog", "extensions_command"),
-    "schema": ("th_ext.cli._catalog", "schema_command"),
-    "lock": ("th_ext.cli._lock", "lock_app"),
+#: Each subcommand, in the order ``--help`` lists them: the function (or, for a group, the
+#: ``typer.Typer``) that implements it, as ``module:attribute``, imported when it is built.
+SUBCOMMANDS: dict[str, str] = {
+    "validate": "th_ext.cli._validate:validate_command",
+    "dispatch": "th_ext.cli._dispatch:dispatch_command",
+    "commands": "th_ext.cli._card_commands:commands_command",
+    "conform": "th_ext.cli._conform:conform_command",
+    "demo": "th_ext.cli._demo:demo_command",
+    "extensions": "th_ext.cli._catalog:extensions_command",
+    "schema": "th_ext.cli._catalog:schema_command",
+    "lock": "th_ext.cli._lock:lock_app",
 }
 
 
@@ -83,8 +81,7 @@ def build_app(names: Iterable[str] = SUBCOMMANDS) -> typer.Typer:
     )
     built.callback()(_root)
     for name in names:
-        module, attribute = SUBCOMMANDS[name]
-        implementation = getattr(importlib.import_module(module), attribute)
+        implementation = load(SUBCOMMANDS[name])
         if isinstance(implementation, typer.Typer):
             built.add_typer(implementation, name=name)
         else:
@@ -99,20 +96,14 @@ def main() -> None:
 
 
 def console_main() -> None:
-    """The ``th-ext`` script and ``python -m th_ext``: ``main``, then the process ends at once
-    when nothing is left for its exit to do (see ``_quick_exit``), leaving the large values it
-    kept (``th_ext._exit_kept``) unfreed. Programs call ``main``."""
-    with kept_until_exit():
-        try:
-            main()
-        except SystemExit as done:
-            quick_exit(done.code)
-            raise
+    """The ``th-ext`` script and ``python -m th_ext``: ``main``, and the interpreter's usual exit.
 
-
-def __getattr__(name: str) -> Any:
-    if name != "app":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    whole = build_app()
-    globals()["app"] = whole
-    return whole
+    Once the command is done, the objects the run made are frozen (``gc.freeze``): the exit
+    still runs ``atexit`` handlers, waits for threads and frees every object, but its garbage
+    collections skip them, about a tenth of a small command's instructions. A program that
+    runs the command line in-process calls ``main`` and keeps its collector as it was.
+    """
+    try:
+        main()
+    finally:
+        gc.freeze()

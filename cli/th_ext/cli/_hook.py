@@ -13,7 +13,7 @@ from typing import Any
 import typer
 from typer.core import TyperArgument, TyperCommand
 
-from th_ext.cli._app import app
+from th_ext.cli import app
 from th_ext.cli._boundary import guard_command, guarded_run
 
 __all__ = ["hook_command", "main"]

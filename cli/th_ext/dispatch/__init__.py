@@ -8,9 +8,9 @@ run loads nothing it does not need.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from th_ext._lazy import lazy_names as _lazy_names
 from th_ext.dispatch._message import check_message, load_message, read_message, text_message
 from th_ext.dispatch._plan import DispatchPlan, DispatchRequest, ExtensionSummary, plan_dispatch
 
@@ -39,12 +39,13 @@ __all__ = [
     "text_message",
 ]
 
-_LIVE = frozenset({"CHECK_NAMES", "LiveCheck", "LiveReport", "check_live", "check_live_async"})
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _LIVE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module("th_ext.dispatch._live"), name)
-    globals()[name] = value
-    return value
+__getattr__ = _lazy_names(
+    __name__,
+    {
+        "CHECK_NAMES": "th_ext.dispatch._live",
+        "LiveCheck": "th_ext.dispatch._live",
+        "LiveReport": "th_ext.dispatch._live",
+        "check_live": "th_ext.dispatch._live",
+        "check_live_async": "th_ext.dispatch._live",
+    },
+)

@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from th_ext._catalog_reader import discover, schema_document
 from th_ext._exceptions import SchemaError, SourceError
-from th_ext._exit_kept import keep_until_exit
 from th_ext._problem import Problem
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._limits import bounded
-from th_ext.validate._placement import needs_place, place_problems, source_lines
+from th_ext.validate._placement import place_problems, source_lines
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema
 from th_ext.validate._tables import shared_tables
@@ -88,11 +87,7 @@ def validate_bytes(
         if parsed.fatal:
             return _unread(report)
         _check_value(report, parsed.value, options)
-        if not any(map(needs_place, report.problems)):
-            # Nothing is left to do with the value: a process about to end need not free it.
-            # Else it is freed first, so that placing many problems never holds both at once.
-            keep_until_exit(parsed.value)
-        del parsed
+        del parsed  # freed first, so that placing many problems never holds both at once
     report.problems = place_problems(text, report.problems)
     report.source_lines = source_lines(text, report.problems)
     return report

@@ -85,9 +85,13 @@ def merged_site(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Me
     return MergedSite(work / "dist", record["before"], record["output"])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One headless Chromium for the worker's site tests."""
+    """One headless Chromium for a module's site tests.
+
+    Not for the whole session: while it is open no ``asyncio.run`` can happen in the worker
+    (see ``launched_chromium``), and a worker may run other modules' in-process commands next.
+    """
     with launched_chromium() as launched:
         yield launched
 
@@ -111,12 +115,22 @@ def html_pages(site: Path) -> list[str]:
 def site_visits(
     built_site: Path,
     site_base_url: str,
-    browser: Browser,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[tuple[str, str], PageVisit]:
     """Every HTML page of the built site and an unknown address visited in the light scheme,
     every page and the unknown address in the dark one: once for the whole run, each worker
-    that asks at the same time visiting some of them; by ``(scheme, path)``."""
+    that asks at the same time visiting some of them; by ``(scheme, path)``. Its Chromium is
+    closed once the visits are made."""
+    with launched_chromium() as browser:
+        return _visit_site(built_site, site_base_url, browser, tmp_path_factory)
+
+
+def _visit_site(
+    built_site: Path,
+    site_base_url: str,
+    browser: Browser,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[tuple[str, str], PageVisit]:
     axe_pages = site_pages(built_site)
 
     def light(paths: Iterator[str]) -> Iterator[tuple[str, dict[str, object]]]:

@@ -4,7 +4,7 @@ walk finds. Each check is compared with an oracle that walks the value item by i
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -19,7 +19,7 @@ from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.validate import MAX_DEPTH, parse_document, validate_bytes
 from th_ext.validate._fastschema import compile_check
 from th_ext.validate._limits import MAX_PER_CODE, MAX_PER_LAYER
-from th_ext.validate._pointer import pointer
+from th_ext.validate._pointer import iter_paths, pointer
 from th_ext.validate._shape import too_deep_path
 from th_ext.validate._tables import MIN_ROWS, shared_tables, table
 
@@ -108,11 +108,40 @@ def test_an_object_in_a_replaced_value_is_not_in_the_document() -> None:
     """The parser drops the first value of a repeated key: the objects with repeated keys
     inside it are neither listed nor counted, and no object parsed after it is taken for one
     of them."""
-    dropped = '{"b": [{"c": 1, "c": 2}], "b": {"d": {"e": 1, "e": 2}}}'
+    two = '{"cc": 1, "dd": 1, "cc": 2, "dd": 2}'
+    dropped = '{"bb": [' + two + '], "bb": {"d": {"eee": 1, "eee": 2}}}'
     rows = ['{"f": 1, "f": 2}'] * (MAX_PER_CODE + 50) + ['{"g": {"h": 1}}'] * 500
     text = '{"x": {"a": ' + dropped + ', "a": 0}, "rows": [' + ", ".join(rows) + "]}"
     listed = ["/x/a", *(f"/rows/{i}/f" for i in range(MAX_PER_CODE - 1))]
     assert _duplicates(parse_document(text.encode()).problems) == (listed, 51)
+
+
+@pytest.mark.parametrize(("count", "last"), [(3, 12), (MAX_PER_CODE + 200, MAX_PER_CODE - 1)])
+def test_the_walk_for_duplicate_keys_stops_at_the_last_one_listed(
+    count: int, last: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Locating the problems costs the part of the value up to the last one listed: the walk
+    stops there, whether that is the last duplicate or the last of the ones listed."""
+    from th_ext.validate import _document
+
+    looked_at = []
+
+    def walk(value: Any, predicate: Callable[[Any], bool]) -> Iterator[tuple[str | int, ...]]:
+        def counted(candidate: Any) -> bool:
+            looked_at.append(candidate)
+            return predicate(candidate)
+
+        return iter_paths(value, counted)
+
+    monkeypatch.setattr(_document, "iter_paths", walk)
+    spots = set(range(0, 2 * count, 2)) if count > 3 else {0, 5, 12}
+    rows = ['{"f": 1, "f": 2}' if i in spots else '{"g": 1}' for i in range(3 * count + 50)]
+    text = '{"rows": [' + ", ".join(rows) + "]}"
+    listed, unlisted = _duplicates(parse_document(text.encode()).problems)
+    assert (len(listed), unlisted) == (min(count, MAX_PER_CODE), max(0, count - MAX_PER_CODE))
+    position = 2 * last if count > 3 else last
+    # The card, its rows array, each row before the last listed with its member, and that row.
+    assert len(looked_at) == 2 + 2 * position + 1
 
 
 @pytest.mark.parametrize(
