@@ -18,7 +18,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.support.browser import CHROMIUM_ARGS, chromium_executable  # noqa: E402
 
-from th_ext._catalog_reader import discover, spec_text  # noqa: E402
+from th_ext.catalog._reader import discover, spec_text  # noqa: E402
 from th_ext.publish._diagrams import (  # noqa: E402
     DIAGRAMS_DIR,
     MERMAID_FENCE,

@@ -34,9 +34,10 @@ from th_ext._lazy import lazy_names as _lazy_names
 from th_ext._version import __version__
 
 if TYPE_CHECKING:
-    from th_ext._catalog import Example, ExtensionVersion, HistoryEntry
-    from th_ext._catalog_reader import discover, find
-    from th_ext._source import SourceLimits, read_source
+    from th_ext.catalog._reader import discover, find
+    from th_ext.catalog._records import Example, ExtensionVersion, HistoryEntry
+    from th_ext.sources._limits import SourceLimits
+    from th_ext.sources._source import read_source
     from th_ext.validate import LoadedCard, load_card
 
 __all__ = [
@@ -77,13 +78,13 @@ __all__ = [
 __getattr__ = _lazy_names(
     __name__,
     {
-        "Example": "th_ext._catalog",
-        "ExtensionVersion": "th_ext._catalog",
-        "HistoryEntry": "th_ext._catalog",
-        "discover": "th_ext._catalog_reader",
-        "find": "th_ext._catalog_reader",
-        "SourceLimits": "th_ext._source",
-        "read_source": "th_ext._source",
+        "Example": "th_ext.catalog._records",
+        "ExtensionVersion": "th_ext.catalog._records",
+        "HistoryEntry": "th_ext.catalog._records",
+        "discover": "th_ext.catalog._reader",
+        "find": "th_ext.catalog._reader",
+        "SourceLimits": "th_ext.sources._limits",
+        "read_source": "th_ext.sources._source",
         "LoadedCard": "th_ext.validate",
         "load_card": "th_ext.validate",
     },

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from th_ext import find
-from th_ext._catalog_reader import spec_text
+from th_ext.catalog._reader import spec_text
 from th_ext.commands import decide
 from th_ext.conform._scenarios import Scenario, edge_scenarios, scenarios
 from th_ext.demo._harness import demo_registry

@@ -8,34 +8,41 @@ sibling of its own rank. Adding a package means giving it a rank here.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "cli" / "th_ext"
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "cli" / "th_ext"
 
-#: Lower rank first. The network policy (``th_ext.net``) is the bottom; the top-level private
-#: modules (``th_ext._source``, ``th_ext._problem``...) are the ground every package stands on.
+#: Lower rank first. The top-level private modules (``th_ext._exceptions``, ``th_ext._version``,
+#: ``th_ext._lazy``) are the ground every package stands on; then the network policy and the
+#: HTTP exchange (``th_ext.net``), problems as data (``th_ext.problems``), reading a source
+#: (``th_ext.sources``) and the extensions' catalog (``th_ext.catalog``).
 RANKS: dict[str, int] = {
-    "net": 0,
-    "_ground": 1,
-    "commands": 2,
-    "validate": 3,
-    "checks": 3,
-    "dispatch": 4,
-    "publish": 4,
-    "conform": 5,
-    "demo": 6,
-    "testing": 6,  # th_ext.testing: the checks from an agent's own pytest suite
-    "cli": 7,
-    "_facade": 8,  # th_ext/__init__.py and __main__.py re-export what is below them
+    "_ground": 0,
+    "net": 1,
+    "problems": 2,
+    "sources": 3,
+    "catalog": 4,
+    "commands": 5,
+    "validate": 6,
+    "checks": 6,
+    "dispatch": 7,
+    "publish": 7,
+    "conform": 8,
+    "demo": 9,
+    "testing": 9,  # th_ext.testing: the checks from an agent's own pytest suite
+    "cli": 10,
+    "_facade": 11,  # th_ext/__init__.py and __main__.py re-export what is below them
 }
 
 TERMINAL = ("typer", "click", "rich", "shellingham")
 
 
 def layer_of(module: str) -> str:
-    """``th_ext.validate._card`` -> ``validate``; ``th_ext._source`` -> ``_ground``."""
+    """``th_ext.validate._card`` -> ``validate``; ``th_ext._exceptions`` -> ``_ground``."""
     parts = module.split(".")
     if parts in (["th_ext"], ["th_ext", "__main__"]):
         return "_facade"
@@ -118,4 +125,40 @@ def test_the_rule_sees_an_upward_import(tmp_path: Path) -> None:
     )
     imported = imports_of(source, "th_ext")
     assert imported == {"th_ext.validate._document", "th_ext._exceptions"}
-    assert RANKS[layer_of("th_ext.validate._document")] > RANKS[layer_of("th_ext._source")]
+    assert RANKS[layer_of("th_ext.validate._document")] > RANKS[layer_of("th_ext._exceptions")]
+
+
+def drawn_rows(readme: str) -> list[set[str]]:
+    """The layers of the README's drawing, top row first, each as the set of its names."""
+    block = readme.split("<!-- layers -->", 1)[1].split("<!-- /layers -->", 1)[0]
+    rows = []
+    for line in block.splitlines():
+        if not line.strip() or line.startswith("```") or line.strip() == "▼":
+            continue
+        names = re.split(r"\s{2,}", line.strip(), maxsplit=1)[0]
+        rows.append({name.strip() for name in names.split(" · ")})
+    return rows
+
+
+def ranked_rows() -> list[set[str]]:
+    """The layers of ``RANKS``, top first, named as the drawing names them."""
+    ground = {f"{p.stem}" for p in PACKAGE.glob("_*.py") if p.stem not in ("__init__", "__main__")}
+    named = {"_facade": {"th_ext"}, "_ground": ground}
+    by_rank: dict[int, set[str]] = {}
+    for layer, rank in RANKS.items():
+        by_rank.setdefault(rank, set()).update(named.get(layer, {layer}))
+    return [by_rank[rank] for rank in sorted(by_rank, reverse=True)]
+
+
+def test_the_readme_draws_the_layers_in_this_order() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert drawn_rows(readme) == ranked_rows()
+
+
+def test_the_drawing_check_sees_a_row_out_of_place() -> None:
+    """The check itself: the drawing with two rows swapped is not the order of ``RANKS``."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    swapped = readme.replace("sources   ", "@@@", 1).replace("problems  ", "sources   ", 1)
+    swapped = swapped.replace("@@@", "problems  ", 1)
+    assert drawn_rows(swapped) != drawn_rows(readme)
+    assert drawn_rows(swapped) != ranked_rows()

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 CARD = str(REPO / "extensions" / "commands" / "v1" / "examples" / "card.json")
 
 HEAVY = ("jsonschema", "referencing", "pydantic", "httpx", "a2a", "uvicorn", "starlette", "mkdocs")
-CATALOG = ("tomllib", "th_ext._catalog", "th_ext._catalog_reader", "hashlib")
+CATALOG = ("tomllib", "th_ext.catalog._records", "th_ext.catalog._reader", "hashlib")
 SUBCOMMAND_MODULES = {
     "validate": ("th_ext.cli._validate",),
     "dispatch": ("th_ext.cli._dispatch",),
@@ -115,7 +115,10 @@ def test_a_command_loads_nothing_it_does_not_use(command: str) -> None:
 
 @pytest.mark.parametrize("output", [[], ["--format", "json"], ["--format", "github"]])
 def test_validate_loads_the_xml_library_only_for_junit(output: list[str]) -> None:
-    assert loaded(modules_after(["validate", CARD, *output]), ("xml", "th_ext._junit_xml")) == []
+    assert (
+        loaded(modules_after(["validate", CARD, *output]), ("xml", "th_ext.problems._junit_xml"))
+        == []
+    )
 
 
 def test_junit_output_loads_the_xml_library(tmp_path: Path) -> None:

@@ -42,9 +42,15 @@ def public_names(tree: ast.Module) -> set[str]:
 
 def declared_all(tree: ast.Module) -> list[str]:
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
-        ):
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign) and node.value is not None
+            else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            assert isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
             value = ast.literal_eval(node.value)
             assert isinstance(value, list)
             return [str(item) for item in value]

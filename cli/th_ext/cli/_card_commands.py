@@ -39,10 +39,10 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     Exit 0 when the card was read (with or without the extension), 1 when the extension's
     params have entries a client cannot use, 2 when no card could be read.
     """
-    from th_ext._source import header_scope
-    from th_ext._text import clean
     from th_ext.commands._card import read_card_commands
     from th_ext.commands._names import EXTENSION_URI
+    from th_ext.problems._text import clean
+    from th_ext.sources._limits import header_scope
     from th_ext.validate import load_card
 
     limits = source_limits(header, timeout, max_bytes, header_origin)

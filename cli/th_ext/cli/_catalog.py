@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from th_ext._catalog_reader import schema_bytes, schema_sha256
+from th_ext.catalog._reader import schema_bytes, schema_sha256
 from th_ext.cli._common_options import TextOrJson, TextOrJsonOption
 from th_ext.cli._completion import complete_extension
 from th_ext.cli._json import to_json
@@ -33,7 +33,7 @@ def extensions_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """List the bundled extensions: name, version, status and URI."""
-    from th_ext._catalog_reader import discover
+    from th_ext.catalog._reader import discover
 
     versions = discover(extensions_dir)
     if output_format is TextOrJson.json:
@@ -73,7 +73,7 @@ def schema_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """Print an extension's schema.json, byte for byte as it is published."""
-    from th_ext._catalog_reader import find
+    from th_ext.catalog._reader import find
 
     data = schema_bytes(find(extension, extensions_dir))
     sys.stdout.flush()

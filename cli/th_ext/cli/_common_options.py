@@ -18,7 +18,8 @@ from typing import Annotated, Any
 import typer
 
 from th_ext._exceptions import SourceArgumentError
-from th_ext._source import (
+from th_ext.cli._output import ExitCode, fail, write
+from th_ext.sources._limits import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     MAX_BYTES_LIMIT,
@@ -27,7 +28,6 @@ from th_ext._source import (
     check_limits,
     parse_header,
 )
-from th_ext.cli._output import ExitCode, fail, write
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

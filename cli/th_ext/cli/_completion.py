@@ -20,8 +20,8 @@ def complete_extension(ctx: typer.Context, incomplete: str) -> list[str]:
     They come from the folder the command will read: its ``--extensions-dir`` when it has one
     (``lock add`` reads the repository's folder, drafts included), else the bundled copies.
     """
-    from th_ext._catalog_reader import discover
     from th_ext._exceptions import ThExtError
+    from th_ext.catalog._reader import discover
 
     folder = ctx.params.get("extensions_dir")  # typed on the line, else the default, or None
     try:

@@ -12,7 +12,7 @@ import re
 from html import escape
 from typing import TYPE_CHECKING
 
-from th_ext._text import clean
+from th_ext.problems._text import clean
 
 if TYPE_CHECKING:
     from th_ext.conform import Check, ConformReport, RequirementResult

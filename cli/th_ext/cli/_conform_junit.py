@@ -14,8 +14,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from th_ext._junit_xml import junit_text
-from th_ext._text import clean
+from th_ext.problems._junit_xml import junit_text
+from th_ext.problems._text import clean
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport, RequirementResult

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from th_ext._text import clean
+from th_ext.problems._text import clean
 
 if TYPE_CHECKING:
     from th_ext.conform import Check, ConformReport, RequirementResult

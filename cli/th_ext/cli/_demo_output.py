@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from th_ext._text import clean
 from th_ext.cli._conform_text import render_text
 from th_ext.cli._dispatch_output import render_plan
+from th_ext.problems._text import clean
 
 if TYPE_CHECKING:
     from th_ext.demo._run import DemoRun

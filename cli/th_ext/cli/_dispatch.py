@@ -61,8 +61,8 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     Exit 0 when a decision was made (with --live: every check passed), 1 when a live check
     failed, 2 when no card or message could be read.
     """
-    from th_ext._source import header_scope
     from th_ext.dispatch import plan_dispatch, read_message, text_message
+    from th_ext.sources._limits import header_scope
     from th_ext.validate import load_card
 
     if (text is None) == (message_file is None):

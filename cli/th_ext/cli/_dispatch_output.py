@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from th_ext._text import clean
 from th_ext.net import redact_url
+from th_ext.problems._text import clean
 
 if TYPE_CHECKING:
     from th_ext.dispatch import DispatchPlan, LiveReport

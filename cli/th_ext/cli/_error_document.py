@@ -59,8 +59,8 @@ def error_document(
 def _junit(title: str, source: str | None, code: str, message: str) -> str:
     import xml.etree.ElementTree as ET
 
-    from th_ext._junit_xml import junit_text
-    from th_ext._text import clean
+    from th_ext.problems._junit_xml import junit_text
+    from th_ext.problems._text import clean
 
     suites = ET.Element("testsuites", tests="1", failures="0", errors="1")
     suite = ET.SubElement(

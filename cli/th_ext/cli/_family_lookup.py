@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from th_ext._family import AppliesTo
-    from th_ext._family_schemas import FamilySchema
-    from th_ext._problem import Problem
-    from th_ext._source_limits import SourceLimits
+    from th_ext.catalog._family import AppliesTo
+    from th_ext.catalog._family_schemas import FamilySchema
+    from th_ext.problems._problem import Problem
+    from th_ext.sources._limits import SourceLimits
 
 __all__ = ["family_schemas"]
 
@@ -25,15 +25,15 @@ def family_schemas(
     """The schemas found for the family's extensions whose schema applies to one of
     ``kinds``, and the notices to report with them (a changed schema is an error). The
     modules are imported here: a run without these options does not pay for them."""
-    from th_ext._family import bundled_external
-    from th_ext._family_schemas import family_key, schemas_from_folder
-    from th_ext._problem import Problem
+    from th_ext.catalog._family import bundled_external
+    from th_ext.catalog._family_schemas import family_key, schemas_from_folder
+    from th_ext.problems._problem import Problem
 
     entries = [e for e in bundled_external() if set(e.applies_to) & set(kinds)]
     found = {s.uri: s for s in schemas_from_folder(folder, entries)} if folder else {}
     notices: list[Problem] = []
     if fetch:
-        from th_ext._family_fetch import fetch_family_schemas, http_fetcher, user_cache_dir
+        from th_ext.catalog._family_fetch import fetch_family_schemas, http_fetcher, user_cache_dir
 
         missing = [entry for entry in entries if entry.uri not in found]
         fetched = fetch_family_schemas(missing, http_fetcher(limits), user_cache_dir())

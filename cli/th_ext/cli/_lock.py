@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from th_ext._catalog_reader import schema_sha256
+from th_ext.catalog._reader import schema_sha256
 from th_ext.cli._completion import complete_extension
 from th_ext.cli._output import ExitCode, write
 
@@ -48,7 +48,7 @@ def lock_add(
     after an erratum to record the words it changed; a change without its erratum, or a new
     MUST, is refused.
     """
-    from th_ext._catalog_reader import find
+    from th_ext.catalog._reader import find
     from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock
 
     version = find(extension, extensions_dir)
@@ -60,7 +60,7 @@ def lock_add(
 @lock_app.command("check")
 def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     """Fail when a published schema changed or vanished, or a stable version is not locked."""
-    from th_ext._catalog_reader import discover
+    from th_ext.catalog._reader import discover
     from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
     from th_ext.publish._words_lock import read_words
 

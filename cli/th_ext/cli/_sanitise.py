@@ -21,8 +21,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any, TextIO
 
-from th_ext._text import escape_unsafe
 from th_ext.cli._output import use_color
+from th_ext.problems._text import escape_unsafe
 
 __all__ = ["SanitisingStream", "sanitised_streams", "unwrap"]
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 import typer
 
 from th_ext._exceptions import SourceError
-from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
 from th_ext.cli._common_options import (
     CARD_CHECK,
     FetchSchemasOption,
@@ -30,6 +29,8 @@ from th_ext.cli._common_options import (
 )
 from th_ext.cli._completion import complete_extension
 from th_ext.cli._output import shown_source, use_color
+from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits
+from th_ext.sources._source import is_url, read_source
 
 if TYPE_CHECKING:
     from th_ext.validate import Report
@@ -177,7 +178,7 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
         del raw
         # The bytes are handed over without another reference, so that a large card's body
         # is freed as soon as it is decoded, before the parse builds the value.
-        from th_ext._deadline import deadline
+        from th_ext.validate._deadline import deadline
 
         # The run's deadline covers the validation too: a --schema pattern can backtrack
         # for ever on a hostile name.

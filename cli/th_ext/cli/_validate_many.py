@@ -67,7 +67,7 @@ def merged_junit(reports: list[Report]) -> str:
     """One JUnit document with every report's test suites."""
     import xml.etree.ElementTree as ET
 
-    from th_ext._junit_xml import junit_text
+    from th_ext.problems._junit_xml import junit_text
     from th_ext.validate import to_junit
 
     root = ET.Element("testsuites", name="th-ext validate")

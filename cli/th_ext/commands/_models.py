@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from th_ext._catalog import canonical_schema_text as render_schema
+from th_ext.catalog._records import canonical_schema_text as render_schema
 from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
 
 __all__ = [

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from th_ext._exceptions import CardDocumentError, FetchError, HTTPStatusError, SourceTooLargeError
-from th_ext._source import SourceLimits, well_known_urls
 from th_ext.commands._card import CardCommands
 from th_ext.conform._model import Check
+from th_ext.sources._limits import SourceLimits
+from th_ext.sources._source import well_known_urls
 
 if TYPE_CHECKING:
     import httpx

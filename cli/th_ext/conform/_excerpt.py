@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from th_ext._text import clean
 from th_ext.checks._observe import Exchange, event_kind, message_of, metadata, state
+from th_ext.problems._text import clean
 
 __all__ = ["MAX_EXCERPT", "excerpt"]
 

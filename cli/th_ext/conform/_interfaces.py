@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from th_ext._exceptions import ConformError
-from th_ext._source import is_url
 from th_ext.conform._model import InterfaceInfo
 from th_ext.conform._runner import GroupResult, Interface
 from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import redact_url
+from th_ext.sources._source import is_url
 
 __all__ = ["interface_info", "select_interfaces", "unreachable_wires"]
 

@@ -15,11 +15,10 @@ from typing import Any
 
 import httpx
 
-from th_ext._catalog_reader import find, spec_text
 from th_ext._exceptions import AgentUnreachableError, ConformError
-from th_ext._family_schemas import FamilySchema
-from th_ext._requirements import load_requirements
-from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope, is_url
+from th_ext.catalog._family_schemas import FamilySchema
+from th_ext.catalog._reader import find, spec_text
+from th_ext.catalog._requirements import load_requirements
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._names import EXTENSION_URI
 from th_ext.conform._card_check import card_check, fetch_card
@@ -35,6 +34,8 @@ from th_ext.conform._runner import (
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._verdicts import core_results, requirement_results, run_passed
 from th_ext.net import HeaderScope, redact_url, ssl_context
+from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope
+from th_ext.sources._source import is_url
 
 __all__ = [
     "DEFAULT_MAX_COMMANDS",

@@ -3,7 +3,7 @@
 All HTTP goes through one ``httpx.AsyncClient`` built on the transport the caller gives (or
 httpx's own), counted request by request; the card is read through it too when a transport is
 given, so a test can run the whole check in-process against an ASGI app. Without one, the card
-is read by ``th_ext._source`` with the limits and header rules ``validate`` uses.
+is read by ``th_ext.sources._source`` with the limits and header rules ``validate`` uses.
 """
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ class JsonRpcClient:
         can expand a thousandfold. (``Accept-Encoding: identity`` is asked for; a server may
         compress anyway.)
         """
-        from th_ext._fetch_wire import inflater_for
+        from th_ext.net._fetch_wire import inflater_for
 
         encoding = response.headers.get("content-encoding", "identity").strip().lower()
         inflater = inflater_for(encoding, "the answer")

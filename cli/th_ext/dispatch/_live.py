@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from th_ext._exceptions import AgentUnreachableError, DispatchError
-from th_ext._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 from th_ext.checks import (
     Check,
     Observation,
@@ -29,6 +28,7 @@ from th_ext.dispatch._jsonrpc import JsonRpcClient, RpcExchange
 from th_ext.dispatch._plan import DispatchPlan
 from th_ext.dispatch._verdict import LiveCheck
 from th_ext.net import HeaderScope
+from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 
 __all__ = [
     "CHECK_NAMES",

@@ -5,7 +5,7 @@ generator, ``build_zensical`` and ``build_subtree`` make whole builds on top of 
 ``th_ext.publish.mkdocs_plugin`` adapts the same step to an MkDocs build.
 """
 
-from th_ext._family import ExternalExtension, read_external
+from th_ext.catalog._family import ExternalExtension, read_external
 from th_ext.publish._build import build_subtree, build_zensical
 from th_ext.publish._catalog_page import render_catalog_json, render_index_page
 from th_ext.publish._checks import check_version, relative_path, resolve_pointer

@@ -106,7 +106,7 @@ def build_subtree(
     ``$id`` lies under the prefix is served at its ``$id``, and gets a page generated from it
     when ``dest`` has none at its URI. Every check runs before anything is written.
     """
-    from th_ext._catalog_reader import discover
+    from th_ext.catalog._reader import discover
     from th_ext.publish._project import ProjectSettings, load_config
 
     settings = ProjectSettings.from_config(config_file, load_config(config_file))

@@ -13,9 +13,9 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._catalog_reader import schema_sha256
-from th_ext._family import ExternalExtension
+from th_ext.catalog._family import ExternalExtension
+from th_ext.catalog._reader import schema_sha256
+from th_ext.catalog._records import ExtensionVersion
 
 __all__ = ["OWN_OWNER", "ServedSchema", "render_catalog_json", "render_index_page"]
 

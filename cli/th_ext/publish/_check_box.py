@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import posixpath
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._requirements import load_requirements
+from th_ext.catalog._records import ExtensionVersion
+from th_ext.catalog._requirements import load_requirements
 
 __all__ = ["REFERENCE_DIR", "check_box"]
 

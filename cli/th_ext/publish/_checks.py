@@ -9,10 +9,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from th_ext._catalog import ExtensionVersion, canonical_schema_text
-from th_ext._catalog_reader import load_example, schema_bytes, schema_document
-from th_ext._schema_check import local_validator
-from th_ext._schema_check import schema_defect as check_schema
+from th_ext.catalog._reader import load_example, schema_bytes, schema_document
+from th_ext.catalog._records import ExtensionVersion, canonical_schema_text
+from th_ext.catalog._schema_check import local_validator
+from th_ext.catalog._schema_check import schema_defect as check_schema
 from th_ext.validate._pointer import resolve_pointer
 
 __all__ = [

@@ -17,9 +17,9 @@ import math
 import re
 from pathlib import Path
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._catalog_reader import read_file, spec_text
 from th_ext._exceptions import PublishError
+from th_ext.catalog._reader import read_file, spec_text
+from th_ext.catalog._records import ExtensionVersion
 
 __all__ = [
     "DIAGRAMS_DIR",

@@ -7,8 +7,8 @@ from the draft would declare the wrong extension.
 
 from __future__ import annotations
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._catalog_reader import example_bytes
+from th_ext.catalog._reader import example_bytes
+from th_ext.catalog._records import ExtensionVersion
 
 __all__ = ["check_draft_examples", "draft_banner", "publication_lines"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._catalog_reader import read_file, schema_document
 from th_ext._exceptions import PublishError
+from th_ext.catalog._reader import read_file, schema_document
+from th_ext.catalog._records import ExtensionVersion
 from th_ext.publish._field_table import FieldRow, FieldTable, field_tables
 
 __all__ = ["FIELDS_FILE", "check_field_descriptions", "described_field_tables"]

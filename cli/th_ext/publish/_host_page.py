@@ -13,7 +13,7 @@ import json
 import posixpath
 import re
 
-from th_ext._family import ExternalExtension
+from th_ext.catalog._family import ExternalExtension
 from th_ext.publish._field_table import FieldTable, field_tables
 from th_ext.publish._host_schemas import HostSchema
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._catalog_reader import schema_bytes
 from th_ext._exceptions import HostSchemaDriftError, PublishError, SchemaError, SiteBuildError
-from th_ext._schema_check import declared_schema_defect
-from th_ext._schema_files import SchemaFile, parse_schema_bytes, read_schema_folder
+from th_ext.catalog._reader import schema_bytes
+from th_ext.catalog._records import ExtensionVersion
+from th_ext.catalog._schema_check import declared_schema_defect
+from th_ext.catalog._schema_files import SchemaFile, parse_schema_bytes, read_schema_folder
 
 __all__ = ["HostSchema", "HostSchemas", "first_difference", "read_host_schemas"]
 

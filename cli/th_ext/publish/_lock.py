@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._catalog_reader import schema_sha256
 from th_ext._exceptions import PublishedSchemaChangedError, PublishError
+from th_ext.catalog._reader import schema_sha256
+from th_ext.catalog._records import ExtensionVersion
 from th_ext.publish._words_lock import WordsRecord, check_words, read_words, words_lines
 
 __all__ = ["LOCK_FILE_NAME", "add_to_lock", "check_lock", "read_lock", "write_lock"]

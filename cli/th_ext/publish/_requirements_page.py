@@ -8,8 +8,8 @@ it annotates, so the specification's sentences stay word for word. It reads only
 
 from __future__ import annotations
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._requirements import (
+from th_ext.catalog._records import ExtensionVersion
+from th_ext.catalog._requirements import (
     Requirement,
     annotation_pattern,
     load_requirements,

@@ -13,10 +13,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._catalog_reader import discover, example_bytes, read_file, schema_bytes
 from th_ext._exceptions import PublishError
-from th_ext._family import EXTERNAL_FILE_NAME, read_external
+from th_ext.catalog._family import EXTERNAL_FILE_NAME, read_external
+from th_ext.catalog._reader import discover, example_bytes, read_file, schema_bytes
+from th_ext.catalog._records import ExtensionVersion
 from th_ext.publish._catalog_page import (
     ServedSchema,
     family_external,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import re
 
-from th_ext._catalog import Example, ExtensionVersion
-from th_ext._catalog_reader import example_bytes, schema_bytes
 from th_ext._exceptions import PublishError
+from th_ext.catalog._reader import example_bytes, schema_bytes
+from th_ext.catalog._records import Example, ExtensionVersion
 from th_ext.publish._check_box import check_box
 from th_ext.publish._diagrams import inline_diagrams
 from th_ext.publish._draft import draft_banner, publication_lines

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SiteBuildError
-from th_ext._family import EXTERNAL_FILE_NAME, read_external
+from th_ext.catalog._family import EXTERNAL_FILE_NAME, read_external
 from th_ext.publish._catalog_page import ServedSchema
 from th_ext.publish._generate import expand_nav, write_plan
 from th_ext.publish._host_page import forwarding_page, host_page_title, render_host_page

@@ -20,10 +20,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from th_ext._catalog import ExtensionVersion
-from th_ext._catalog_reader import spec_text
 from th_ext._exceptions import PublishError
-from th_ext._requirements import Requirement, load_requirements
+from th_ext.catalog._reader import spec_text
+from th_ext.catalog._records import ExtensionVersion
+from th_ext.catalog._requirements import Requirement, load_requirements
 from th_ext.publish._normative import block_digest, normative_blocks, text_digest
 
 __all__ = ["LockedRequirement", "WordsRecord", "check_words", "read_words", "words_lines"]

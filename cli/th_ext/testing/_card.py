@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SourceTooLargeError
-from th_ext._source_limits import DEFAULT_MAX_BYTES, read_bounded
-from th_ext._text import clean, escape_unsafe
+from th_ext.problems._text import clean, escape_unsafe
+from th_ext.sources._limits import DEFAULT_MAX_BYTES, read_bounded
 from th_ext.validate import (
     Problem,
     Report,

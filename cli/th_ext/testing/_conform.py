@@ -6,7 +6,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
-from th_ext._text import clean, escape_unsafe
+from th_ext.problems._text import clean, escape_unsafe
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformOptions, ConformReport

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from th_ext._lazy import lazy_names as _lazy_names
 
 if TYPE_CHECKING:
-    from th_ext._problem import LAYERS, Layer, Problem, Severity
-    from th_ext._text import clean
+    from th_ext.problems._problem import LAYERS, Layer, Problem, Severity
+    from th_ext.problems._text import clean
     from th_ext.validate._document import MAX_DEPTH, ParsedDocument, parse_document
     from th_ext.validate._junit import to_junit
     from th_ext.validate._load import LoadedCard, load_card
@@ -56,10 +56,10 @@ __all__ = [
 __getattr__ = _lazy_names(
     __name__,
     {
-        "LAYERS": "th_ext._problem",
-        "Layer": "th_ext._problem",
-        "Problem": "th_ext._problem",
-        "Severity": "th_ext._problem",
+        "LAYERS": "th_ext.problems._problem",
+        "Layer": "th_ext.problems._problem",
+        "Problem": "th_ext.problems._problem",
+        "Severity": "th_ext.problems._problem",
         "MAX_DEPTH": "th_ext.validate._document",
         "ParsedDocument": "th_ext.validate._document",
         "parse_document": "th_ext.validate._document",
@@ -70,7 +70,7 @@ __getattr__ = _lazy_names(
         "pointer": "th_ext.validate._pointer",
         "FORMAT_VERSION": "th_ext.validate._report",
         "Report": "th_ext.validate._report",
-        "clean": "th_ext._text",
+        "clean": "th_ext.problems._text",
         "SchemaOverride": "th_ext.validate._validator",
         "ValidateOptions": "th_ext.validate._validator",
         "report_for_source_error": "th_ext.validate._validator",

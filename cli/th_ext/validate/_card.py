@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from th_ext._problem import Problem
+from th_ext.problems._problem import Problem
 from th_ext.validate._a2a_model import MESSAGES
 from th_ext.validate._fields import FieldChecker
 from th_ext.validate._limits import ProblemList

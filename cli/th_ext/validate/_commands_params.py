@@ -14,7 +14,6 @@ import re
 from operator import itemgetter, methodcaller
 from typing import Any
 
-from th_ext._problem import Problem
 from th_ext.commands._entry import (
     duplicate_message,
     is_command_name,
@@ -23,6 +22,7 @@ from th_ext.commands._entry import (
     runs_on_message,
 )
 from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.problems._problem import Problem
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer
 from th_ext.validate._tables import MIN_ROWS, table

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from th_ext._problem import Problem
+from th_ext.problems._problem import Problem
 from th_ext.validate._fields import json_type
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
 from th_ext.validate._pointer import iter_paths, pointer

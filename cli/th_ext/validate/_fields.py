@@ -10,7 +10,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from th_ext._problem import Problem
+from th_ext.problems._problem import Problem
 from th_ext.validate._pointer import pointer
 from th_ext.validate._suggest import closest_name, minimal_card_member
 

@@ -9,9 +9,9 @@ one skipped test case, so every report shows all four layers.
 
 from __future__ import annotations
 
-from th_ext._junit_xml import junit_text
-from th_ext._problem import LAYERS, Problem
-from th_ext._text import clean
+from th_ext.problems._junit_xml import junit_text
+from th_ext.problems._problem import LAYERS, Problem
+from th_ext.problems._text import clean
 from th_ext.validate._report import Report
 
 __all__ = ["to_junit"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from th_ext._problem import Problem
+from th_ext.problems._problem import Problem
 
 __all__ = ["MAX_PER_CODE", "MAX_PER_LAYER", "ProblemList", "TooManyProblems", "bounded"]
 

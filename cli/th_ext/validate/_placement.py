@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from th_ext._problem import LAYERS, Problem
+from th_ext.problems._problem import LAYERS, Problem
 
 __all__ = ["SUMMARY_CODES", "needs_place", "place_problems", "sort_problems", "source_lines"]
 

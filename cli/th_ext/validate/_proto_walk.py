@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from th_ext._problem import Problem
+from th_ext.problems._problem import Problem
 from th_ext.validate._a2a_model import MESSAGES, Field
 from th_ext.validate._fields import FieldChecker, json_type
 from th_ext.validate._pointer import pointer

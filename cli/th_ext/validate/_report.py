@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from th_ext._problem import LAYERS, Layer, Problem
-from th_ext._text import clean
+from th_ext.problems._problem import LAYERS, Layer, Problem
+from th_ext.problems._text import clean
 
 __all__ = ["FORMAT_VERSION", "Report"]
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from th_ext._exceptions import SchemaError
-from th_ext._problem import Problem
+from th_ext.problems._problem import Problem
 from th_ext.validate._fastschema import Check, compile_check
 from th_ext.validate._limits import ProblemList, TooManyProblems
 from th_ext.validate._schema_messages import problems_for
@@ -88,7 +88,7 @@ class ParamsSchema:
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT202012
 
-        from th_ext._schema_check import schema_defect
+        from th_ext.catalog._schema_check import schema_defect
 
         defect = schema_defect(self.schema)
         if defect is not None:

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from th_ext._problem import Problem
+from th_ext.problems._problem import Problem
 from th_ext.validate._pointer import pointer
 from th_ext.validate._suggest import allowed_keys_text, closest_name, minimal_schema_value
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from th_ext._catalog_reader import discover, schema_document
 from th_ext._exceptions import SchemaError, SourceError
-from th_ext._problem import Problem
+from th_ext.catalog._reader import discover, schema_document
+from th_ext.problems._problem import Problem
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
@@ -26,8 +26,8 @@ from th_ext.validate._schema import ParamsSchema
 from th_ext.validate._tables import shared_tables
 
 if TYPE_CHECKING:
-    from th_ext._catalog import ExtensionVersion
-    from th_ext._family_schemas import FamilySchema
+    from th_ext.catalog._family_schemas import FamilySchema
+    from th_ext.catalog._records import ExtensionVersion
 
 __all__ = [
     "SchemaOverride",

@@ -11,7 +11,7 @@ from a2a.types import AgentCard, Message, SendMessageRequest, StreamResponse, Ta
 from google.protobuf.json_format import ParseDict, ParseError
 
 from th_ext import find
-from th_ext._catalog_reader import load_example
+from th_ext.catalog._reader import load_example
 from th_ext.commands import build_command_reply
 from th_ext.demo import DemoServer, DemoVariant
 

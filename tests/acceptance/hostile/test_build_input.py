@@ -12,7 +12,7 @@ import pytest
 
 from tests.acceptance.hostile.conftest import Origin
 from th_ext import CatalogError, PublishError
-from th_ext._catalog_reader import load_version
+from th_ext.catalog._reader import load_version
 from th_ext.publish import plan_site
 from th_ext.publish._checks import check_examples
 from th_ext.publish._spec_page import INLINE_LIMIT, render_spec_page

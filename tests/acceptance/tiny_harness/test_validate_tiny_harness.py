@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from tests.support.tiny_harness_agent import start_tiny_harness_agent, tiny_harness_card
 from th_ext import find
-from th_ext._catalog_reader import schema_document
+from th_ext.catalog._reader import schema_document
 from th_ext.cli import app
 
 BASE = "http://127.0.0.1:9/"

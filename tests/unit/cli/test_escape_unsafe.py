@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from th_ext._text import escape_unsafe
+from th_ext.problems._text import escape_unsafe
 
 UNSAFE = (
     [chr(c) for c in range(0x20) if c not in (0x09, 0x0A)]

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 
 from th_ext import CommandRegistrationError, find
-from th_ext._catalog_reader import schema_bytes
+from th_ext.catalog._reader import schema_bytes
 from th_ext.commands import COMMANDS_V1_URI, CommandRegistry
 
 

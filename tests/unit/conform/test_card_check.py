@@ -16,11 +16,11 @@ from starlette.routing import Route
 
 from tests.support.asgi_server import serve_app
 from th_ext._exceptions import CardDocumentError, FetchError, HTTPStatusError, SourceTooLargeError
-from th_ext._source_limits import SourceLimits
 from th_ext.commands._card import CardCommand, CardCommands
 from th_ext.conform import Check
 from th_ext.conform._card_check import card_check, fetch_card
 from th_ext.net import HeaderScope
+from th_ext.sources._limits import SourceLimits
 
 CARD = {"name": "agent", "supportedInterfaces": []}
 WELL_KNOWN = "http://agent.test/.well-known/agent-card.json"

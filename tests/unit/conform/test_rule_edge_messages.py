@@ -4,7 +4,7 @@ report shows, and what the rule says each must do."""
 from __future__ import annotations
 
 from th_ext import find
-from th_ext._catalog_reader import spec_text
+from th_ext.catalog._reader import spec_text
 from th_ext.conform._rule_edges import RuleEdge, rule_edges, spec_table_rows
 
 SPEC = spec_text(find("commands/v1"))

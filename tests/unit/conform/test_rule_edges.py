@@ -5,7 +5,7 @@ whitespace outside ASCII; what each must do is the rule's own decision."""
 from __future__ import annotations
 
 from th_ext import find
-from th_ext._catalog_reader import spec_text
+from th_ext.catalog._reader import spec_text
 from th_ext.commands import ASCII_WHITESPACE, decide
 from th_ext.commands._dispatch_rule import NON_TEXT_CONTENT
 from th_ext.conform._rule_edges import other_whitespace, rule_edges, spec_table_rows

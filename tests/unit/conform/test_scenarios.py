@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 
 from th_ext import find
-from th_ext._catalog_reader import spec_text
+from th_ext.catalog._reader import spec_text
 from th_ext.commands._card import CardCommand
 from th_ext.conform._scenarios import (
     ARGUMENT,

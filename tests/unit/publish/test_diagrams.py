@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from th_ext import discover, find
-from th_ext._catalog_reader import spec_text
+from th_ext.catalog._reader import spec_text
 from th_ext.publish import plan_site
 from th_ext.publish._diagrams import (
     check_diagrams,

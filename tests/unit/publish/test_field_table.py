@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from th_ext import find
-from th_ext._catalog_reader import schema_document
+from th_ext.catalog._reader import schema_document
 from th_ext.publish import field_tables
 from th_ext.publish._field_table import describe_type
 

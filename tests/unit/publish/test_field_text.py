@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 
 from th_ext import find
-from th_ext._catalog_reader import schema_bytes
+from th_ext.catalog._reader import schema_bytes
 from th_ext.publish._field_text import check_field_descriptions, described_field_tables
 
 

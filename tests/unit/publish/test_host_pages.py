@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.host_schemas import PREFIX, URIS, make_host_schemas
-from th_ext._catalog_reader import discover
-from th_ext._family import read_external
+from th_ext.catalog._family import read_external
+from th_ext.catalog._reader import discover
 from th_ext.publish import plan_site
 from th_ext.publish._catalog_page import ServedSchema
 from th_ext.publish._host_page import host_page_title, render_host_page

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.support.seed import canonical_digest, source_schema_digest
 from th_ext import find
-from th_ext._catalog_reader import schema_document
+from th_ext.catalog._reader import schema_document
 from th_ext.commands import COMMANDS_V1_URI, commands_v1_schema, render_schema
 from th_ext.publish._checks import check_schema_source
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.support.seed import normative_sentences
 from th_ext import find
-from th_ext._catalog_reader import spec_text
+from th_ext.catalog._reader import spec_text
 
 
 def plain(markdown: str) -> str:

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from th_ext import DeadlineError
-from th_ext._deadline import deadline
+from th_ext.validate._deadline import deadline
 
 HOSTILE = re.compile(r"^(a+)+$")  # noqa: DUO138 (the deadline's test needs it)
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from th_ext._problem import Problem
+from th_ext.problems._problem import Problem
 from th_ext.validate import MAX_DEPTH, parse_document
 
 BOM = b"\xef\xbb\xbf"

@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.new_version import copy_as_draft
 from th_ext import find
-from th_ext._catalog_reader import discover, schema_document
+from th_ext.catalog._reader import discover, schema_document
 from th_ext.validate._extensions import KnownExtension, check_extensions
 from th_ext.validate._schema import ParamsSchema
 

@@ -38,8 +38,8 @@ from th_ext._exceptions import (
     SourceArgumentError,
     SourceTooLargeError,
 )
-from th_ext._fetch_wire import InterimSkippingResponse, describe, inflater_for, shorten
 from th_ext.net import HeaderScope, redact_url
+from th_ext.net._fetch_wire import InterimSkippingResponse, describe, inflater_for, shorten
 
 __all__ = ["FetchResult", "fetch"]
 

@@ -3,7 +3,7 @@
 This project bundles only its own schemas; the host's (tiny-harness's ``task``, ``status``,
 ``media``...) are its own. A run finds them, in order, in a folder given with ``--schemas``
 (a tiny-harness checkout's ``docs/a2a/ext``), then, only with ``--fetch-schemas``, at their
-``$id`` (``th_ext._family_fetch``). A schema found is checked: it must be a valid schema and
+``$id`` (``th_ext.catalog._family_fetch``). A schema found is checked: it must be a valid schema and
 its ``$id`` the extension's URI plus ``/schema.json``. An extension whose schema is not found
 stays unchecked, with a note that says how to provide it.
 """
@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SchemaError
-from th_ext._family import ExternalExtension, bundled_external
-from th_ext._schema_check import declared_schema_defect
-from th_ext._schema_files import SchemaFile, read_schema_file
+from th_ext.catalog._family import ExternalExtension, bundled_external
+from th_ext.catalog._schema_check import declared_schema_defect
+from th_ext.catalog._schema_files import SchemaFile, read_schema_file
 
 __all__ = [
     "FamilySchema",

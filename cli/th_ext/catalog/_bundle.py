@@ -11,7 +11,7 @@ from pathlib import Path
 
 __all__ = ["bundled_extensions_dir"]
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # th_ext/
 
 
 @cache

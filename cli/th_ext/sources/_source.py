@@ -24,36 +24,22 @@ from th_ext._exceptions import (
     SourceTooLargeError,
     SourceUnreadableError,
 )
-from th_ext._source_limits import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_TIMEOUT,
-    MAX_BYTES_LIMIT,
-    MAX_TIMEOUT,
+from th_ext._version import __version__
+from th_ext.sources._limits import (
     SourceLimits,
     check_limits,
     header_scope,
-    parse_header,
     read_bounded,
 )
-from th_ext._version import __version__
 
 if TYPE_CHECKING:
-    from th_ext._problem import Problem
     from th_ext.net import HeaderScope
+    from th_ext.problems._problem import Problem
 
 __all__ = [
-    "DEFAULT_MAX_BYTES",
-    "DEFAULT_TIMEOUT",
-    "MAX_BYTES_LIMIT",
     "MAX_REDIRECTS",
-    "MAX_TIMEOUT",
     "SourceBytes",
-    "SourceLimits",
-    "check_limits",
-    "header_scope",
     "is_url",
-    "parse_header",
-    "read_bounded",
     "read_source",
     "well_known_urls",
 ]
@@ -171,8 +157,8 @@ def _read_file(path: str, max_bytes: int) -> bytes:
 def _read_url(
     source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
 ) -> SourceBytes:
-    from th_ext._fetch import fetch
     from th_ext.net import redact_url
+    from th_ext.net._fetch import fetch
 
     url, fallback = well_known_urls(source) if well_known else (source, None)
     shown = redact_url(source)
@@ -208,7 +194,7 @@ def _read_url(
             status=first.status,
             url=first.url,
         ) from None
-    from th_ext._problem import Problem
+    from th_ext.problems._problem import Problem
 
     notice = Problem(
         "warning",
@@ -224,7 +210,7 @@ def _read_url(
 
 
 def _withheld_notice(text: str) -> Problem:
-    from th_ext._problem import Problem
+    from th_ext.problems._problem import Problem
 
     return Problem(
         "warning",

@@ -17,11 +17,11 @@ import tomllib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from th_ext._catalog_reader import read_file, spec_text
 from th_ext._exceptions import CatalogError
+from th_ext.catalog._reader import read_file, spec_text
 
 if TYPE_CHECKING:
-    from th_ext._catalog import ExtensionVersion
+    from th_ext.catalog._records import ExtensionVersion
 
 __all__ = [
     "REQUIREMENTS_FILE",

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SchemaError, SourceError
-from th_ext._family import ExternalExtension
-from th_ext._family_schemas import FamilySchema, checked_schema
-from th_ext._schema_files import MAX_SCHEMA_BYTES, SchemaFile, parse_schema_bytes
-from th_ext._source import read_source
-from th_ext._source_limits import SourceLimits
+from th_ext.catalog._family import ExternalExtension
+from th_ext.catalog._family_schemas import FamilySchema, checked_schema
+from th_ext.catalog._schema_files import MAX_SCHEMA_BYTES, SchemaFile, parse_schema_bytes
+from th_ext.sources._limits import SourceLimits
+from th_ext.sources._source import read_source
 
 __all__ = ["FetchedSchemas", "Fetcher", "fetch_family_schemas", "http_fetcher", "user_cache_dir"]
 

@@ -2,7 +2,7 @@
 
 Each folder holds ``extension.toml`` (metadata and the list of examples), ``spec.md`` (the
 specification text), ``schema.json`` (the params schema) and ``examples/``. These records are
-data only: ``th_ext._catalog_reader`` makes them from a folder and reads the folder's files.
+data only: ``th_ext.catalog._reader`` makes them from a folder and reads the folder's files.
 
 They are frozen dataclasses checked by hand rather than pydantic models: every ``th-ext`` run
 reads the catalog, and building models would cost more start-up time than the whole of a small

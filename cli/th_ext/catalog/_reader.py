@@ -19,8 +19,9 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, get_args
 
-from th_ext._bundle import bundled_extensions_dir
-from th_ext._catalog import (
+from th_ext._exceptions import CatalogError
+from th_ext.catalog._bundle import bundled_extensions_dir
+from th_ext.catalog._records import (
     ErratumEntry,
     Example,
     ExampleKind,
@@ -28,7 +29,6 @@ from th_ext._catalog import (
     HistoryEntry,
     Status,
 )
-from th_ext._exceptions import CatalogError
 
 __all__ = [
     "discover",

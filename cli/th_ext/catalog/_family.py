@@ -16,8 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Literal, get_args
 
-from th_ext._bundle import bundled_extensions_dir
 from th_ext._exceptions import CatalogError
+from th_ext.catalog._bundle import bundled_extensions_dir
 
 __all__ = [
     "EXTERNAL_FILE_NAME",
