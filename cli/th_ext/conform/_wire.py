@@ -2,19 +2,21 @@
 
 Both answer in the same shape, an ``RpcExchange`` whose results are A2A 1.0 JSON: for a send,
 ``{"task": ...}`` or ``{"message": ...}``, one per event on a stream (a ``StreamResponse``); for
-``GetTask``, the Task. Failures are data, never exceptions, and every exchange is bounded by a
-deadline over the whole answer and a byte cap, as the card reader is. The caller's headers go
-only where the run's ``HeaderScope`` allows (``th_ext.net``), asked before every request.
+``GetTask``, the Task. Both read their answers through ``exchange_http`` (a deadline over the
+whole answer, a byte cap, the SSE reader; failures are data, never exceptions), and differ only
+in the envelope: JSON-RPC's ``{"jsonrpc": "2.0", "result": ...}``, or HTTP+JSON's bare object.
+The caller's headers go only where the run's ``HeaderScope`` allows (``th_ext.net``), asked
+before every request.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
-from th_ext.dispatch._jsonrpc import JsonRpcClient, RpcExchange
+from th_ext.dispatch._exchange import RpcExchange, exchange_http
+from th_ext.dispatch._jsonrpc import JsonRpcClient
 
 if TYPE_CHECKING:
     import httpx
@@ -66,7 +68,7 @@ class JsonRpcWire:
         self._with = JsonRpcClient(
             client,
             url,
-            headers | {"Content-Type": "application/json"},
+            headers,
             timeout=timeout,
             max_bytes=max_bytes,
             scope=scope,
@@ -75,7 +77,7 @@ class JsonRpcWire:
         self._without = JsonRpcClient(
             client,
             url,
-            bare | {"Content-Type": "application/json"},
+            bare,
             timeout=timeout,
             max_bytes=max_bytes,
             scope=scope,
@@ -118,7 +120,7 @@ class RestWire:
         self.url = url
         base = url.rstrip("/")
         self._base = f"{base}/{path_segment(tenant)}" if tenant else base
-        self._headers = {**headers, "Accept-Encoding": "identity"}
+        self._headers = dict(headers)
         self._timeout = timeout
         self._max_bytes = max_bytes
 
@@ -129,11 +131,16 @@ class RestWire:
         headers = {**self._headers, **dict(self._scope.headers_for(self._base + path))}
         if not extensions:
             headers = {k: v for k, v in headers.items() if k.lower() != "a2a-extensions"}
-        headers["Content-Type"] = "application/a2a+json"
-        headers["Accept"] = "text/event-stream" if stream else "application/a2a+json"
         body = {"message": message}
         exchange = RpcExchange(method=path.lstrip("/"), request=body)
-        await self._bounded(exchange, "POST", self._base + path, headers, body)
+        await self._exchange(
+            exchange,
+            "POST",
+            self._base + path,
+            headers,
+            accept="text/event-stream" if stream else "application/a2a+json",
+            content=json.dumps(body).encode(),
+        )
         return exchange
 
     async def get_task(self, task_id: str) -> RpcExchange:
@@ -143,32 +150,8 @@ class RestWire:
             exchange.failure = "the task id is empty: it cannot be a path segment; not sent"
             return exchange
         headers = {**self._headers, **dict(self._scope.headers_for(url))}
-        headers["Accept"] = "application/a2a+json"
-        await self._bounded(exchange, "GET", url, headers, None)
+        await self._exchange(exchange, "GET", url, headers, accept="application/a2a+json")
         return exchange
-
-    async def _bounded(
-        self,
-        exchange: RpcExchange,
-        method: str,
-        url: str,
-        headers: dict[str, str],
-        body: dict[str, Any] | None,
-    ) -> None:
-        from th_ext.dispatch._jsonrpc import _describe, cannot_connect
-
-        try:
-            async with asyncio.timeout(self._timeout):
-                await self._exchange(exchange, method, url, headers, body)
-        except TimeoutError:
-            if not exchange.results:
-                exchange.failure = f"no complete answer within {self._timeout:g} s"
-                exchange.unreachable = not exchange.answered
-        except _TooLarge:
-            exchange.failure = f"the answer is larger than the cap of {self._max_bytes} bytes"
-        except Exception as exc:  # httpx errors and anything else on the wire
-            exchange.failure = _describe(exc)
-            exchange.unreachable = not exchange.answered and cannot_connect(exc)
 
     async def _exchange(
         self,
@@ -176,53 +159,28 @@ class RestWire:
         method: str,
         url: str,
         headers: dict[str, str],
-        body: dict[str, Any] | None,
+        *,
+        accept: str,
+        content: bytes | None = None,
     ) -> None:
-        content = json.dumps(body).encode("utf-8") if body is not None else None
-        async with self._client.stream(method, url, content=content, headers=headers) as response:
-            exchange.answered = True
-            is_stream = response.headers.get("content-type", "").startswith("text/event-stream")
-            if is_stream and response.status_code < 400:
-                await self._events(response, exchange)
-                return
-            data = bytearray()
-            async for chunk in response.aiter_bytes():
-                data += chunk
-                if len(data) > self._max_bytes:
-                    raise _TooLarge
-            if response.status_code >= 400:
-                exchange.failure = _http_error(response.status_code, bytes(data))
-                return
-            _take(exchange, bytes(data))
-
-    async def _events(self, response: httpx.Response, exchange: RpcExchange) -> None:
-        total, buffer = 0, b""
-        data: list[bytes] = []
-        async for chunk in response.aiter_bytes():
-            total += len(chunk)
-            if total > self._max_bytes:
-                raise _TooLarge
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for raw in lines:
-                line = raw.rstrip(b"\r")
-                if not line and data:
-                    _take(exchange, b"\n".join(data))
-                    data = []
-                    if not exchange.ok:
-                        return
-                elif line.startswith(b"data:"):
-                    value = line[5:]
-                    data.append(value[1:] if value.startswith(b" ") else value)
-        if data:
-            _take(exchange, b"\n".join(data))
-
-
-class _TooLarge(Exception):
-    pass
+        await exchange_http(
+            self._client,
+            exchange,
+            method,
+            url,
+            headers=headers,
+            accept=accept,
+            content=content,
+            content_type="application/a2a+json",
+            take=_take,
+            timeout=self._timeout,
+            max_bytes=self._max_bytes,
+        )
 
 
 def _take(exchange: RpcExchange, data: bytes) -> None:
+    """Record one HTTP+JSON answer (a whole body or one event's data): the object itself, or
+    the error when it is an object with ``error`` alone."""
     from th_ext.dispatch._answer import read_answer
 
     value, failure = read_answer(data)
@@ -236,14 +194,3 @@ def _take(exchange: RpcExchange, data: bytes) -> None:
         exchange.error = error if isinstance(error, dict) else {"message": str(error)}
     else:
         exchange.results.append(value)
-
-
-def _http_error(status: int, data: bytes) -> str:
-    try:
-        from th_ext.dispatch._answer import load_answer
-
-        error = load_answer(data).get("error", {})
-        message = error.get("message") if isinstance(error, dict) else None
-    except (UnicodeDecodeError, ValueError, AttributeError, RecursionError):
-        message = None
-    return f"HTTP {status}" + (f": {message}" if isinstance(message, str) else "")

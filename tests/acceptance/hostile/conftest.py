@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
 import ssl
 import threading
 from collections.abc import Callable, Iterator
@@ -18,6 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.support.loopback import LoopbackServer
+from tests.support.raw_http import RawScript
+from tests.support.raw_http import raw_server as serve_raw
 from th_ext.cli import app
 
 EXAMPLE_CARD = Path(__file__).resolve().parents[3] / "extensions/commands/v1/examples/card.json"
@@ -125,63 +126,11 @@ def origin_b() -> Iterator[Origin]:
         yield state
 
 
-RawScript = Callable[[bytes], bytes]
-"""Given the request's bytes (head and any body), the exact bytes to send before closing."""
-
-
 @pytest.fixture
 def raw_server() -> Iterator[Callable[[RawScript], str]]:
     """Start a raw-socket server answering every connection with a script; gives its base URL."""
-    listeners: list[socket.socket] = []
-    stop = threading.Event()
-
-    def start(script: RawScript) -> str:
-        listener = socket.create_server(("127.0.0.1", 0))
-        listener.settimeout(0.05)
-        listeners.append(listener)
-
-        def serve() -> None:
-            while not stop.is_set():
-                try:
-                    conn, _ = listener.accept()
-                except TimeoutError:
-                    continue
-                except OSError:
-                    return
-                with conn:
-                    conn.settimeout(2)
-                    request = _read_request(conn)
-                    with contextlib.suppress(OSError):
-                        conn.sendall(script(request))
-
-        threading.Thread(target=serve, daemon=True).start()
-        return f"http://127.0.0.1:{listener.getsockname()[1]}"
-
-    yield start
-    stop.set()
-    for listener in listeners:
-        listener.close()
-
-
-def _read_request(conn: socket.socket) -> bytes:
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = conn.recv(65536)
-        if not chunk:
-            return data
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = 0
-    for line in head.split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            length = int(value.strip())
-    while len(body) < length:
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    return head + b"\r\n\r\n" + body
+    with contextlib.ExitStack() as servers:
+        yield lambda script: servers.enter_context(serve_raw(script)).base_url
 
 
 @dataclass

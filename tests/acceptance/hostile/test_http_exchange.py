@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from tests.acceptance.hostile.conftest import RawScript, Result, card_for
-from th_ext.dispatch._jsonrpc import JsonRpcClient, RpcExchange
+from th_ext.dispatch._exchange import RpcExchange
+from th_ext.dispatch._jsonrpc import JsonRpcClient
 from th_ext.dispatch._sse import EventParser
 
 # A card fetch that fails on a malformed status line leaves one socket to the garbage

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -23,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.support.loopback import POLL_SECONDS, LoopbackServer
+from tests.support.raw_http import raw_server
 
 COMMANDS_URI = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"
 EXAMPLE_CARD = (
@@ -117,30 +117,9 @@ def card_server() -> Iterator[CardServer]:
 
 @pytest.fixture
 def silent_server() -> Iterator[str]:
-    """A server that accepts every connection and never sends a byte."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        listener.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            held.append(conn)
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    stop.set()
-    thread.join()
-    for conn in held:
-        conn.close()
-    listener.close()
+    """A server that accepts every connection, reads the request and never sends a byte."""
+    with raw_server(lambda request: [600.0]) as server:
+        yield server.base_url
 
 
 @dataclass
