@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.acceptance.hostile.conftest import RawScript, card_for
+from tests.acceptance.hostile.conftest import card_for
+from tests.support.raw_http import RawScript
 from th_ext.dispatch._answer import (
     MAX_CONTAINERS,
     MAX_ITEMS,

@@ -10,7 +10,8 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from tests.acceptance.hostile.conftest import RawScript, Result, card_for
+from tests.acceptance.hostile.conftest import Result, card_for
+from tests.support.raw_http import RawScript
 from th_ext.dispatch._exchange import RpcExchange
 from th_ext.dispatch._jsonrpc import JsonRpcClient
 from th_ext.dispatch._sse import EventParser

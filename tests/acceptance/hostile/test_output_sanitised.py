@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.acceptance.hostile.conftest import Origin, RawScript, Result, card_for
+from tests.acceptance.hostile.conftest import Origin, Result, card_for
+from tests.support.raw_http import RawScript
 
 FORBIDDEN = re.compile(
     r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
