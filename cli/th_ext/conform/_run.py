@@ -192,7 +192,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     sent: Counter[str] = Counter()
     for group in groups:
         checks += group.checks
-        notes += [note for note in group.notes if note not in notes]
+        notes += [note for note in dict.fromkeys(group.notes) if note not in notes]
         sent.update(group.commands)
     for wire in wires:
         if selected and wire not in unreachable:

@@ -9,7 +9,6 @@ is read by ``th_ext.sources._source`` with the limits and header rules ``validat
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -27,7 +26,7 @@ from th_ext.checks import (
     task_ref_check,
 )
 from th_ext.checks._observe import message_of, state
-from th_ext.commands._card import CardCommand, CardCommands, read_card_commands
+from th_ext.commands._card import CardCommand, CardCommands
 from th_ext.conform._excerpt import excerpt
 from th_ext.conform._family import FAMILY_KEYS, FamilyPayload, payloads_of
 from th_ext.conform._scenarios import Scenario, command_text, user_message
@@ -264,11 +263,3 @@ async def gather_groups(
 
 def _where(wire: Wire) -> str:
     return f"{wire.binding} {redact_url(wire.url)}"
-
-
-def commands_of(card: dict[str, Any]) -> CardCommands:
-    return read_card_commands(card)
-
-
-def now() -> float:
-    return time.perf_counter()

@@ -1,0 +1,874 @@
+"""A whole conform run, in-process: the demo agent's ASGI app behind httpx's ASGI transport (no
+port), so that every option and every branch of the run is checked in a fraction of a second.
+What the run reads from the card, which scenarios go where, the CMD-15 header check's four
+outcomes, the notes, and the report's every field."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from th_ext._exceptions import AgentUnreachableError, ConformError
+from th_ext.commands._names import EXTENSION_URI
+from th_ext.conform import ConformOptions, ConformReport, run_conform
+from th_ext.demo._server import build_demo_app
+from th_ext.demo._variants import DemoVariant
+
+BASE = "http://agent.test"
+RPC, REST = f"{BASE}/a2a", f"{BASE}/rest"
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+class _Hosts(httpx.AsyncBaseTransport):
+    """agent.test in-process; any other host through a real transport (loopback only)."""
+
+    def __init__(self, apps: dict[str, App]) -> None:
+        self.apps = {host: httpx.ASGITransport(app=app) for host, app in apps.items()}
+        self.real = httpx.AsyncHTTPTransport(trust_env=False)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        inner = self.apps.get(request.url.host, self.real)
+        return await inner.handle_async_request(request)
+
+
+def run(
+    variant: DemoVariant = DemoVariant.CORRECT,
+    source: str = BASE,
+    *,
+    app: App | None = None,
+    others: dict[str, App] | None = None,
+    **options: Any,
+) -> ConformReport:
+    options.setdefault("rule_edges", False)
+    apps = {"agent.test": app or build_demo_app(BASE, variant), **(others or {})}
+    return run_conform(source, ConformOptions(**options), transport=_Hosts(apps))
+
+
+def card_file(
+    tmp_path: Path,
+    change: Callable[[dict[str, Any]], None],
+    variant: DemoVariant = DemoVariant.CORRECT,
+) -> str:
+    """The demo agent's card, changed by ``change``, as a file (read without the transport)."""
+
+    async def fetch() -> dict[str, Any]:
+        transport = httpx.ASGITransport(app=build_demo_app(BASE, variant))
+        async with httpx.AsyncClient(transport=transport) as client:
+            card: dict[str, Any] = (await client.get(f"{BASE}/.well-known/agent-card.json")).json()
+            return card
+
+    card = asyncio.run(fetch())
+    change(card)
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    return str(path)
+
+
+def closed_port() -> str:
+    with socket.socket() as bound:  # bound, not listening, closed at once: refused
+        bound.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{bound.getsockname()[1]}"
+
+
+def statuses(report: ConformReport) -> dict[str, str]:
+    return {r.id: r.status for r in report.requirements}
+
+
+# --- the report of a conformant agent ---
+
+
+def test_the_demo_agent_s_report_in_every_field() -> None:
+    report = run()
+    assert report.passed and not report.strict
+    assert report.failed() == []
+    agent = report.agent
+    assert agent.name == "th-ext demo agent"
+    assert agent.card_url == f"{BASE}/.well-known/agent-card.json"
+    assert agent.extension_uri == EXTENSION_URI
+    assert agent.commands == ["model", "help", "review"]
+    assert agent.bindings_checked == ["JSONRPC", "HTTP+JSON"]
+    assert agent.bindings_not_checked == []
+    assert agent.streaming is True
+    assert [(i.binding, i.url, i.status) for i in agent.interfaces] == [
+        ("JSONRPC", RPC, "checked"),
+        ("HTTP+JSON", REST, "checked"),
+    ]
+    assert report.commands_run == [
+        "/model (10 times)",
+        "/help (8 times)",
+        "/review th-ext conform (8 times)",
+    ]
+    assert report.requests == 99
+    assert 0 < report.seconds < 2.5 and report.seconds == round(report.seconds, 3)
+    assert set(statuses(report).values()) <= {"pass", "skip"}
+    (core,) = report.core
+    assert (core.id, core.status) == ("A2A-3.1.2", "pass")
+    assert {(c.binding, c.mode) for c in core.checks} == {
+        ("JSONRPC", "stream"),
+        ("HTTP+JSON", "stream"),
+    }
+    assert report.other == []
+    # the stale task metadata is noted once per binding
+    assert len(report.notes) == len(set(report.notes)) == 2
+    assert report.notes[0].startswith("JSONRPC: after an ordinary message the task's metadata")
+    # every check names the interface and the mode it ran in
+    checks = [c for r in report.requirements for c in r.checks if c.binding != "card"]
+    assert {(c.binding, c.interface) for c in checks} == {("JSONRPC", RPC), ("HTTP+JSON", REST)}
+    assert {c.mode for c in checks} == {"stream", "send"}
+    labels = {(c.binding, c.mode, c.scenario) for c in checks}
+    for binding in ("JSONRPC", "HTTP+JSON"):
+        for mode in ("stream", "send"):
+            assert (binding, mode, "/model, new task") in labels
+            assert (binding, mode, "/model, existing task") in labels
+            assert (binding, mode, "an ordinary message, existing task") in labels
+    assert all(c.excerpt == "" for c in checks)
+    # the card's own checks
+    card_checks = sorted(
+        (c.requirement, c.status, c.scenario, c.mode, c.detail)
+        for r in report.requirements for c in r.checks if c.binding == "card"
+    )  # fmt: skip
+    assert ("CMD-15", "pass", "the agent card", "card", "required is not true") in card_checks
+    # CMD-15: the command runs without the header, on each interface in its first mode
+    header = _header_check(report)
+    assert [(c.binding, c.mode, c.status, c.detail, c.interface) for c in header] == [
+        ("JSONRPC", "stream", "pass", "the reply names the command", RPC),
+        ("HTTP+JSON", "stream", "pass", "the reply names the command", REST),
+    ]
+    assert {c.scenario for c in header} == {"/model without A2A-Extensions, new task"}
+
+
+def test_without_streaming_only_send_is_checked() -> None:
+    report = run(DemoVariant.NO_STREAMING)
+    assert report.passed and report.agent.streaming is False
+    checks = [c for r in report.requirements for c in r.checks if c.binding != "card"]
+    assert {c.mode for c in checks} == {"send"}
+    assert report.core[0].status == "skip"
+    assert report.requests == 51
+
+
+# --- broken agents ---
+
+FAILS = {
+    DemoVariant.NO_METADATA: ["CMD-3"],
+    DemoVariant.CHANGED_STATE: ["CMD-5"],
+    DemoVariant.MISSING_TASK_REF: ["CMD-4"],
+    DemoVariant.REPLY_AS_ARTIFACT: ["CMD-2"],
+    DemoVariant.WORKING_FIRST: ["CMD-14"],
+    DemoVariant.REPLY_AS_MESSAGE: ["CMD-2"],
+    DemoVariant.UNREGISTERED_AS_COMMAND: ["CMD-6"],
+    DemoVariant.USER_ROLE: ["CMD-9"],
+    DemoVariant.SLASHED_COMMAND: ["CMD-3"],
+    DemoVariant.REACHES_MODEL: ["CMD-1", "CMD-3", "CMD-5", "CMD-8", "CMD-14"],
+}
+
+
+@pytest.mark.parametrize("variant", list(FAILS), ids=str)
+def test_a_broken_agent_fails_what_it_breaks(variant: DemoVariant) -> None:
+    report = run(variant, rule_edges=variant is DemoVariant.UNREGISTERED_AS_COMMAND)
+    assert report.failed() == FAILS[variant]
+    assert not report.passed
+    failing = [c for r in report.requirements for c in r.checks if c.status == "fail"]
+    assert failing and all(c.excerpt for c in failing if c.binding != "card")
+
+
+@pytest.mark.parametrize("variant", [DemoVariant.CHANGED_STATE, DemoVariant.REPLY_AS_MESSAGE])
+def test_a_task_that_ended_is_replaced_and_noted(variant: DemoVariant) -> None:
+    state = "COMPLETED" if variant is DemoVariant.CHANGED_STATE else "FAILED"
+    report = run(variant)
+    assert report.notes == [
+        f"{where} {mode}: the task ended in TASK_STATE_{state}, so the next scenarios use a "
+        "new task"
+        for where in (f"JSONRPC {RPC}", f"HTTP+JSON {REST}")
+        for mode in ("stream", "send")
+    ]
+    # every scenario still ran, each existing-task one on a new task
+    assert (
+        report.requests
+        == {DemoVariant.CHANGED_STATE: 123, DemoVariant.REPLY_AS_MESSAGE: 115}[variant]
+    )
+    if variant is DemoVariant.CHANGED_STATE:
+        failing = [c for r in report.requirements if r.id == "CMD-5" for c in r.checks]
+        assert any(c.status == "fail" and "existing task" in c.scenario for c in failing)
+
+
+@pytest.mark.parametrize(
+    ("variant", "strict", "passed"),
+    [
+        (DemoVariant.UNNAMED_TASK, False, True),
+        (DemoVariant.UNNAMED_TASK, True, False),
+        (DemoVariant.EVENT_ONLY, False, True),
+        (DemoVariant.EVENT_ONLY, True, False),
+        (DemoVariant.CORRECT, True, True),
+    ],
+)
+def test_a_should_fails_the_run_only_when_strict(
+    variant: DemoVariant, strict: bool, passed: bool
+) -> None:
+    report = run(variant, strict=strict)
+    assert report.passed is passed and report.strict is strict
+
+
+# --- options ---
+
+
+def test_commands_and_skip_commands_choose_what_runs() -> None:
+    assert run(commands=("help",)).commands_run == ["/help (10 times)"]
+    only = run(skip_commands=("help", "model")).commands_run
+    assert only == ["/review th-ext conform (10 times)"]
+
+
+@pytest.mark.parametrize("option", ["commands", "skip_commands"])
+def test_a_command_not_on_the_card_is_refused_before_anything_is_sent(option: str) -> None:
+    with pytest.raises(ConformError) as raised:
+        options: dict[str, Any] = {option: ("help", "nope")}
+        run(**options)
+    assert (
+        str(raised.value)
+        == "/nope is not registered on the card (registered: /model, /help, /review)"
+    )
+
+
+def test_max_commands_names_the_commands_it_leaves_out(tmp_path: Path) -> None:
+    extra = [{"name": f"c{n}", "description": "x"} for n in range(57)]
+
+    def more(card: dict[str, Any]) -> None:
+        entry = card["capabilities"]["extensions"][0]
+        entry["params"]["commands"] += extra
+
+    report = run(source=card_file(tmp_path, more), max_commands=1)
+    named = ", ".join(["/help", "/review", *[f"/c{n}" for n in range(48)]])
+    assert report.notes[0] == (
+        f"59 command(s) over --max-commands 1 were not exercised: {named} and 9 more"
+    )
+    assert report.commands_run == ["/model (10 times)"]
+    report = run(max_commands=2)
+    assert report.notes[0] == "1 command(s) over --max-commands 2 were not exercised: /review"
+    assert run(max_commands=3).notes[0].startswith("JSONRPC: after")
+
+
+def test_bindings_and_levels_narrow_the_run() -> None:
+    report = run(bindings=("HTTP+JSON",), levels=("SHOULD",))
+    assert report.agent.bindings_checked == ["HTTP+JSON"]
+    assert {r.level for r in report.requirements} == {"SHOULD"}
+    checks = [c for r in report.requirements for c in r.checks if c.binding != "card"]
+    assert checks and {c.binding for c in checks} == {"HTTP+JSON"}
+
+
+def test_the_edges_of_the_rule_go_to_each_interface_once_in_its_first_mode() -> None:
+    plain, edged = run(), run(rule_edges=True)
+    assert edged.requests > plain.requests
+    edges = {c.scenario for r in edged.requirements for c in r.checks} - {
+        c.scenario for r in plain.requirements for c in r.checks
+    }
+    assert edges
+    edge_checks = [c for r in edged.requirements for c in r.checks if c.scenario in edges]
+    assert {c.mode for c in edge_checks} == {"stream"}
+    assert {c.binding for c in edge_checks} == {"JSONRPC", "HTTP+JSON"}
+
+
+def test_the_callers_headers_go_only_to_the_origins_allowed(tmp_path: Path) -> None:
+    source = card_file(tmp_path, lambda card: None)
+    secret = (("Authorization", "Bearer s3cret"),)
+    withheld = run(source=source, headers=secret)
+    assert withheld.notes[-1] == (
+        "the --header value was not sent to http://agent.test: it is not the origin of the URL "
+        "given (allow it with --header-origin)"
+    )
+    allowed = run(source=source, headers=secret, header_origins=(BASE,))
+    assert not any("--header" in note for note in allowed.notes)
+
+
+# --- cards conform cannot check ---
+
+
+def test_an_a2a_0_3_card_is_refused(tmp_path: Path) -> None:
+    def old(card: dict[str, Any]) -> None:
+        del card["supportedInterfaces"]
+        card["url"] = RPC
+
+    with pytest.raises(ConformError) as raised:
+        run(source=card_file(tmp_path, old))
+    assert str(raised.value) == "this is an A2A 0.3 card; conform needs an A2A 1.0 card"
+
+
+def test_a_card_without_the_extension_is_refused(tmp_path: Path) -> None:
+    def bare(card: dict[str, Any]) -> None:
+        card["capabilities"]["extensions"] = [{"uri": "https://x.test/ext/v1"}]
+
+    with pytest.raises(ConformError) as raised:
+        run(source=card_file(tmp_path, bare))
+    assert (
+        str(raised.value) == f"the card does not declare the commands extension ({EXTENSION_URI})"
+    )
+
+
+def test_an_agent_that_cannot_be_reached_is_one_error(tmp_path: Path) -> None:
+    gone = closed_port()
+
+    def moved(card: dict[str, Any]) -> None:
+        for entry in card["supportedInterfaces"]:
+            entry["url"] = entry["url"].replace(BASE, gone)
+
+    with pytest.raises(AgentUnreachableError) as raised:
+        run(source=card_file(tmp_path, moved))
+    assert str(raised.value).startswith(
+        f"the agent cannot be reached at {gone}/a2a: cannot connect"
+    )
+
+
+def test_one_unreachable_interface_is_shown_and_the_others_are_checked(tmp_path: Path) -> None:
+    gone = closed_port()
+
+    def half(card: dict[str, Any]) -> None:
+        card["supportedInterfaces"][1]["url"] = f"{gone}/rest"
+
+    report = run(source=card_file(tmp_path, half))
+    assert report.passed
+    assert report.agent.bindings_checked == ["JSONRPC"]
+    (rpc, rest) = report.agent.interfaces
+    assert (rpc.status, rest.status) == ("checked", "unreachable")
+    assert rest.reason.startswith("cannot connect")
+    # CMD-15's header check goes only to the interface that answered
+    header = [c for r in report.requirements if r.id == "CMD-15" for c in r.checks]
+    assert {c.binding for c in header} == {"card", "JSONRPC"}
+
+
+async def _status(send: Send, status: int, body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json")]})  # fmt: skip
+    await send({"type": "http.response.body", "body": body})
+
+
+def _failing(status: int) -> App:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        await _status(send, status, b'{"error": {"message": "down"}}')
+
+    return app
+
+
+def test_an_interface_that_answers_with_an_error_is_noted_and_left(tmp_path: Path) -> None:
+    def second(card: dict[str, Any]) -> None:
+        card["supportedInterfaces"][1]["url"] = "http://broken.test/rest"
+
+    report = run(source=card_file(tmp_path, second), others={"broken.test": _failing(500)})
+    assert (
+        "HTTP+JSON http://broken.test/rest stream: no answer (HTTP 500 Internal Server Error: "
+        "down); the other scenarios on it were not run"
+    ) in report.notes
+    assert "HTTP+JSON http://broken.test/rest send: no answer" in "\n".join(report.notes)
+    assert not report.passed
+
+
+# --- CMD-15: the command runs without the A2A-Extensions header ---
+
+
+async def _body(receive: Receive) -> bytes:
+    body = b""
+    while True:
+        message = await receive()
+        body += bytes(message.get("body", b""))
+        if not message.get("more_body"):
+            return body
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` that gives ``body`` first, as the request's whole body."""
+    sent = False
+
+    async def again() -> MutableMapping[str, Any]:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return again
+
+
+async def _empty_stream(send: Send) -> None:
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"text/event-stream")]})  # fmt: skip
+    await send({"type": "http.response.body", "body": b""})
+
+
+def _gated(how: str, variant: DemoVariant = DemoVariant.CORRECT) -> App:
+    """The demo agent, except for a message sent without ``A2A-Extensions``: refused with HTTP
+    400 (``refuse``), answered with an empty stream (``empty``), or taken as plain text, its
+    slash taken off (``model``)."""
+    inner = build_demo_app(BASE, variant)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers") or [])
+        if scope["type"] != "http" or b"a2a-extensions" in headers or scope["method"] != "POST":
+            await inner(scope, receive, send)
+            return
+        body = await _body(receive)
+        if how == "refuse":
+            await _status(send, 400, b'{"error": {"message": "extension required"}}')
+        elif how == "empty":
+            await _empty_stream(send)
+        else:
+            await inner(scope, _replay(body.replace(b'"text": "/', b'"text": "'), receive), send)
+
+    return app
+
+
+def test_an_empty_answer_without_the_header_is_a_refusal() -> None:
+    checks = _header_check(run(app=_gated("empty")))
+    assert [c.detail for c in checks] == ["refused: "] * 2
+    assert [c.mode for c in checks] == ["stream"] * 2
+
+
+def _header_check(report: ConformReport) -> list[Any]:
+    return [
+        c for r in report.requirements if r.id == "CMD-15" for c in r.checks if c.binding != "card"
+    ]
+
+
+def test_a_request_refused_without_the_header_fails_cmd_15() -> None:
+    report = run(app=_gated("refuse"))
+    checks = _header_check(report)
+    assert {c.status for c in checks} == {"fail"}
+    assert checks[1].detail == "refused: HTTP 400 Bad Request: extension required"
+    assert all(c.excerpt for c in checks)
+    assert report.failed() == ["CMD-15"]
+    assert report.commands_run[0] == "/model (10 times)"
+
+
+def test_a_command_that_reaches_the_model_without_the_header_fails_cmd_15() -> None:
+    report = run(app=_gated("model"))
+    checks = _header_check(report)
+    assert [c.detail for c in checks] == [
+        "with the header the reply names the command; without it no answer does "
+        "(the command did not run)"
+    ] * 2
+    assert all(c.excerpt for c in checks)
+    assert report.failed() == ["CMD-15"]
+    assert report.commands_run[0] == "/model (12 times)"
+
+
+def test_with_the_metadata_on_the_event_only_send_compares_the_two_replies(tmp_path: Path) -> None:
+    def no_stream(card: dict[str, Any]) -> None:
+        card["capabilities"]["streaming"] = False
+
+    report = run(
+        DemoVariant.EVENT_ONLY, source=card_file(tmp_path, no_stream, DemoVariant.EVENT_ONLY)
+    )
+    checks = _header_check(report)
+    assert [(c.status, c.detail) for c in checks] == [
+        ("pass", "neither reply names the command; without the header the reply says the same")
+    ] * 2
+    assert all(c.excerpt == "" for c in checks)
+
+
+def test_it_runs_inside_a_running_event_loop() -> None:
+    async def inside() -> ConformReport:
+        return run()
+
+    assert asyncio.run(inside()).passed
+
+
+def test_with_the_metadata_on_the_event_only_a_different_answer_fails(tmp_path: Path) -> None:
+    def no_stream(card: dict[str, Any]) -> None:
+        card["capabilities"]["streaming"] = False
+
+    source = card_file(tmp_path, no_stream, DemoVariant.EVENT_ONLY)
+    report = run(source=source, app=_gated("model", DemoVariant.EVENT_ONLY))
+    checks = _header_check(report)
+    assert [(c.status, c.detail) for c in checks] == [
+        ("fail", "neither reply names the command, and without the header the answer differs")
+    ] * 2
+    assert all(c.excerpt for c in checks)
+    assert report.commands_run[0] == "/model (8 times)"
+
+
+def test_the_card_s_required_true_fails_cmd_15(tmp_path: Path) -> None:
+    def required(card: dict[str, Any]) -> None:
+        card["capabilities"]["extensions"][0]["required"] = True
+
+    report = run(source=card_file(tmp_path, required))
+    (card_check,) = [
+        c for r in report.requirements if r.id == "CMD-15" for c in r.checks if c.binding == "card"
+    ]
+    assert (card_check.status, card_check.mode, card_check.scenario) == (
+        "fail", "card", "the agent card"
+    )  # fmt: skip
+    assert card_check.detail == (
+        "the card marks the extension required: true, so an A2A server refuses a request "
+        "without A2A-Extensions (-32008) and its commands never run"
+    )
+    assert card_check.interface == card_check.excerpt == ""
+    assert report.failed() == ["CMD-15"]
+
+
+# --- what goes to each interface ---
+
+
+Seen = list[tuple[str, str, bytes, dict[bytes, bytes]]]
+
+
+def _recording(inner: App, seen: Seen) -> App:
+    """``inner``, keeping each request's method, path, body and headers."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await inner(scope, receive, send)
+            return
+        body = await _body(receive)
+        seen.append((scope["method"], scope["path"], body, dict(scope["headers"])))
+        await inner(scope, _replay(body, receive), send)
+
+    return app
+
+
+def test_each_interface_s_tenant_goes_with_every_request(tmp_path: Path) -> None:
+    def tenants(card: dict[str, Any]) -> None:
+        for entry in card["supportedInterfaces"]:
+            entry["tenant"] = "acme"
+
+    seen: Seen = []
+    run(source=card_file(tmp_path, tenants), app=_recording(build_demo_app(BASE), seen))
+    rest = [path for _, path, _, _ in seen if path.startswith("/rest")]
+    rpc = [json.loads(body) for _, path, body, _ in seen if path == "/a2a"]
+    # every request says the A2A version; all but CMD-15's declare the extension
+    assert {headers[b"a2a-version"] for *_, headers in seen} == {b"1.0"}
+    declared = [headers.get(b"a2a-extensions") for *_, headers in seen]
+    assert declared.count(None) == 2 and set(declared) == {EXTENSION_URI.encode(), None}
+    assert rest and all(path.startswith("/rest/acme/") for path in rest)
+    assert rpc and all(call["params"]["tenant"] == "acme" for call in rpc)
+
+
+def _silent(seconds: float) -> App:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        await asyncio.sleep(seconds)
+        await _status(send, 500, b"{}")
+
+    return app
+
+
+def test_the_timeout_bounds_every_exchange(tmp_path: Path) -> None:
+    def second(card: dict[str, Any]) -> None:
+        card["supportedInterfaces"][1]["url"] = "http://slow.test/rest"
+
+    report = run(source=card_file(tmp_path, second), others={"slow.test": _silent(5)}, timeout=0.5)
+    rest = report.agent.interfaces[1]
+    assert (rest.status, rest.reason) == ("unreachable", "no complete answer within 0.5 s")
+    assert report.seconds < 4
+
+
+def _no_get_task(answer: bytes) -> App:
+    """The demo agent, except that ``GetTask`` (either binding) answers ``answer`` as its
+    JSON-RPC result, or for HTTP+JSON as the body (HTTP 404 when it is an error)."""
+    inner = build_demo_app(BASE)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and "/tasks/" in scope["path"]:
+            error = answer.startswith(b'{"error"')
+            await _status(send, 404 if error else 200, answer)
+            return
+        if scope["type"] != "http" or scope["path"] != "/a2a":
+            await inner(scope, receive, send)
+            return
+        body = await _body(receive)
+        call = json.loads(body)
+        if call.get("method") != "GetTask":
+            await inner(scope, _replay(body, receive), send)
+            return
+        value = json.loads(answer)
+        reply = {"jsonrpc": "2.0", "id": call["id"]}
+        reply |= value if "error" in value else {"result": value}
+        await _status(send, 200, json.dumps(reply).encode())
+
+    return app
+
+
+@pytest.mark.parametrize(
+    "answer", [b'{"error": {"code": -32001, "message": "Task not found"}}', b'"a task"']
+)
+def test_a_task_get_task_cannot_read_is_noted_and_its_scenarios_left(answer: bytes) -> None:
+    report = run(app=_no_get_task(answer))
+    assert report.notes == [
+        f"{where} {mode}: an ordinary message created no task that GetTask can read "
+        "(no task id); the existing-task scenarios were not run"
+        for where in (f"JSONRPC {RPC}", f"HTTP+JSON {REST}")
+        for mode in ("stream", "send")
+    ]
+    existing = [c for r in report.requirements for c in r.checks if "existing" in c.scenario]
+    assert existing == []
+
+
+def _no_snapshot() -> App:
+    """The demo agent, except that a stream's first event (the Task) is left out."""
+    inner = build_demo_app(BASE)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        dropped = False
+
+        async def without_the_task(message: MutableMapping[str, Any]) -> None:
+            nonlocal dropped
+            body = message.get("body", b"")
+            if message["type"] == "http.response.body" and not dropped and b'"task"' in body:
+                dropped = b"data:" in body
+                message = {**message, "body": b""} if dropped else message
+            await send(message)
+
+        await inner(scope, receive, without_the_task)
+
+    return app
+
+
+def test_a_stream_that_does_not_begin_with_the_task_warns_on_a2a_3_1_2() -> None:
+    report = run(app=_no_snapshot())
+    (core,) = report.core
+    assert core.status == "warn"
+    failing = [c for c in core.checks if c.status == "fail"]
+    assert failing and {c.mode for c in failing} == {"stream"}
+    assert failing[0].detail == "the stream began with statusUpdate, not the Task"
+    assert all(c.excerpt.startswith("statusUpdate ") for c in failing)
+    assert report.passed and report.failed() == []
+
+
+def test_the_host_extensions_payloads_are_gathered_from_every_answer(tmp_path: Path) -> None:
+    from tests.support.host_schemas import make_host_schemas
+    from tests.support.tiny_harness_agent import build_tiny_harness_app
+    from th_ext.catalog._family_schemas import schemas_from_folder
+
+    commands = (Path(__file__).parents[3] / "extensions/commands/v1/schema.json").read_bytes()
+    family = tuple(schemas_from_folder(make_host_schemas(tmp_path / "ext", commands)))
+    base = f"{BASE}/"
+    report = run(source=base, app=build_tiny_harness_app(base, media=False), family=family)
+    by_key = {r.key: r for r in report.other}
+    assert [(key, r.status) for key, r in by_key.items()] == [
+        ("task/v1", "pass"), ("channel/v1", "skip"), ("status/v1", "pass")
+    ]  # fmt: skip
+    # every answer's payloads, from every group: dozens, not the last answer's few
+    assert by_key["task/v1"].checked > 40 and by_key["status/v1"].checked > 40
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_host_extension_s_warning_fails_the_run_only_when_strict(
+    tmp_path: Path, strict: bool
+) -> None:
+    from tests.support.host_schemas import make_host_schemas, status_schema
+    from tests.support.tiny_harness_agent import build_tiny_harness_app
+    from th_ext.catalog._family_schemas import schemas_from_folder
+
+    commands = (Path(__file__).parents[3] / "extensions/commands/v1/schema.json").read_bytes()
+    folder = make_host_schemas(tmp_path / "ext", commands)
+    narrow = status_schema()
+    narrow["properties"]["sub_state"]["enum"] = ["awaiting-answer"]
+    (folder / "status.json").write_text(json.dumps(narrow), encoding="utf-8")
+    base = f"{BASE}/"
+    report = run(
+        source=base,
+        app=build_tiny_harness_app(base, media=False),
+        family=tuple(schemas_from_folder(folder)),
+        commands=("model",),
+        strict=strict,
+    )
+    status = next(r for r in report.other if r.key == "status/v1")
+    assert status.status == "warn"
+    assert report.passed is (not strict and report.failed() == [])
+
+
+def test_a_card_url_without_a_transport_is_fetched_and_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.support.asgi_server import serve_app
+
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.setenv(name, closed_port())  # conform reads no proxy settings
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    seen: Seen = []
+    secret = (("Authorization", "Bearer s3cret"),)
+    with serve_app(lambda url: _recording(build_demo_app(url), seen)) as base:
+        report = run_conform(base, ConformOptions(rule_edges=False, headers=secret))
+    assert report.passed
+    assert not any("--header" in note for note in report.notes)
+    assert all(headers[b"authorization"] == b"Bearer s3cret" for *_, headers in seen)
+    assert seen[0][:2] == ("GET", "/.well-known/agent-card.json")
+    assert report.requests == 99  # the card, then 98 exchanges, as in-process
+
+
+def _changing(inner: App) -> App:
+    """``inner``, given every ordinary message changed (as an agent that rewrites a message
+    before its model would record it)."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await inner(scope, receive, send)
+            return
+        body = (await _body(receive)).replace(b"What is A2A?", b"What is A2A, really?")
+        await inner(scope, _replay(body, receive), send)
+
+    return app
+
+
+def test_an_agent_that_changes_the_message_fails_cmd_8_on_new_and_existing_tasks() -> None:
+    report = run(app=_changing(build_demo_app(BASE)))
+    assert report.failed() == ["CMD-8"]
+    failing = [c for r in report.requirements if r.id == "CMD-8" for c in r.checks]
+    scenarios = {c.scenario for c in failing if c.status == "fail"}
+    assert {"an ordinary message, new task", "an ordinary message, existing task"} <= scenarios
+
+
+def _fails_once(inner: App) -> App:
+    """``inner``, except that the very first message it is sent gets HTTP 500."""
+    failed = False
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        nonlocal failed
+        if scope["type"] == "http" and scope["method"] == "POST" and not failed:
+            failed = True
+            await _body(receive)
+            await _status(send, 500, b"{}")
+            return
+        await inner(scope, receive, send)
+
+    return app
+
+
+def test_a_group_whose_first_message_gets_no_answer_stops_with_a_note() -> None:
+    report = run(app=_fails_once(build_demo_app(BASE)))
+    stopped = [note for note in report.notes if "no answer" in note]
+    assert len(stopped) == 1
+    assert stopped[0].endswith(
+        ": no answer (HTTP 500 Internal Server Error); the other scenarios on it were not run"
+    )
+
+
+def _mute(inner: App) -> App:
+    """``inner`` for the card; every message is answered with a working task that says
+    nothing (no status message), and GetTask with that task."""
+    task = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith("/.well-known"):
+            await inner(scope, receive, send)
+            return
+        body = await _body(receive)
+        if scope["path"] == "/a2a":
+            call = json.loads(body)
+            result = task if call["method"] == "GetTask" else {"task": task}
+            answer = {"jsonrpc": "2.0", "id": call["id"], "result": result}
+        else:
+            answer = task if scope["method"] == "GET" else {"task": task}
+        await _status(send, 200, json.dumps(answer).encode())
+
+    return app
+
+
+def test_two_replies_that_say_nothing_are_not_the_same_reply(tmp_path: Path) -> None:
+    def no_stream(card: dict[str, Any]) -> None:
+        card["capabilities"]["streaming"] = False
+
+    report = run(source=card_file(tmp_path, no_stream), app=_mute(build_demo_app(BASE)))
+    assert [(c.status, c.detail) for c in _header_check(report)] == [
+        ("fail", "neither reply names the command, and without the header the answer differs")
+    ] * 2
+
+
+def test_a_card_s_odd_corners(tmp_path: Path) -> None:
+    def odd(card: dict[str, Any]) -> None:
+        del card["name"]
+        card["url"] = RPC  # beside supportedInterfaces: still a 1.0 card
+        card["supportedInterfaces"].append({"protocolBinding": "GRPC", "url": f"{BASE}:1"})
+
+    report = run(source=card_file(tmp_path, odd))
+    assert report.passed
+    assert report.agent.name == ""
+    assert report.agent.bindings_not_checked == ["GRPC"]
+    assert any("GRPC" in note for note in report.notes)
+    assert report.requests == 98  # a card file is read without a request
+    assert report.requirements[0].anchor_url == f"{EXTENSION_URI}#cmd-1"
+
+
+def test_a_card_without_commands_says_none_are_registered(tmp_path: Path) -> None:
+    def empty(card: dict[str, Any]) -> None:
+        card["capabilities"]["extensions"][0]["params"]["commands"] = []
+
+    with pytest.raises(ConformError) as raised:
+        run(source=card_file(tmp_path, empty), commands=("help",))
+    assert str(raised.value) == "/help is not registered on the card (registered: none)"
+
+
+def _redirect(to: str) -> App:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        await _body(receive)
+        await send({"type": "http.response.start", "status": 307,
+                    "headers": [(b"location", (to + scope["path"]).encode())]})  # fmt: skip
+        await send({"type": "http.response.body", "body": b""})
+
+    return app
+
+
+def test_a_redirect_is_not_followed(tmp_path: Path) -> None:
+    def moved(card: dict[str, Any]) -> None:
+        card["supportedInterfaces"][1]["url"] = "http://moved.test/rest"
+
+    report = run(source=card_file(tmp_path, moved), others={"moved.test": _redirect(BASE)})
+    assert any(
+        note.startswith("HTTP+JSON http://moved.test/rest stream: no answer (")
+        for note in report.notes
+    )
+
+
+def test_exactly_fifty_commands_left_out_are_all_named(tmp_path: Path) -> None:
+    def more(card: dict[str, Any]) -> None:
+        entry = card["capabilities"]["extensions"][0]
+        entry["params"]["commands"] += [{"name": f"c{n}", "description": "x"} for n in range(50)]
+
+    report = run(source=card_file(tmp_path, more), max_commands=3, commands=())
+    named = ", ".join(f"/c{n}" for n in range(50))
+    assert report.notes[0] == (f"50 command(s) over --max-commands 3 were not exercised: {named}")
+
+
+def test_a_card_file_over_max_bytes_is_refused(tmp_path: Path) -> None:
+    from th_ext._exceptions import ThExtError
+
+    source = card_file(tmp_path, lambda card: None)
+    with pytest.raises(ThExtError) as raised:
+        run(source=source, max_bytes=100)
+    assert "100" in str(raised.value)
+
+
+def test_the_run_reads_no_proxy_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.setenv(name, closed_port())
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    assert run(commands=("help",)).passed
+
+
+def test_the_callers_headers_go_to_a_card_url_s_own_origin() -> None:
+    report = run(headers=(("Authorization", "Bearer s3cret"),), commands=("help",))
+    assert not any("--header" in note for note in report.notes)
+
+
+def test_a_schema_that_changed_from_its_pin_is_a_warning(tmp_path: Path) -> None:
+    from tests.support.host_schemas import URIS
+    from tests.support.tiny_harness_agent import build_tiny_harness_app
+
+    base = f"{BASE}/"
+    changed = ((URIS["status"], "the fetched schema differs from its pin"),)
+    report = run(
+        source=base,
+        app=build_tiny_harness_app(base, media=False),
+        commands=("model",),
+        family_changed=changed,
+    )
+    status = next(r for r in report.other if r.key == "status/v1")
+    assert (status.status, status.problems) == ("warn", ["the fetched schema differs from its pin"])
