@@ -683,15 +683,9 @@ def test_a_host_extension_s_warning_fails_the_run_only_when_strict(
     assert report.passed is (not strict and report.failed() == [])
 
 
-def test_a_card_url_without_a_transport_is_fetched_and_counted(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_card_url_without_a_transport_is_fetched_and_counted() -> None:
     from tests.support.asgi_server import serve_app
 
-    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
-        monkeypatch.setenv(name, closed_port())  # conform reads no proxy settings
-    for name in ("NO_PROXY", "no_proxy"):
-        monkeypatch.delenv(name, raising=False)
     seen: Seen = []
     secret = (("Authorization", "Bearer s3cret"),)
     with serve_app(lambda url: _recording(build_demo_app(url), seen)) as base:
@@ -843,14 +837,6 @@ def test_a_card_file_over_max_bytes_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ThExtError) as raised:
         run(source=source, max_bytes=100)
     assert "100" in str(raised.value)
-
-
-def test_the_run_reads_no_proxy_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
-        monkeypatch.setenv(name, closed_port())
-    monkeypatch.delenv("NO_PROXY", raising=False)
-    monkeypatch.delenv("no_proxy", raising=False)
-    assert run(commands=("help",)).passed
 
 
 def test_the_callers_headers_go_to_a_card_url_s_own_origin() -> None:
