@@ -40,9 +40,14 @@ __all__ = ["validate_command"]
 
 class ReportFormat(StrEnum):
     text = "text"
+    concise = "concise"
     json = "json"
     junit = "junit"
     github = "github"
+
+
+#: The formats a person reads: a source that cannot be read is one line on standard error.
+FOR_PEOPLE = (ReportFormat.text, ReportFormat.concise)
 
 
 SourcesArgument = Annotated[
@@ -61,6 +66,14 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources: SourcesArgument,
     output_format: Annotated[ReportFormat, format_option(ReportFormat)] = ReportFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="Text output: leave out the 'source: ok' and 'document: ok' lines.",
+        ),
+    ] = False,
     extension: Annotated[
         list[str] | None,
         typer.Option(
@@ -102,6 +115,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         junit_file,
         schemas,
         fetch_schemas,
+        quiet,
     )
     if len(sources) == 1:
         report, error = _run(sources[0], options)
@@ -126,6 +140,7 @@ class _Options(NamedTuple):
     junit_file: Path | None = None
     schemas_dir: Path | None = None
     fetch_schemas: bool = False
+    quiet: bool = False
 
 
 def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
@@ -170,7 +185,7 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
         # Nothing was read. A report says so for a program (and for --junit-file); a person
         # gets the one-line error of every command.
         report = report_for_source_error(source, exc, strict=options.strict)
-        if options.output_format is ReportFormat.text:
+        if options.output_format in FOR_PEOPLE:
             return report, exc
     else:
         location, notices = raw.location, [*raw.notices, *family_notices]
@@ -208,14 +223,22 @@ def _emit(report: "Report", options: _Options) -> int:
         from th_ext.validate import to_junit
 
         write_junit(to_junit(report), options.junit_file)
-    sys.stdout.write(render(report, options.output_format))
+    sys.stdout.write(render(report, options.output_format, quiet=options.quiet))
+    if options.output_format is ReportFormat.concise:
+        from th_ext.cli._validate_output import concise_count
+
+        sys.stdout.write(concise_count([report]) + "\n")
     return report.exit_code
 
 
-def render(report: "Report", output_format: ReportFormat) -> str:
-    """One report in ``output_format``."""
+def render(report: "Report", output_format: ReportFormat, *, quiet: bool = False) -> str:
+    """One report in ``output_format`` (for ``concise``, its problem lines without the count)."""
     source = report.source
-    if output_format is ReportFormat.github:
+    if output_format is ReportFormat.concise:
+        from th_ext.cli._validate_output import render_concise
+
+        text = render_concise(report)
+    elif output_format is ReportFormat.github:
         from th_ext.cli._github import render_github
 
         text = render_github(report, file=None if source == "-" or is_url(source) else source)
@@ -230,5 +253,5 @@ def render(report: "Report", output_format: ReportFormat) -> str:
     else:
         from th_ext.cli._validate_output import render_text
 
-        text = render_text(report, color=use_color(sys.stdout))
+        text = render_text(report, color=use_color(sys.stdout), quiet=quiet)
     return text

@@ -33,12 +33,17 @@ def validate_many(
     reports: list[Report] = []
     for source in sources:
         report, error = check(source)
-        if error is not None:  # text format: the one-line error, then the next source
+        if error is not None:  # text formats: the one-line error, then the next source
             sys.stdout.flush()
             error_line(str(error))
-        elif options.output_format in (ReportFormat.text, ReportFormat.github):
+        elif options.output_format in (
+            ReportFormat.text,
+            ReportFormat.concise,
+            ReportFormat.github,
+        ):
             after = options.output_format is ReportFormat.text and any(r.card_read for r in reports)
-            sys.stdout.write(("\n" if after else "") + render(report, options.output_format))
+            shown = render(report, options.output_format, quiet=options.quiet)
+            sys.stdout.write(("\n" if after else "") + shown)
         reports.append(report)
     if options.output_format is ReportFormat.json:
         from th_ext.cli._json import to_json
@@ -48,6 +53,10 @@ def validate_many(
         sys.stdout.write(merged_junit(reports))
     elif options.output_format is ReportFormat.text:
         sys.stdout.write("\n" + _verdicts(reports) + "\n")
+    elif options.output_format is ReportFormat.concise:
+        from th_ext.cli._validate_output import concise_count
+
+        sys.stdout.write(concise_count(reports) + "\n")
     if options.junit_file is not None:
         write_junit(merged_junit(reports), options.junit_file)
     return max(report.exit_code for report in reports)
