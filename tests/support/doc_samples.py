@@ -253,6 +253,20 @@ class SampleRunner:
             self._hook_checkout(folder)
         else:
             raise AssertionError(f"a sample runs th-ext, not {words[0]!r}")
+        done = subprocess.run(
+            argv,
+            cwd=folder,
+            env=self._env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+        run.last_code = done.returncode
+        return done.stdout.rstrip("\n")
+
+    def _env(self) -> dict[str, str]:
         env = {
             **os.environ,
             "NO_COLOR": "1",
@@ -262,18 +276,7 @@ class SampleRunner:
         }
         if self.pre_commit_home is not None:
             env["PRE_COMMIT_HOME"] = str(self.pre_commit_home)
-        done = subprocess.run(
-            argv,
-            cwd=folder,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            timeout=900,
-            check=False,
-        )
-        run.last_code = done.returncode
-        return done.stdout.rstrip("\n")
+        return env
 
     def _hook_checkout(self, folder: Path) -> None:
         """The scratch folder as a git repository whose pre-commit configuration is the page's."""
@@ -284,6 +287,16 @@ class SampleRunner:
         (folder / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
         for args in (["init", "-q"], ["add", "-A"]):
             subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True)
+        # The hook's environment is installed first, so that pre-commit's "Installing
+        # environment" lines (printed once per store) are not part of the sample.
+        subprocess.run(
+            [sys.executable, "-m", "pre_commit", "install-hooks"],
+            cwd=folder,
+            env=self._env(),
+            check=True,
+            capture_output=True,
+            timeout=900,
+        )
 
 
 def _is_hook_config(text: str) -> bool:
