@@ -184,8 +184,9 @@ $(VENV)/.installed-lock: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[lock]'
 	touch $@
 
-## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
-serve: $(VENV)/.installed-test
+## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing (the site extra is
+## all it needs). The header's "tiny-harness docs" link leads to the published docs there.
+serve: $(VENV)/.installed-site
 	$(BIN)/mkdocs serve
 
 ## Rewrite the console samples of the README and the site (<!-- sample --> blocks) from real
