@@ -62,7 +62,7 @@ HOOK_URL = "https://github.com/madarauchiha-314/th-ext"
 
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 #: A UUID cut short by an excerpt of an answer ('... as task 52ccf361-1ff5…').
-_CUT_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f-]{0,22}(?=…)")
+_CUT_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f-]{0,22}(?=…|\\u2026)")
 _PORT = re.compile(r"(?<=127\.0\.0\.1:)\d+")
 _SECONDS = re.compile(r"\b\d+\.\d+(?= s\b)|(?<=time=\")\d+\.\d+(?=\")")
 _TIMESTAMP = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
@@ -146,22 +146,61 @@ def differences(sample: Sample, transcript: str) -> str:
             if want != got:
                 return f"line {number}: the sample shows\n  {want}\nand a real run prints\n  {got}"
         return f"the sample has {len(shown)} lines and a real run prints {len(real)}"
+    return _excerpt_differences(shown, real)
+
+
+def _excerpt_differences(shown: list[str], real: list[str]) -> str:
+    """Each run of lines between ``…`` lines appears whole in ``real``, in order; the first
+    at the start and the last at the end unless a ``…`` stands before or after it."""
+    chunks: list[tuple[int, list[str]]] = []  # (line number of the chunk's first line, lines)
+    for number, line in enumerate(shown, 1):
+        if line.strip() == ELLIPSIS:
+            chunks.append((number + 1, []))
+        elif not chunks:
+            chunks.append((number, [line]))
+        else:
+            chunks[-1][1].append(line)
+    open_start = shown[:1] != [] and shown[0].strip() == ELLIPSIS
+    open_end = shown[-1:] != [] and shown[-1].strip() == ELLIPSIS
     position = 0
-    for number, want in enumerate(shown, 1):
-        if want.strip() == ELLIPSIS:
+    for index, (number, chunk) in enumerate(chunks):
+        if not chunk:
             continue
-        skipping = number > 1 and shown[number - 2].strip() == ELLIPSIS
-        while position < len(real) and not _same(want, real[position]):
-            if not skipping:
-                got = real[position]
-                return (
-                    f"line {number}: the sample shows\n  {want}\nwhere a real run prints\n  {got}"
-                )
-            position += 1
-        if position == len(real):
-            return f"line {number}: a real run never prints\n  {want}"
-        position += 1
+        anchored = index == 0 and not open_start
+        last = index == len(chunks) - 1 and not open_end
+        starts = [position] if anchored else range(position, len(real) - len(chunk) + 1)
+        if last:
+            starts = [s for s in starts if s + len(chunk) == len(real)]
+        found = next((s for s in starts if _block_at(chunk, real, s)), None)
+        if found is None:
+            return _first_miss(number, chunk, real, position)
+        position = found + len(chunk)
     return ""
+
+
+def _block_at(chunk: list[str], real: list[str], start: int) -> bool:
+    window = real[start : start + len(chunk)]
+    return len(window) == len(chunk) and all(map(_same, chunk, window))
+
+
+def _first_miss(number: int, chunk: list[str], real: list[str], position: int) -> str:
+    """Where the chunk stops matching at its likeliest place (its longest matching start)."""
+    best, best_at = 0, position
+    for start in range(position, len(real)):
+        length = 0
+        while (
+            length < len(chunk)
+            and start + length < len(real)
+            and _same(chunk[length], real[start + length])
+        ):
+            length += 1
+        if length > best:
+            best, best_at = length, start
+    want = chunk[best] if best < len(chunk) else chunk[-1]
+    if best_at + best < len(real) and best:
+        got = real[best_at + best]
+        return f"line {number + best}: the sample shows\n  {want}\nwhere a real run prints\n  {got}"
+    return f"line {number + best}: a real run never prints\n  {want}"
 
 
 def _same(want: str, got: str) -> bool:
