@@ -63,8 +63,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> str:
     from th_ext.publish._build import build_subtree, build_zensical
-    from th_ext.publish._generate import generate
-    from th_ext.publish._project import ProjectSettings, load_config
+    from th_ext.publish._site_plan import generate
+    from th_ext.publish._stage import ProjectSettings, load_config
 
     if args.command == "generate":
         settings = ProjectSettings.from_config(args.config, load_config(args.config))
