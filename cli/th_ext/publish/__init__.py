@@ -23,7 +23,7 @@ from th_ext.publish._site_plan import (
     write_plan,
 )
 from th_ext.publish._spec_page import render_spec_page
-from th_ext.publish._stage import stage_project, stage_subtree
+from th_ext.publish._stage import ProjectSettings, load_config, stage_project, stage_subtree
 from th_ext.publish._subtree import MANIFEST_NAME, SubtreeResult, install_subtree
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "FieldTable",
     "GeneratedFile",
     "NavEntry",
+    "ProjectSettings",
     "SitePlan",
     "SubtreeResult",
     "add_to_lock",
@@ -45,6 +46,7 @@ __all__ = [
     "field_tables",
     "generate",
     "install_subtree",
+    "load_config",
     "plan_site",
     "read_external",
     "read_lock",
