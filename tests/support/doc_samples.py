@@ -13,6 +13,7 @@ them). The comment may add, separated by ``;``:
   that variant, ``correct`` by default), started on a free port for the run.
 
 Besides ``th-ext ...``, a command may be ``echo $?`` (the exit code of the one before),
+``pytest ...`` (th-ext's pytest plugin at work on a test file of ``tests/data/samples/``),
 ``th-ext demo --serve [--variant V] --port PORT &`` (starts that agent as ``agent`` does),
 and ``pre-commit run ...``, run in a git repository of the scratch folder whose
 ``.pre-commit-config.yaml`` is the page's own ``th-ext-validate`` block, pointed at a snapshot
@@ -64,7 +65,7 @@ _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 #: A UUID cut short by an excerpt of an answer ('... as task 52ccf361-1ff5…').
 _CUT_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f-]{0,22}(?=…|\\u2026)")
 _PORT = re.compile(r"(?<=127\.0\.0\.1:)\d+")
-_SECONDS = re.compile(r"\b\d+\.\d+(?= s\b)|(?<=time=\")\d+\.\d+(?=\")")
+_SECONDS = re.compile(r"\b\d+\.\d+(?= ?s\b)|(?<=time=\")\d+\.\d+(?=\")")
 _TIMESTAMP = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?")
 #: What varies from run to run, with the placeholder it is compared as.
 VARYING = (
@@ -287,6 +288,8 @@ class SampleRunner:
         ]
         if words[0] == "th-ext":
             argv = [str(Path(sys.executable).with_name("th-ext")), *words[1:]]
+        elif words[0] == "pytest":
+            argv = [sys.executable, "-m", "pytest", *words[1:]]
         elif words[0] == "pre-commit":
             argv = [sys.executable, "-m", "pre_commit", *words[1:]]
             self._hook_checkout(folder)
