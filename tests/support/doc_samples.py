@@ -117,15 +117,30 @@ def find_samples(path: Path) -> list[Sample]:
     return found
 
 
+#: A line only th-ext's output has: a problem, an annotation, a verdict, a requirement's line.
+_TH_EXT_OUTPUT = re.compile(
+    r"^\s*(?:error|warning|note) [a-z0-9-]+ at |^::(?:error|warning|notice) |"
+    r"^(?:valid|invalid) \(\d+ errors?|^\s*(?:pass|FAIL|skip)\s+(?:CMD|A2A)-"
+)
+
+
 def unmarked_outputs(path: Path) -> list[str]:
-    """The console blocks of ``path`` that show output but are not marked as samples."""
-    return [
-        block.text.split("\n", 1)[0]
-        for block in code_blocks(path)
-        if block.language == "console"
-        and (block.comment or "").split(":")[0].split(";")[0].strip() != MARKER
-        and any(line and not line.startswith("$ ") for line in block.text.splitlines())
-    ]
+    """The blocks of ``path`` that show th-ext's output but are not marked as samples: console
+    blocks with a line that is not a command, and other plain-text blocks with a line only
+    th-ext prints."""
+    found = []
+    for block in code_blocks(path):
+        if (block.comment or "").split(":")[0].split(";")[0].strip() == MARKER:
+            continue
+        lines = block.text.splitlines()
+        if block.language == "console":
+            shows_output = any(line and not line.startswith("$ ") for line in lines)
+        else:
+            plain = block.language in ("", "text")
+            shows_output = plain and any(_TH_EXT_OUTPUT.search(line) for line in lines)
+        if shows_output:
+            found.append(block.text.split("\n", 1)[0])
+    return found
 
 
 def normalised(text: str) -> str:

@@ -62,6 +62,21 @@ def test_every_console_block_that_shows_output_is_a_sample() -> None:
     assert not unmarked, f"console blocks with output but no <!-- sample --> above: {unmarked}"
 
 
+def test_a_block_of_output_without_the_mark_is_found(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```console\n$ th-ext extensions\nEXTENSION  STATUS\n```\n\n"
+        "```text\n  error missing-field at /name (card.json:1:1)\n```\n\n"
+        "```console\n$ th-ext schema commands/v1 > schema.json\n```\n\n"
+        "<!-- sample -->\n```console\n$ th-ext extensions\nEXTENSION  STATUS\n```\n",
+        encoding="utf-8",
+    )
+    assert unmarked_outputs(page) == [
+        "$ th-ext extensions",
+        "  error missing-field at /name (card.json:1:1)",
+    ]
+
+
 def test_the_samples_cover_every_command_the_docs_show_output_of() -> None:
     first = {s.text.split("\n", 1)[0] for s in SAMPLES}
     assert "$ th-ext demo" in first
