@@ -13,7 +13,7 @@ from th_ext.catalog._reader import load_example, schema_bytes, schema_document
 from th_ext.catalog._records import ExtensionVersion, canonical_schema_text
 from th_ext.catalog._schema_check import local_validator
 from th_ext.catalog._schema_check import schema_defect as check_schema
-from th_ext.validate._pointer import resolve_pointer
+from th_ext.validate._positions import resolve_pointer
 
 __all__ = [
     "check_examples",

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from th_ext.validate._commands_params import check_commands_params
+from th_ext.validate._extensions import check_commands_params
 
 BASE = ("capabilities", "extensions", 0)
 WHERE = "/capabilities/extensions/0/params/commands"
