@@ -154,7 +154,7 @@ def check_commands_params(
                         "command-name-pattern",
                         pointer((*base, "params", "commands", index, "name")),
                         f"command {name_mismatch(name)}",
-                        "use lower-case letters, digits and '-', starting with a letter",
+                        _name_hint(name),
                         "extension",
                     )
                 )
@@ -205,6 +205,34 @@ def explain_runs_on(
             )
         )
     return result
+
+
+_NAME_HINT = "use lower-case letters, digits and '-', starting with a letter"
+
+
+def _name_hint(name: str) -> str:
+    """The hint for a malformed command name, with the valid name it most likely meant: the
+    name in lower case, or the name with one character left out at either end, or one
+    separator inside it (a space, ``_``, ``.``) made a ``-``; as unknown keys get the key they
+    most likely meant."""
+    meant = _meant_name(name)
+    return f"{_NAME_HINT}; did you mean {meant!r}?" if meant is not None else _NAME_HINT
+
+
+def _meant_name(name: str) -> str | None:
+    if is_command_name(name.lower()):
+        return name.lower()
+    last = len(name) - 1
+    for index, character in enumerate(name):
+        if 0 < index < last:
+            if character.isalnum():
+                continue
+            candidate = f"{name[:index]}-{name[index + 1 :]}"
+        else:
+            candidate = name[:index] + name[index + 1 :]
+        if candidate and is_command_name(candidate):
+            return candidate
+    return None
 
 
 def _runs_on_index(problem: Problem, prefix: str) -> int | None:
