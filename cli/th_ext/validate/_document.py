@@ -30,19 +30,17 @@ import math
 import re
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import CardDocumentError
+from th_ext.net import HeaderScope
 from th_ext.problems._problem import Problem
 from th_ext.sources._limits import SourceLimits
 from th_ext.sources._source import read_source
 from th_ext.validate._card import json_type
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
 from th_ext.validate._positions import PathPart, children, iter_paths, pointer
-
-if TYPE_CHECKING:
-    from th_ext.net import HeaderScope
 
 __all__ = [
     "MAX_DEPTH",

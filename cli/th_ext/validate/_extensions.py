@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from th_ext._deadline import Deadline
+from th_ext.catalog._family import ExternalExtension
 from th_ext.catalog._family_schemas import family_entry, unknown_schema_hint
 from th_ext.commands._entry import (
     duplicate_message,
@@ -45,9 +46,6 @@ from th_ext.problems._problem import Problem
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._positions import pointer
 from th_ext.validate._schema import ParamsSchema
-
-if TYPE_CHECKING:
-    from th_ext.catalog._family import ExternalExtension
 
 __all__ = [
     "ExtensionRules",

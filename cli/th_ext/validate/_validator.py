@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import SchemaError, SourceError
+from th_ext.catalog._family_schemas import FamilySchema
 from th_ext.catalog._reader import discover, schema_document
+from th_ext.catalog._records import ExtensionVersion
 from th_ext.net import redact, redact_url
 from th_ext.problems._problem import Problem
 from th_ext.validate._card import check_card
@@ -25,10 +27,6 @@ from th_ext.validate._limits import bounded
 from th_ext.validate._positions import place_problems, source_lines
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema, SchemaOverride
-
-if TYPE_CHECKING:
-    from th_ext.catalog._family_schemas import FamilySchema
-    from th_ext.catalog._records import ExtensionVersion
 
 __all__ = [
     "SchemaOverride",

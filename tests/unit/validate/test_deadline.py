@@ -55,7 +55,7 @@ def test_a_hostile_pattern_in_a_worker_thread_ends_at_the_deadline() -> None:
             data, source="c", options=options, deadline=Deadline.after(0.3, "too slow")
         )
     )
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 10
     assert isinstance(outcome, DeadlineError)
     assert str(outcome) == "too slow"
 
