@@ -32,8 +32,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from th_ext._deadline import Deadline
-from th_ext.catalog._family import ExternalExtension
-from th_ext.catalog._family_schemas import family_entry, unknown_schema_hint
+from th_ext.catalog._family import ExternalExtension, family_entry, unknown_schema_hint
 from th_ext.commands._entry import (
     duplicate_message,
     is_command_name,

@@ -15,7 +15,7 @@ from typing import Any
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import SchemaError, SourceError
-from th_ext.catalog._family_schemas import FamilySchema
+from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import discover, schema_document
 from th_ext.catalog._records import ExtensionVersion
 from th_ext.net import redact, redact_url
