@@ -15,13 +15,13 @@ from operator import itemgetter, methodcaller
 from typing import Any
 
 from th_ext.commands._entry import (
+    COMMAND_NAME_PATTERN,
     duplicate_message,
     is_command_name,
     name_mismatch,
     repeated_names,
     runs_on_message,
 )
-from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.problems._problem import Problem
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._pointer import pointer

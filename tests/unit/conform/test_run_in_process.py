@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from th_ext._exceptions import AgentUnreachableError, ConformError
-from th_ext.commands._names import EXTENSION_URI
+from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform import ConformOptions, ConformReport, run_conform
 from th_ext.demo._server import build_demo_app
 from th_ext.demo._variants import DemoVariant
