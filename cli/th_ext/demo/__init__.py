@@ -16,7 +16,7 @@ from th_ext.demo._harness import (
     stand_in_answer,
 )
 from th_ext.demo._run import DemoRun, run_demo
-from th_ext.demo._server import DemoServer, build_demo_app, serve_forever
+from th_ext.demo._server import DemoServer, DemoTaskStore, build_demo_app, serve_forever
 from th_ext.demo._variants import DemoVariant
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "DemoHarness",
     "DemoRun",
     "DemoServer",
+    "DemoTaskStore",
     "DemoVariant",
     "build_demo_app",
     "demo_card",

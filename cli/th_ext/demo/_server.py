@@ -35,6 +35,7 @@ from th_ext.demo._variants import DemoVariant
 try:
     import uvicorn
     from a2a.server.agent_execution import AgentExecutor, RequestContext
+    from a2a.server.context import ServerCallContext
     from a2a.server.events import EventQueue
     from a2a.server.request_handlers import DefaultRequestHandler
     from a2a.server.routes import (
@@ -60,7 +61,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         " install it with: pip install 'th-ext[demo] @ git+https://github.com/madarauchiha-314/th-ext'"
     ) from None
 
-__all__ = ["DemoAgentExecutor", "DemoServer", "build_demo_app", "serve_forever"]
+__all__ = ["DemoAgentExecutor", "DemoServer", "DemoTaskStore", "build_demo_app", "serve_forever"]
+
+REPLY_METADATA_KEYS = ("command", "task_ref")
+"""The command metadata of a reply, which belongs to that reply and not to its task."""
 
 
 class DemoAgentExecutor(AgentExecutor):
@@ -268,12 +272,40 @@ class _SnapshotFirstHandler(DefaultRequestHandler):
             yield event
 
 
-def build_demo_app(base_url: str, variant: DemoVariant = DemoVariant.CORRECT) -> Starlette:
-    """The demo agent as an ASGI app whose card names ``base_url``."""
+class DemoTaskStore(InMemoryTaskStore):
+    """The SDK's in-memory task store, keeping no reply's command metadata on the task.
+
+    The SDK's task manager copies every status update's ``metadata`` onto its task, and never
+    clears it, so a task would hold ``{"command": "review"}`` long after the reply to
+    ``/review``. No client reads it (a reply is recognised by its own metadata), but a reference
+    agent leaves nothing to explain: the command metadata is dropped from each task it saves.
+    """
+
+    async def save(self, task: Task, context: ServerCallContext) -> None:
+        kept = Task()
+        kept.CopyFrom(task)
+        for key in REPLY_METADATA_KEYS:
+            if key in kept.metadata:
+                del kept.metadata[key]
+        await super().save(kept, context)
+
+
+def build_demo_app(
+    base_url: str,
+    variant: DemoVariant = DemoVariant.CORRECT,
+    *,
+    task_store: InMemoryTaskStore | None = None,
+) -> Starlette:
+    """The demo agent as an ASGI app whose card names ``base_url``.
+
+    ``task_store`` replaces the demo's own ``DemoTaskStore``: the SDK's ``InMemoryTaskStore``
+    shows what an agent on the SDK does by default (each task keeps the command metadata of the
+    replies on it).
+    """
     harness = DemoHarness()
     card_json = demo_card(base_url, harness.registry, streaming=variant.streaming)
     card = json_format.ParseDict(card_json, AgentCard())
-    task_store = InMemoryTaskStore()
+    task_store = task_store if task_store is not None else DemoTaskStore()
     handler = _SnapshotFirstHandler(
         agent_executor=DemoAgentExecutor(harness, task_store, variant),
         task_store=task_store,
