@@ -246,12 +246,17 @@ def _state_unchanged(obs: Observation, reply: dict[str, Any]) -> Check:
         )
     now = state(obs.after)
     if not (obs.existing and obs.before is not None):
+        # The scenario already says "new task"; only a task whose state before is unknown says
+        # why it is judged as one.
+        judged = (
+            "the state before is unknown, so it is judged as a new task: " if obs.existing else ""
+        )
         if replied in _TERMINAL:
             return check(
-                obs, "CMD-5", False, f"new task: the reply ended it in {replied}, a terminal state"
+                obs, "CMD-5", False, f"{judged}the reply ended it in {replied}, a terminal state"
             )
         ok = replied == now
-        return check(obs, "CMD-5", ok, f"new task: {replied} in the reply, {now} after")
+        return check(obs, "CMD-5", ok, f"{judged}{replied} in the reply, {now} after")
     was = state(obs.before)
     ok = was == replied == now
     return check(
