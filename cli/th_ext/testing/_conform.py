@@ -104,29 +104,27 @@ def conform(
     __tracebackhide__ = True
     # Deferred: the conformance kit and httpx add about 135 ms (measured) to the import of this
     # package, which pytest imports through the plugin in every run where th-ext is installed.
-    from th_ext.conform import run_conform
+    import httpx
+
+    from th_ext.conform import run_conform, run_conform_async
 
     if (app is None) == (source is None):
         raise TypeError("conform() takes an ASGI app or a source, not both and not neither")
     if app is not None:
-        report = _run(_in_process(app, base_url, options))
+        asgi_app = app
+
+        async def in_process() -> ConformReport:
+            async with app_lifespan(asgi_app):
+                transport = httpx.ASGITransport(app=asgi_app)
+                return await run_conform_async(base_url, options, transport=transport)
+
+        report = _run(in_process())
     else:
         assert source is not None
         report = run_conform(source, options)
     if not report.passed:
         raise ConformanceFailed(report)
     return report
-
-
-async def _in_process(app: ASGIApp, base_url: str, options: ConformOptions | None) -> ConformReport:
-    import httpx
-
-    from th_ext.conform import run_conform_async
-    from th_ext.testing._conform import app_lifespan
-
-    async with app_lifespan(app):
-        transport = httpx.ASGITransport(app=app)
-        return await run_conform_async(base_url, options, transport=transport)
 
 
 def _run(coroutine: object) -> ConformReport:
