@@ -69,7 +69,8 @@ def test_a_task_ref_that_get_task_reads_passes_wherever_the_reply_puts_it(place:
 def test_no_task_ref_is_skipped_and_reads_nothing() -> None:
     reader = Tasks({"t2": SUB_TASK})
     found = judge(reply(task_ref=None), reader)
-    assert (found.status, found.detail) == (
+    assert (found.requirement, found.status, found.detail) == (
+        "CMD-4",
         "skip",
         "the command started no sub-task (no task_ref)",
     )
@@ -82,13 +83,18 @@ def test_a_task_ref_that_is_not_a_string_fails_without_a_read(value: Any) -> Non
     event["metadata"]["task_ref"] = value
     reader = Tasks({"t2": SUB_TASK})
     found = judge(event, reader)
-    assert (found.status, found.detail) == ("fail", f"task_ref {value!r} is not a task id")
+    assert (found.requirement, found.status, found.detail) == (
+        "CMD-4",
+        "fail",
+        f"task_ref {value!r} is not a task id",
+    )
     assert reader.asked == []
 
 
 def test_a_task_ref_get_task_cannot_read_fails_with_the_agent_s_error() -> None:
     found = judge(reply(), Tasks({}))
-    assert (found.status, found.detail) == (
+    assert (found.requirement, found.status, found.detail) == (
+        "CMD-4",
         "fail",
         "GetTask t2: JSON-RPC error -32001: Task not found",
     )
@@ -102,3 +108,21 @@ def test_get_task_answering_with_another_task_fails() -> None:
 def test_get_task_answering_with_something_not_a_task_fails() -> None:
     found = judge(reply(), Tasks({"t2": ["t2"]}))
     assert (found.status, found.detail) == ("fail", "GetTask t2: not that task")
+
+
+def test_a_read_that_failed_after_the_task_came_fails() -> None:
+    """The task arrived, then the exchange failed (a stream cut short, a second answer): the
+    read is not trusted."""
+
+    class Broken(Tasks):
+        async def get_task(self, task_id: str) -> RpcExchange:
+            exchange = await super().get_task(task_id)
+            exchange.failure = "the answer was cut short"
+            return exchange
+
+    found = judge(reply(), Broken({"t2": SUB_TASK}))
+    assert (found.requirement, found.status, found.detail) == (
+        "CMD-4",
+        "fail",
+        "GetTask t2: the answer was cut short",
+    )
