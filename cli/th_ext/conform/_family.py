@@ -14,9 +14,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from th_ext.catalog._family import ExternalExtension, bundled_external
-from th_ext.catalog._family_schemas import FamilySchema, family_key, unknown_schema_hint
-from th_ext.catalog._schema_check import local_validator
+from th_ext.catalog._family import (
+    ExternalExtension,
+    FamilySchema,
+    bundled_external,
+    family_key,
+    unknown_schema_hint,
+)
+from th_ext.catalog._schemas import local_validator
 from th_ext.checks import Observation
 from th_ext.checks._observe import event_kind, metadata
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from th_ext.catalog._requirements import Requirement
+from th_ext.catalog._reader import Requirement
 from th_ext.checks import CORE_RULES, Check, CheckStatus
 from th_ext.conform._family import OtherExtensionResult
 

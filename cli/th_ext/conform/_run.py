@@ -37,9 +37,8 @@ from th_ext._exceptions import (
     HTTPStatusError,
     SourceTooLargeError,
 )
-from th_ext.catalog._family_schemas import FamilySchema
-from th_ext.catalog._reader import find, spec_text
-from th_ext.catalog._requirements import load_requirements
+from th_ext.catalog._family import FamilySchema
+from th_ext.catalog._reader import find, load_requirements, spec_text
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform._family import fails_run, other_extension_results
