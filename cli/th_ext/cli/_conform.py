@@ -158,6 +158,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         from th_ext.cli._conform_html import render_html
 
         _write_file(html, "--html", render_html(report))
+        write(f"wrote {html}", err=True)
     if junit_file is not None:
         from th_ext.cli._conform_junit import render_junit
 

@@ -31,8 +31,11 @@ class CardCheckFailed(AssertionError):
     """The card is not valid; ``report`` holds every problem, and the message lists them.
 
     A card file that cannot be read (missing, over the cap) gives the report ``th-ext
-    validate`` gives it: one ``source`` problem, exit code 2.
+    validate`` gives it: one ``source`` problem, exit code 2. The message's first line, the one
+    pytest's short summary shows, begins with the reason: the first problem's own words.
     """
+
+    __module__ = "th_ext.testing"  # its public home: tracebacks and ``-ra`` name it so
 
     def __init__(self, report: Report) -> None:
         self.report = report
@@ -76,11 +79,19 @@ def check_card(
 
 
 def describe(report: Report) -> str:
-    """The report in a few plain lines: the verdict, then one line per problem."""
+    """The report in a few plain lines: the reason and the verdict, then one line per problem.
+
+    The first line leads with the first failing problem's message, so that a summary cut to
+    the width of a terminal still shows why the card failed.
+    """
     failing = [p for p in report.problems if report.fails(p)]
     location = clean(report.location)
-    head = f"agent card {location} is not valid: {len(failing)} problem(s)"
-    lines = [head, *(_line(p, location) for p in report.problems)]
+    verdict = f"agent card {location} is not valid: {len(failing)} problem(s)"
+    if failing:
+        first = failing[0]
+        where = f" at {clean(first.path)}" if first.path else ""
+        verdict = f"{clean(first.message)} ({first.code}{where}); {verdict}"
+    lines = [verdict, *(_line(p, location) for p in report.problems)]
     return escape_unsafe("\n".join(lines))
 
 
