@@ -515,11 +515,10 @@ def sign_card(
     alg = alg or key_alg
     if alg not in _FITS:
         raise KeysError(f"--alg {alg}: th-ext signs with {', '.join(ALGORITHMS)}")
+    own = _key_jwk(_algorithm(key_alg), private)
+    if not _fits({k: v for k, v in own.items() if k != "alg"}, alg):
+        raise KeysError(f"--alg {alg} does not fit the key ({_key_type(own)})")
     algorithm = _algorithm(alg)
-    if not _fits(_key_jwk(algorithm, private), alg):
-        raise KeysError(
-            f"--alg {alg} does not fit the key ({_key_type(_key_jwk(algorithm, private))})"
-        )
     header: dict[str, str] = {"alg": alg, "typ": "JOSE", "kid": kid}
     if jku is not None:
         header["jku"] = jku
@@ -590,8 +589,9 @@ def _from_jwk(algorithm: Algorithm, jwk: dict[str, Any]) -> Any:
 
 
 def _key_jwk(algorithm: Algorithm, key: Any) -> dict[str, Any]:
+    """The public members of ``key``'s JWK (the members that say what it is)."""
     jwk: dict[str, Any] = algorithm.to_jwk(key, as_dict=True)
-    return jwk
+    return {k: v for k, v in jwk.items() if k in ("kty", "crv")}
 
 
 def _insert(text: str, entry: str) -> str:
@@ -616,14 +616,15 @@ def _insert(text: str, entry: str) -> str:
             position = _skip(text, position + 1)
     if span is not None:
         close = span[1] - 1
+        after = len(text[:close].rstrip())  # just after the last item (or the "[")
         inner = text[span[0] + 1 : close].strip()
-        return text[:close] + (", " if inner else "") + entry + text[close:]
+        return text[:after] + (", " if inner else "") + entry + text[after:]
     if indent is not None:
         member = f',\n{indent.group(1)}"signatures": [{entry}]'
     else:
         member = f', "signatures": [{entry}]'
-    if last_end == start + 1:
-        member = member[1:]
+    if last_end == start + 1:  # no member before it
+        member = member.lstrip(", ")
     return text[:last_end] + member + text[last_end:]
 
 
