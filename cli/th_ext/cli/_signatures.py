@@ -66,6 +66,7 @@ def signature_options(
     no JWKS ends the command with one line, exit 2); ``None`` when no option asks for it."""
     if not keys and not fetch_keys and not require:
         return None
+    # Imported only when a keys option is given: an unsigned run's start-up never pays for it.
     from th_ext.signatures import SignatureOptions, read_keys
 
     key_sets = tuple(read_keys(source, limits) for source in keys or ())
@@ -80,7 +81,7 @@ def card_check(
         return ()
     from dataclasses import replace
 
-    from th_ext.signatures import check_signatures
+    from th_ext.signatures import check_signatures  # a keys option was given (see above)
 
     for_source = replace(options, card_url=card_url)
     return (lambda card: check_signatures(card, for_source),)
@@ -134,7 +135,7 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
     ] = None,
 ) -> None:
     """Append a signature over A2A 1.0 section 8.4.1's canonical form to an agent card."""
-    from th_ext.signatures import KeysError, sign_card
+    from th_ext.signatures import KeysError, sign_card  # only sign needs it
 
     data = _read(card, "CARD")
     key_text = _read(key, "--key")
