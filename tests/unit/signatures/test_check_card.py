@@ -42,3 +42,27 @@ def test_a_keys_file_that_is_no_jwks_is_a_keys_error(tmp_path: Path) -> None:
     bad.write_text("[]", encoding="utf-8")
     with pytest.raises(KeysError, match="not a JWKS"):
         check_card(agreeing_card(), keys=[bad])
+
+
+def test_the_pre_commit_hook_takes_keys(tmp_path: Path) -> None:
+    """``args: [--keys, jwks.json]`` in an agent's pre-commit configuration."""
+    import subprocess
+    import sys
+
+    (tmp_path / "agent-card.json").write_bytes(signed_bytes())
+    (tmp_path / "jwks.json").write_text(json.dumps(key().jwks()), encoding="utf-8")
+    tampered = json.loads(signed_bytes())
+    tampered["name"] = "changed"
+    (tmp_path / "agent.json").write_text(json.dumps(tampered), encoding="utf-8")
+    code = "from th_ext.cli import pre_commit_main; pre_commit_main()"
+    run = subprocess.run(
+        [sys.executable, "-c", code, "--keys", "jwks.json", "agent-card.json", "agent.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 1, run.stderr
+    assert "note signature-verified at /signatures/0" in run.stdout
+    assert "error signature-invalid at /signatures/0" in run.stdout
