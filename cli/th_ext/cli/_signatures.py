@@ -74,16 +74,20 @@ def signature_options(
 
 
 def card_check(
-    options: "SignatureOptions | None", card_url: str | None
+    options: "SignatureOptions | None", card_url: str | None, started: float
 ) -> tuple[Callable[[dict[str, Any]], list["Problem"]], ...]:
-    """The card check of one source read from ``card_url`` (``None``: a file or stdin)."""
+    """The card check of one source read from ``card_url`` (``None``: a file or stdin), whose
+    check began at ``started`` (``time.monotonic()``): its ``jku`` reads end within the
+    source's ``--timeout``, with a tenth of it left for the rest of the check."""
     if options is None:
         return ()
     from dataclasses import replace
 
+    from th_ext._deadline import Deadline
     from th_ext.signatures import check_signatures  # a keys option was given (see above)
 
-    for_source = replace(options, card_url=card_url)
+    ends = Deadline(started + options.limits.timeout * 0.9, "--timeout")
+    for_source = replace(options, card_url=card_url, deadline=ends)
     return (lambda card: check_signatures(card, for_source),)
 
 

@@ -173,7 +173,7 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
             extensions=options.extensions,
             schema=override,
             family=family,
-            card_checks=card_check(options.signatures, card_url),
+            card_checks=card_check(options.signatures, card_url, started),
         )
 
     spinning = (

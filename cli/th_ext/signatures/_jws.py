@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from th_ext._deadline import Deadline
 from th_ext._exceptions import SourceError, ThExtError
 from th_ext.net import HeaderScope, origin_of, redact_url
 from th_ext.problems._problem import Problem
@@ -85,6 +86,9 @@ MAX_HEADER_DEPTH = 8
 """The deepest nesting accepted inside a protected header."""
 MAX_SHOWN = 5
 """Empty values named in a message before "and N more"."""
+MAX_CANDIDATES = 8
+"""Keys tried for one signature (keys that share its ``kid``); the others are not tried."""
+"""Empty values named in a message before "and N more"."""
 
 # What each algorithm needs of the key: its type and, for EC and OKP, its curve.
 _FITS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -119,8 +123,10 @@ class SignatureOptions:
     """How a card's signatures are checked.
 
     ``keys`` are trusted; ``fetch_keys`` allows a ``jku`` on the origin of ``card_url`` (the
-    URL the card was read from; a file has none), read under ``limits`` (timeout and byte
-    cap); ``require`` makes an unsigned or unverified card an error.
+    URL the card was read from; a file has none), read under ``limits`` (byte cap, and
+    timeout); every ``jku`` read of one card ends by ``deadline`` (by default ``limits``'
+    timeout from the start of the check), so many ``jku`` URLs cannot multiply it. ``require``
+    makes an unsigned or unverified card an error.
     """
 
     keys: tuple[KeySet, ...] = ()
@@ -128,6 +134,7 @@ class SignatureOptions:
     require: bool = False
     card_url: str | None = None
     limits: SourceLimits = field(default_factory=SourceLimits)
+    deadline: Deadline | None = None
 
     @property
     def active(self) -> bool:
@@ -202,6 +209,7 @@ class _Verifier:
         self.card = card
         self.options = options
         self.fetched: dict[str, KeySet | str] = {}
+        self.deadline = options.deadline or Deadline.after(options.limits.timeout)
         self.forms: tuple[bytes, bytes] | None = None
 
     def run(self, entries: list[Any]) -> list[Problem]:
@@ -266,6 +274,8 @@ class _Verifier:
         fitting = [
             (key, source) for key, source in zip(keys, sources, strict=True) if _fits(key, alg)
         ]
+        untried = len(fitting) - MAX_CANDIDATES
+        fitting = fitting[:MAX_CANDIDATES]
         if not fitting:
             types = ", ".join(sorted({_key_type(k) for k in keys}))
             return "alg", _problem(
@@ -302,6 +312,8 @@ class _Verifier:
             if signature is not None and _verifies(algorithm, public, signed, sdk, signature):
                 return "sdk", self._sdk_form_problem(index, path, kid, alg, source)
         reason = "; ".join(failures) or "it does not verify over section 8.4.1's canonical form"
+        if untried > 0:
+            reason += f" ({untried} more keys with this kid were not tried)"
         return "invalid", _problem(
             "error",
             "signature-invalid",
@@ -393,12 +405,15 @@ class _Verifier:
             return f"jku {shown} not contacted: http is allowed only on a loopback address"
         from th_ext.net._fetch import fetch
 
+        remaining = self.deadline.remaining()
+        if remaining <= 0:
+            return f"jku {shown} not contacted: the --timeout for reading keys was spent"
         limits = self.options.limits
         try:
             result = fetch(
                 jku,
                 scope=HeaderScope(),
-                timeout=limits.timeout,
+                timeout=max(round(remaining, 2), 0.01),
                 max_bytes=_cap(limits),
                 same_origin=True,
             )

@@ -286,3 +286,30 @@ def test_sign_refuses_bad_input_in_one_line(
     assert code == 2
     assert stdout == b""
     assert stderr.count("\n") == 1 and words in stderr
+
+
+def test_every_jku_of_a_card_shares_one_timeout(tmp_path: Path, card_server: CardServer) -> None:
+    """Three slow jku URLs on the card's origin: the first takes the time there is, the others
+    are not contacted, and the run ends with a report rather than past its --timeout."""
+    import time
+
+    def slow(request: BaseHTTPRequestHandler) -> None:
+        time.sleep(3)
+        respond(200, {"keys": []})(request)
+
+    card = agreeing_card()
+    text = json.dumps(card).encode()
+    for index in range(3):
+        k = make_key("ES256", f"slow-{index}")
+        jku = card_server.route(f"/slow-{index}.json", slow)
+        from th_ext.signatures import sign_card
+
+        text = sign_card(text, k.pem, kid=k.kid, jku=jku).data
+    url = card_server.route("/card.json", respond(200, text))
+    run = run_validate(url, "--fetch-keys", "--timeout", "1.5", "--format", "json")
+    assert run.code == 0, run.stderr
+    messages = [p["message"] for p in run.report["problems"]]
+    assert len(messages) == 3
+    assert "no complete answer within" in messages[0]
+    assert all("--timeout for reading keys was spent" in m for m in messages[1:])
+    assert [path for path, _ in card_server.seen].count("/slow-2.json") == 0

@@ -258,3 +258,20 @@ def test_cryptography_is_not_imported_for_an_unsigned_card_with_keys() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
     assert json.loads(done.stdout) == [False, False]
+
+
+def test_thousands_of_keys_with_one_kid_are_tried_a_bounded_number_of_times() -> None:
+    from th_ext.signatures._jws import MAX_CANDIDATES
+
+    k = key()
+    impostors = [key("ES256", f"impostor-{i}").public_jwk for i in range(3)]
+    crowd = tuple({**impostors[i % 3], "kid": k.kid} for i in range(MAX_KEYS))
+    sets = (KeySet("crowd.json", crowd), KeySet("jwks.json", (k.public_jwk,)))
+    (problem,) = check_signatures(signed(agreeing_card(), k), SignatureOptions(keys=sets))
+    assert problem.code == "signature-invalid"  # the real key came after the bound
+    assert (
+        f"{MAX_KEYS + 1 - MAX_CANDIDATES} more keys with this kid were not tried" in problem.message
+    )
+    assert MAX_CANDIDATES < MAX_KEYS
+    first = SignatureOptions(keys=tuple(reversed(sets)))
+    assert codes(signed(agreeing_card(), k), first)[0][0] == "signature-verified"
