@@ -275,3 +275,14 @@ def test_thousands_of_keys_with_one_kid_are_tried_a_bounded_number_of_times() ->
     assert MAX_CANDIDATES < MAX_KEYS
     first = SignatureOptions(keys=tuple(reversed(sets)))
     assert codes(signed(agreeing_card(), k), first)[0][0] == "signature-verified"
+
+
+def test_a_card_signed_both_ways_is_verified_and_the_sdk_accepts_it() -> None:
+    from tests.support.signing import sdk_verifies
+
+    both = sdk_sign(signed(example_card(), key()), key())
+    assert [c for c, _, _ in codes(both, trusting(key()))] == [
+        "signature-verified",
+        "signature-sdk-form",
+    ]
+    assert sdk_verifies(both, key())
