@@ -24,7 +24,7 @@ import asyncio
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -47,6 +47,8 @@ from th_ext.conform._model import (
     Check,
     ConformReport,
     InterfaceInfo,
+    RequirementResult,
+    RequirementStatus,
     core_results,
     requirement_results,
     run_passed,
@@ -62,6 +64,7 @@ from th_ext.conform._runner import (
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HeaderScope, redact_url, ssl_context
+from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope
 from th_ext.sources._source import is_url, well_known_urls
 from th_ext.validate import load_card
@@ -119,6 +122,9 @@ class ConformOptions:
     the payloads they apply to are checked in the "other extensions" section."""
     family_changed: tuple[tuple[str, str], ...] = ()
     """``(uri, message)`` for a fetched schema that differs from its pin."""
+    signatures: SignatureOptions | None = None
+    """Verify the card's signatures (A2A 1.0 section 8.4) as ``validate --keys`` does: the
+    verdicts are the core rule ``A2A-8.4``, where an error fails the run."""
 
 
 def run_conform(
@@ -235,6 +241,9 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     requirements = [r for r in load_requirements(version) if r.level in options.levels]
     results = requirement_results(requirements, checks, version.uri)
     core = core_results(checks)
+    if options.signatures is not None:
+        card_url = location if is_url(location) else None
+        core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
     other = other_extension_results(
         _declared(card),
         options.family,
@@ -263,6 +272,44 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         seconds=round(time.perf_counter() - started, 3),
         core=core,
         other=other,
+    )
+
+
+def signature_result(card: dict[str, Any], options: SignatureOptions) -> RequirementResult:
+    """The card's signature verdicts as the core rule ``A2A-8.4``: ``fail`` on an error,
+    ``warn`` on a warning, ``pass`` when a signature verified, ``skip`` when none was there."""
+    problems = check_signatures(card, options)
+    checks = [
+        Check(
+            "A2A-8.4",
+            "pass" if p.severity == "info" else "fail",
+            "card",
+            p.path or "the agent card",
+            "card",
+            f"{p.code}: {p.message}",
+        )
+        for p in problems
+    ]
+    severities = {p.severity for p in problems}
+    status: RequirementStatus = (
+        "fail"
+        if "error" in severities
+        else "warn"
+        if "warning" in severities
+        else "pass"
+        if severities
+        else "skip"
+    )
+    return RequirementResult(
+        id="A2A-8.4",
+        level="MUST",
+        subject="agent card",
+        summary="A signed Agent Card's signatures verify over the canonical form of "
+        "section 8.4.1 (RFC 8785 after the Protocol Buffer presence rules).",
+        anchor_url="https://a2a-protocol.org/latest/specification/#84-agent-card-signing",
+        status=status,
+        checks=checks,
+        reason="" if problems else "the card carries no signature",
     )
 
 
