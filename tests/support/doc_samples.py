@@ -1,7 +1,7 @@
 """The console samples of the README and the site, run for real and compared with what they show.
 
-A sample is a ``console`` block right under the HTML comment ``<!-- sample -->``. Its lines
-that begin with ``$ `` are commands, run in turn in a scratch folder that holds the extension's
+A sample is a ``console`` (or ``text``) block right under the HTML comment
+``<!-- sample -->``. Its lines that begin with ``$ `` are commands, run in turn in a scratch folder that holds the extension's
 example card as ``card.json`` and the cards of ``tests/data/samples/``; the other lines are
 what the sample says they print (standard output and standard error, as a terminal shows
 them). The comment may add, separated by ``;``:
@@ -112,7 +112,7 @@ def find_samples(path: Path) -> list[Sample]:
                 agents.append((int(clause[1]), clause[2] if len(clause) == 3 else "correct"))
             elif clause:
                 raise ValueError(f"{path.name}: unknown sample option {' '.join(clause)!r}")
-        assert block.language == "console", f"{path.name}: a sample is a console block"
+        assert block.language in ("console", "text"), f"{path.name}: a sample is console text"
         found.append(Sample(path, block.text, block.start, block.end, excerpt, tuple(agents)))
     return found
 
