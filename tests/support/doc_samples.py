@@ -1,10 +1,10 @@
 """The console samples of the README and the site, run for real and compared with what they show.
 
 A sample is a ``console`` (or ``text``) block right under the HTML comment
-``<!-- sample -->``. Its lines that begin with ``$ `` are commands, run in turn in a scratch folder that holds the extension's
-example card as ``card.json`` and the cards of ``tests/data/samples/``; the other lines are
-what the sample says they print (standard output and standard error, as a terminal shows
-them). The comment may add, separated by ``;``:
+``<!-- sample -->``. Its lines that begin with ``$ `` are commands, run in turn in a scratch
+folder that holds the extension's example card as ``card.json`` and the cards of
+``tests/data/samples/``; the other lines are what the sample says they print (standard
+output and standard error, as a terminal shows them). The comment may add, separated by ``;``:
 
 - ``excerpt``: the sample shows part of the output. A line that is only ``…`` stands for any
   number of lines left out; a line ending in ``…`` stands for a line that begins so. The rest
