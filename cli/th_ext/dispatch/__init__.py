@@ -8,20 +8,16 @@ run loads nothing it does not need.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from th_ext._lazy import lazy_names as _lazy_names
 from th_ext.dispatch._message import check_message, load_message, read_message, text_message
 from th_ext.dispatch._plan import DispatchPlan, DispatchRequest, ExtensionSummary, plan_dispatch
 
-if TYPE_CHECKING:
-    from th_ext.dispatch._live import (
-        CHECK_NAMES,
-        LiveCheck,
-        LiveReport,
-        check_live,
-        check_live_async,
-    )
+from th_ext.dispatch._live import (
+    CHECK_NAMES,
+    LiveCheck,
+    LiveReport,
+    check_live,
+    check_live_async,
+)
 
 __all__ = [
     "CHECK_NAMES",
@@ -38,14 +34,3 @@ __all__ = [
     "read_message",
     "text_message",
 ]
-
-__getattr__ = _lazy_names(
-    __name__,
-    {
-        "CHECK_NAMES": "th_ext.dispatch._live",
-        "LiveCheck": "th_ext.dispatch._live",
-        "LiveReport": "th_ext.dispatch._live",
-        "check_live": "th_ext.dispatch._live",
-        "check_live_async": "th_ext.dispatch._live",
-    },
-)

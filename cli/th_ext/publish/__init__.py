@@ -16,6 +16,7 @@ from th_ext.publish._site_plan import GeneratedFile, NavEntry, SitePlan, plan_si
 from th_ext.publish._spec_page import render_spec_page
 from th_ext.publish._stage import stage_project, stage_subtree
 from th_ext.publish._subtree import MANIFEST_NAME, SubtreeResult, install_subtree
+from th_ext.publish._words_lock import read_words
 
 __all__ = [
     "LOCK_FILE_NAME",
@@ -39,6 +40,7 @@ __all__ = [
     "plan_site",
     "read_external",
     "read_lock",
+    "read_words",
     "relative_path",
     "render_catalog_json",
     "render_index_page",

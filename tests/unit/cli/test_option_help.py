@@ -10,7 +10,7 @@ import pytest
 import typer
 
 from th_ext.cli import app
-from th_ext.cli._common_options import JunitFileOption
+from th_ext.cli._options import JunitFileOption
 
 
 def _help(command: str, option: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from th_ext.cli._conform_junit import render_junit as to_junit
+from th_ext.report._junit import conform_junit as to_junit
 from th_ext.conform import (
     AgentInfo,
     Check,

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from th_ext._exceptions import ConformError
-from th_ext.cli._conform_html import render_html
-from th_ext.cli._conform_text import render_text
+from th_ext.report._html import conform_html as render_html
+from th_ext.report._text import conform_text as render_text
 from th_ext.conform import AgentInfo, Check, ConformReport, InterfaceInfo, RequirementResult
 from th_ext.conform._interfaces import select_interfaces
 
