@@ -35,8 +35,8 @@ RANKS: dict[str, int] = {
     "demo": 9,
     "testing": 9,  # th_ext.testing: the checks from an agent's own pytest suite
     "report": 10,  # th_ext.report: every report format, by name
-    "cli": 11,
-    "_facade": 12,  # th_ext/__init__.py and __main__.py re-export what is below them
+    "_facade": 11,  # th_ext/__init__.py re-exports what is below it
+    "cli": 12,  # the command line (and th_ext/__main__.py) imports public names, th_ext's too  # th_ext/__init__.py and __main__.py re-export what is below them
 }
 
 TERMINAL = ("typer", "click", "rich", "shellingham")
@@ -45,7 +45,9 @@ TERMINAL = ("typer", "click", "rich", "shellingham")
 def layer_of(module: str) -> str:
     """``th_ext.validate._card`` -> ``validate``; ``th_ext._exceptions`` -> ``_ground``."""
     parts = module.split(".")
-    if parts in (["th_ext"], ["th_ext", "__main__"]):
+    if parts == ["th_ext", "__main__"]:
+        return "cli"
+    if parts == ["th_ext"]:
         return "_facade"
     if len(parts) == 2 and parts[1].startswith("_"):
         return "_ground"

@@ -49,7 +49,8 @@ app = typer.Typer(
     help="Check A2A agents against the tiny-harness extensions, and read their published specs.",
     no_args_is_help=True,
     add_completion=True,
-    context_settings={"max_content_width": MAX_HELP_WIDTH},
+    # --help is each command's own (``add_command``), which names required arguments plainly
+    context_settings={"max_content_width": MAX_HELP_WIDTH, "help_option_names": []},
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )

@@ -12,6 +12,12 @@ their own:
 * anything else is a bug in th-ext: one line naming it, exit 2, and with ``--debug`` (taken by
   every command and group) the traceback instead.
 
+Every command and group also gets its ``--help`` here (the application turns the built-in
+one off with ``help_option_names``): the same text, but a required argument shows in the
+usage line by its name, ``SOURCE``, as optional ones show as ``[TEXT]``, where typer writes
+``{SOURCE}``, and an argument is listed by its name without a Python type (``<str>``): the
+help names values, as the options' metavars do.
+
 ``group_callback`` gives an application's (or a group's) callback the same ``--debug``; the
 application's own also starts the run: standard output and standard error go behind the
 sanitiser while it parses its arguments, so that click's own messages (a usage error that
@@ -24,6 +30,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -46,6 +53,7 @@ __all__ = [
     "group_callback",
     "guarded",
     "guarded_run",
+    "plain_usage",
     "run_guarded",
     "summary",
 ]
@@ -80,6 +88,43 @@ DebugOption = Annotated[
 ]
 
 
+def _show_help(ctx: typer.Context, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        typer.echo(plain_usage(ctx.get_help()))
+        raise typer.Exit()
+
+
+HelpOption = Annotated[
+    bool,
+    typer.Option(
+        "--help",
+        is_eager=True,
+        expose_value=False,
+        callback=_show_help,
+        help="Show this message and exit.",
+    ),
+]
+
+_REQUIRED = re.compile(r"\{([^{}]*?)(\.\.\.)?\}(\.\.\.)?")
+_ARGUMENT_TYPE = re.compile(r"^(  \S+)( <[^<>\s]+>)", re.MULTILINE)
+
+
+def plain_usage(help_text: str) -> str:
+    """``help_text`` with each required argument in its usage line by its plain name, and
+    the arguments listed without their Python types (the columns kept aligned)."""
+    usage, blank, rest = help_text.partition("\n\n")
+
+    def plain(match: re.Match[str]) -> str:
+        return match.group(1) + ("..." if match.group(2) or match.group(3) else "")
+
+    before, heading, after = rest.partition("Arguments:\n")
+    if heading:
+        listed, gap, tail = after.partition("\n\n")
+        listed = _ARGUMENT_TYPE.sub(lambda m: m.group(1) + " " * len(m.group(2)), listed)
+        after = listed + gap + tail
+    return _REQUIRED.sub(plain, usage) + blank + before + heading + after
+
+
 def summary(help_text: str | None) -> str:
     """The first paragraph of ``help_text``, on one line: a command's whole summary in the
     command list, which would otherwise be cut to fit one line."""
@@ -89,13 +134,18 @@ def summary(help_text: str | None) -> str:
 
 
 def _with_debug(function: Callable[..., Any], run: Callable[..., Any], option: Any) -> None:
-    """Give ``run`` (wrapping ``function``) ``function``'s parameters and a ``--debug``."""
+    """Give ``run`` (wrapping ``function``) ``function``'s parameters, ``--debug`` and
+    ``--help``: typer reads a command's parameters from its signature."""
     signature = inspect.signature(function, eval_str=True)
-    debug = inspect.Parameter("debug", inspect.Parameter.KEYWORD_ONLY, default=False)
-    parameters = [*signature.parameters.values(), debug.replace(annotation=option)]
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    added = {"debug": option, "show_help": HelpOption}
+    parameters = [
+        *signature.parameters.values(),
+        *(inspect.Parameter(name, keyword, default=False, annotation=a) for name, a in added.items()),
+    ]
     run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     annotations = inspect.get_annotations(function, eval_str=True)
-    run.__annotations__ = {**annotations, "debug": option}
+    run.__annotations__ = {**annotations, **added}
 
 
 def guarded(
@@ -105,7 +155,7 @@ def guarded(
     a ``--debug`` option (the ``debug`` declaration given)."""
 
     @functools.wraps(function)
-    def run(*args: Any, debug: bool = False, **params: Any) -> Any:
+    def run(*args: Any, debug: bool = False, show_help: bool = False, **params: Any) -> Any:
         try:
             result = function(*args, **params)
             _flush_stdout()

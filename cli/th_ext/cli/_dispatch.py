@@ -33,7 +33,9 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     source: SourceArgument,
     text: Annotated[
         str | None,
-        typer.Argument(help="The message text, e.g. '/model fast' (or use --message)."),
+        typer.Argument(
+            metavar="TEXT", help="The message text, e.g. '/model fast' (or use --message)."
+        ),
     ] = None,
     message_file: Annotated[
         str | None,

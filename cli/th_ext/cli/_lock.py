@@ -14,8 +14,11 @@ from th_ext.cli._terminal import ExitCode, write
 
 __all__ = ["lock_app"]
 
+LOCK_HELP = "Record and check every published schema and its words (for maintainers)."
+
 lock_app = typer.Typer(
-    help="Record and check every published schema and its words (for maintainers).",
+    help=LOCK_HELP,
+    short_help=LOCK_HELP,
     no_args_is_help=True,
     add_completion=False,
 )

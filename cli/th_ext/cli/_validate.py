@@ -44,11 +44,11 @@ from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_
 from th_ext.validate import (
     Report,
     ValidateOptions,
+    deadline,
     read_schema_override,
     report_for_source_error,
     validate_bytes,
 )
-from th_ext.validate._deadline import deadline
 
 __all__ = ["validate_command"]
 

@@ -8,6 +8,7 @@ jsonschema unless an extension's params need its error messages.
 from __future__ import annotations
 
 from th_ext.problems import LAYERS, Layer, Problem, Severity, clean
+from th_ext.validate._deadline import deadline
 from th_ext.validate._document import MAX_DEPTH, ParsedDocument, parse_document
 from th_ext.validate._load import LoadedCard, load_card
 from th_ext.validate._override import read_schema_override
@@ -34,6 +35,7 @@ __all__ = [
     "Severity",
     "ValidateOptions",
     "clean",
+    "deadline",
     "load_card",
     "parse_document",
     "pointer",

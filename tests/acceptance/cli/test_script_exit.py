@@ -29,7 +29,8 @@ def run_script(
 ) -> subprocess.CompletedProcess[str]:
     code = (
         "import sys\n"
-        f"{TORN_DOWN}{before}"
+        # a finaliser that says when the program's objects are torn down, for main's callers
+        f"{TORN_DOWN if entry == 'main' else ''}{before}"
         f"sys.argv = ['th-ext', *{arguments!r}]\n"
         f"from th_ext.cli import {entry}\n"
         f"{entry}()\n"
@@ -66,7 +67,7 @@ def test_the_script_keeps_the_exit_code_and_the_output(
     assert done.returncode == code, done.stderr
     assert done.stdout.strip() or done.stderr.startswith("th-ext: error:")
     called = run_script(arguments, entry="main")  # the program's way: the same, then teardown
-    assert (_steady(done.stdout), done.stderr) == (
+    assert (_steady(done.stdout) + "TEARDOWN\n", done.stderr) == (
         _steady(called.stdout),
         called.stderr,
     )
