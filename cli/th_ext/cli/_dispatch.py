@@ -21,7 +21,7 @@ from th_ext.cli._options import (
     timeout_option,
 )
 from th_ext.cli._terminal import ExitCode, fail, use_color
-from th_ext.dispatch import check_live, plan_dispatch, read_message, text_message
+from th_ext import dispatch
 from th_ext.report import Dispatched, RenderOptions, stream
 from th_ext.sources import header_scope
 from th_ext.validate import load_card
@@ -78,13 +78,13 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
         note_withheld(scope.notices())
         raise
     if message_file is not None:
-        message = read_message(message_file, max_bytes, task_id=task_id)
+        message = dispatch.read_message(message_file, max_bytes, task_id=task_id)
     else:
-        message = text_message(text or "", task_id=task_id)
-    plan = plan_dispatch(loaded.card, message)
+        message = dispatch.text_message(text or "", task_id=task_id)
+    plan = dispatch.plan_dispatch(loaded.card, message)
     report = None
     if live:
-        report = check_live(
+        report = dispatch.check_live(
             plan, scope=scope, timeout=timeout, max_bytes=max_bytes, task_id=task_id
         )
     sent = plan.request is not None and scope.allows(plan.request.url)

@@ -110,11 +110,21 @@ LIVE_EXCHANGE = ", and with --live the exchange with the agent, a stream include
 EACH_EXCHANGE = ", and each exchange with the agent, a stream included"
 
 
+def seconds(text: str) -> float:
+    """A ``--timeout`` value: a number, or a usage error that shows what was typed (escaped,
+    whatever it holds: the value is read here, before any validation of the framework's)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a valid float.") from None
+
+
 def timeout_option(bounds: str) -> Any:
     """The ``--timeout`` option of a command whose timeout also bounds ``bounds`` (one of the
     constants above); its name, metavar, range and default display are the same everywhere."""
     return typer.Option(
         "--timeout",
+        parser=seconds,
         metavar="SECONDS",
         help=f"Give up after this long: the whole fetch of a card URL, redirects included"
         f"{bounds} {_BOUND}.",
