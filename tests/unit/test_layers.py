@@ -36,7 +36,7 @@ RANKS: dict[str, int] = {
     "testing": 9,  # th_ext.testing: the checks from an agent's own pytest suite
     "report": 10,  # th_ext.report: every report format, by name
     "_facade": 11,  # th_ext/__init__.py re-exports what is below it
-    "cli": 12,  # the command line (and th_ext/__main__.py) imports public names, th_ext's too  # th_ext/__init__.py and __main__.py re-export what is below them
+    "cli": 12,  # the command line (and th_ext/__main__.py): public names, th_ext's too
 }
 
 TERMINAL = ("typer", "click", "rich", "shellingham")

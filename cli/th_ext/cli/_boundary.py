@@ -141,7 +141,10 @@ def _with_debug(function: Callable[..., Any], run: Callable[..., Any], option: A
     added = {"debug": option, "show_help": HelpOption}
     parameters = [
         *signature.parameters.values(),
-        *(inspect.Parameter(name, keyword, default=False, annotation=a) for name, a in added.items()),
+        *(
+            inspect.Parameter(name, keyword, default=False, annotation=a)
+            for name, a in added.items()
+        ),
     ]
     run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     annotations = inspect.get_annotations(function, eval_str=True)

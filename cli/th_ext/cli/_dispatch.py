@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from th_ext import ThExtError
+from th_ext import ThExtError, dispatch
 from th_ext.cli._options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -21,7 +21,6 @@ from th_ext.cli._options import (
     timeout_option,
 )
 from th_ext.cli._terminal import ExitCode, fail, use_color
-from th_ext import dispatch
 from th_ext.report import Dispatched, RenderOptions, stream
 from th_ext.sources import header_scope
 from th_ext.validate import load_card

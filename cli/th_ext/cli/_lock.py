@@ -27,6 +27,7 @@ lock_app = typer.Typer(
 def _lock() -> None:
     """Record and check every published schema and its words (for maintainers)."""
 
+
 SourceDirOption = Annotated[
     Path,
     typer.Option(

@@ -45,6 +45,7 @@ __all__ = [
     "write",
 ]
 
+
 class ExitCode(IntEnum):
     """Exit codes shared by every subcommand."""
 

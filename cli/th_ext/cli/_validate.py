@@ -141,6 +141,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         write_junit(render(reports if many else reports[0], "junit"), options.junit_file)
     raise typer.Exit(max(report.exit_code for report in reports))
 
+
 class _Options(NamedTuple):
     output_format: ReportFormat
     strict: bool
@@ -213,4 +214,3 @@ def write_junit(text: str, path: Path) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
-

@@ -8,9 +8,6 @@ run loads nothing it does not need.
 
 from __future__ import annotations
 
-from th_ext.dispatch._message import check_message, load_message, read_message, text_message
-from th_ext.dispatch._plan import DispatchPlan, DispatchRequest, ExtensionSummary, plan_dispatch
-
 from th_ext.dispatch._live import (
     CHECK_NAMES,
     LiveCheck,
@@ -18,6 +15,8 @@ from th_ext.dispatch._live import (
     check_live,
     check_live_async,
 )
+from th_ext.dispatch._message import check_message, load_message, read_message, text_message
+from th_ext.dispatch._plan import DispatchPlan, DispatchRequest, ExtensionSummary, plan_dispatch
 
 __all__ = [
     "CHECK_NAMES",

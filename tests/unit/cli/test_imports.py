@@ -36,10 +36,10 @@ def private_dependency_imports(path: Path) -> list[str]:
     for module, names in _imports(path):
         if module.split(".")[0] in ("th_ext", "__future__"):
             continue
-        if any(part.startswith("_") for part in module.split(".")):
-            wrong.append(module)
-        elif module.startswith(PRIVATE_OF_TYPER) or (
-            module == "typer" and {"core", "main"} & set(names)
+        if (
+            any(part.startswith("_") for part in module.split("."))
+            or module.startswith(PRIVATE_OF_TYPER)
+            or (module == "typer" and {"core", "main"} & set(names))
         ):
             wrong.append(module)
     return wrong
@@ -47,7 +47,9 @@ def private_dependency_imports(path: Path) -> list[str]:
 
 def _public_package(name: str) -> bool:
     """``th_ext.dispatch``, imported as ``from th_ext import dispatch``."""
-    return not name.rpartition(".")[2].startswith("_") and importlib.util.find_spec(name) is not None
+    return (
+        not name.rpartition(".")[2].startswith("_") and importlib.util.find_spec(name) is not None
+    )
 
 
 def private_library_imports(path: Path) -> list[str]:

@@ -113,4 +113,4 @@ def test_every_public_name_resolves() -> None:
     for name in package.__all__:
         assert getattr(package, name) is not None, name
     with pytest.raises(AttributeError):
-        _ = package.NoSuchName
+        _ = package.NoSuchName  # type: ignore[attr-defined]

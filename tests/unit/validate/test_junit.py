@@ -16,6 +16,7 @@ from th_ext.validate import Report, ValidateOptions, report_for_source_error, va
 def to_junit(report: Report) -> str:
     return validate_junit([report])
 
+
 KEY = '<x a="1">&amp;]]>\x1b[5m\x00\x0b\ufffe\u202e'
 NAME = "Bad\x1b[0m<&>]]>\u2066"
 SOURCE = 'card\x1b[31m\x01<&"]]>\udcff\u202e.json'
