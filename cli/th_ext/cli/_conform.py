@@ -129,8 +129,8 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     Exit 0 when every MUST requirement holds (with --strict, every SHOULD too), 1 when one
     fails, 2 when nothing could be checked.
     """
-    # th_ext.conform is the async HTTP client and the runner (CONFORM_COST): only conform
-    # and demo load it.
+    # th_ext.conform (the runner and its async HTTP client) adds 58 ms to every start (import
+    # time after the CLI's, best of 5): only conform loads it.
     from th_ext.conform import LEVELS, ConformOptions, run_conform
 
     limits = source_limits(header, timeout, max_bytes, header_origin)
