@@ -252,7 +252,13 @@ def instructions(command: list[str]) -> int | None:
     """
     if shutil.which("valgrind") is None:
         return None
-    counter = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    counter = [
+        "valgrind",
+        "--tool=cachegrind",
+        "--cache-sim=no",
+        "--cachegrind-out-file=/dev/null",
+        "--trace-children=yes",  # through env(1), which a --pythonpath run starts with
+    ]
     done = subprocess.run(
         [*counter, *command],
         capture_output=True,
