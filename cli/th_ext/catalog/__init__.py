@@ -1,9 +1,15 @@
 """The extensions th-ext bundles and the family it knows of: their folders read into
 records, their schemas, requirements and files."""
 
-from th_ext.catalog._family import AppliesTo, ExternalExtension, bundled_external
+from th_ext.catalog._family import (
+    AppliesTo,
+    ExternalExtension,
+    FamilySchema,
+    bundled_external,
+    family_key,
+    schemas_from_folder,
+)
 from th_ext.catalog._family_fetch import fetch_family_schemas, http_fetcher, user_cache_dir
-from th_ext.catalog._family_schemas import FamilySchema, family_key, schemas_from_folder
 from th_ext.catalog._reader import discover, find, schema_bytes, schema_sha256
 from th_ext.catalog._records import Example, ExtensionVersion, HistoryEntry
 

@@ -77,8 +77,6 @@ def test_no_private_module_of_a_dependency(path: Path) -> None:
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "cli").glob("*.py")), ids=lambda p: p.name)
 def test_the_command_line_imports_public_library_names(path: Path) -> None:
-    if path.name == "_publish_main.py":  # converted apart; see its own module
-        pytest.skip("th-ext-publish is being converted")
     assert private_library_imports(path) == []
 
 
