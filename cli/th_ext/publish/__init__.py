@@ -33,7 +33,6 @@ from th_ext.publish._spec_page import render_spec_page
 from th_ext.publish._stage import ProjectSettings, load_config, stage_project, stage_subtree
 from th_ext.publish._subtree import MANIFEST_NAME, SubtreeResult, install_subtree
 
-
 __all__ = [
     "LOCK_FILE_NAME",
     "MANIFEST_NAME",
