@@ -6,6 +6,7 @@ This is the library; ``th_ext.cli`` is the command line built on it. Everything 
 
 from __future__ import annotations
 
+from th_ext._deadline import Deadline
 from th_ext._exceptions import (
     AgentUnreachableError,
     CardDocumentError,
@@ -39,6 +40,7 @@ __all__ = [
     "CardDocumentError",
     "CatalogError",
     "CommandRegistrationError",
+    "Deadline",
     "DeadlineError",
     "DemoUnavailableError",
     "DispatchError",

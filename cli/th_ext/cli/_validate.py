@@ -15,7 +15,7 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from th_ext import SourceError
+from th_ext import Deadline, SourceError
 from th_ext.cli._options import (
     CARD_CHECK,
     FetchSchemasOption,
@@ -44,7 +44,6 @@ from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_
 from th_ext.validate import (
     Report,
     ValidateOptions,
-    deadline,
     read_schema_override,
     report_for_source_error,
     validate_bytes,
@@ -198,14 +197,14 @@ def _run(source: str, options: _Options) -> tuple[Report, SourceError | None]:
         remaining = options.limits.timeout - (time.monotonic() - started)
         timeout = options.limits.timeout
         message = f"the validation did not finish within --timeout ({timeout:g} s)"
-        with deadline(max(remaining, 0.1), message):
-            report = validate_bytes(
-                body.pop(),
-                source=source,
-                location=location,
-                notices=notices,
-                options=validate_options,
-            )
+        report = validate_bytes(
+            body.pop(),
+            source=source,
+            location=location,
+            notices=notices,
+            options=validate_options,
+            deadline=Deadline.after(max(remaining, 0.1), message),
+        )
     return report, None
 
 
