@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tests.acceptance.validate.conftest import good_card, run_validate
-from th_ext.cli._validate_output import render_concise
+from th_ext.report import render
 from th_ext.validate import Problem, Report
 
 
@@ -52,10 +52,11 @@ def test_without_a_line_the_json_pointer_stands_in_its_place() -> None:
         ),
     ]
     report = Report("http://agent.test", "http://agent.test/card.json", problems)
-    assert render_concise(report).splitlines() == [
+    assert render(report, "concise").splitlines() == [
         "http://agent.test/card.json: warning deprecated-well-known-path read from agent.json",
         "http://agent.test/card.json:/skills/0/id: error wrong-type 'id' must be a string",
         "http://agent.test/card.json:1:1: error missing-field the required field 'name' is missing",
+        "http://agent.test/card.json: invalid (2 errors, 1 warning)",
     ]
 
 
