@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from th_ext._exceptions import CardDocumentError, FetchError, HTTPStatusError, SourceTooLargeError
+from th_ext._exceptions import (
+    CardDocumentError,
+    FetchError,
+    HTTPStatusCodeError,
+    SourceTooLargeError,
+)
 from th_ext.commands._card import CardCommands
 from th_ext.conform._model import Check
 from th_ext.sources._limits import SourceLimits
@@ -46,7 +51,7 @@ async def fetch_card(
             headers = {**dict(scope.headers_for(url)), "Accept": "application/json"}
             async with client.stream("GET", url, headers=headers) as response:
                 if response.status_code >= 300:
-                    raise HTTPStatusError(
+                    raise HTTPStatusCodeError(
                         f"{url}: HTTP {response.status_code}", status=response.status_code, url=url
                     )
                 async for chunk in response.aiter_bytes():

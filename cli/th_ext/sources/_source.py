@@ -6,8 +6,8 @@ URL, and the card is read from ``<base>/.well-known/agent-card.json``, falling b
 pre-0.3 ``<base>/.well-known/agent.json`` only when the first answers 404 (with a warning that
 the old path is deprecated).
 
-Nothing heavier than the standard library is imported here, and the HTTP code only when the
-source is a URL.
+Nothing heavier than the standard library is imported here, and the HTTP code (httpx) only
+when the source is a URL.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
+from th_ext._deadline import Deadline
 from th_ext._exceptions import (
-    HTTPStatusError,
+    HTTPStatusCodeError,
     SourceArgumentError,
     SourceTooLargeError,
     SourceUnreadableError,
@@ -107,7 +108,7 @@ def read_source(
     Raises a ``SourceError`` subclass when nothing could be read: ``SourceArgumentError`` (bad
     source or limits), ``SourceUnreadableError`` (file or stdin), ``SourceTooLargeError`` (over
     ``max_bytes``), ``FetchError`` and its subclasses ``FetchTimeoutError``,
-    ``HTTPStatusError`` and ``RedirectError``.
+    ``HTTPStatusCodeError`` and ``RedirectError``.
     """
     limits = limits or SourceLimits()
     check_limits(limits)
@@ -158,17 +159,20 @@ def _read_url(
     source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
 ) -> SourceBytes:
     from th_ext.net import redact_url
+
+    # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import fetch
 
     url, fallback = well_known_urls(source) if well_known else (source, None)
     shown = redact_url(source)
     withheld_before = len(scope.withheld)
+    deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
 
-    def get(target: str, timeout: float) -> SourceBytes:
+    def get(target: str) -> SourceBytes:
         result = fetch(
             target,
             scope=scope,
-            timeout=timeout,
+            deadline=deadline,
             max_bytes=limits.max_bytes,
             max_redirects=MAX_REDIRECTS,
             user_agent=f"th-ext/{__version__}",
@@ -176,20 +180,16 @@ def _read_url(
         notices = tuple(_withheld_notice(text) for text in scope.notices()[withheld_before:])
         return SourceBytes(shown, redact_url(result.url), result.body, result.content_type, notices)
 
-    import time
-
-    start = time.monotonic()
     try:
-        return get(url, limits.timeout)
-    except HTTPStatusError as exc:
+        return get(url)
+    except HTTPStatusCodeError as exc:
         if exc.status != 404 or fallback is None:
             raise
         first = exc
-    remaining = limits.timeout - (time.monotonic() - start)
     try:
-        found = get(fallback, max(remaining, 0.001))
-    except HTTPStatusError as exc:
-        raise HTTPStatusError(
+        found = get(fallback)
+    except HTTPStatusCodeError as exc:
+        raise HTTPStatusCodeError(
             f"{first} (and {exc.status} at the deprecated {DEPRECATED_WELL_KNOWN_CARD})",
             status=first.status,
             url=first.url,
