@@ -180,20 +180,18 @@ def _cause(exc: BaseException) -> BaseException | None:
         following = current.__cause__ or current.__context__
         if following is not None:
             pending.append(following)
-    for wanted in (
-        lambda e: isinstance(e, ssl.SSLError),
-        lambda e: isinstance(e, OSError) and e.errno is not None,
-        lambda e: isinstance(e, OSError),
-    ):
-        found = next((e for e in chain if wanted(e)), None)
-        if found is not None:
-            return found
-    return None
+    ranked = (
+        [e for e in chain if isinstance(e, ssl.SSLError)]
+        + [e for e in chain if isinstance(e, OSError) and e.errno is not None]
+        + [e for e in chain if isinstance(e, OSError)]
+    )
+    return ranked[0] if ranked else None
 
 
 def _os_words(cause: BaseException | None) -> str:
     if isinstance(cause, ssl.SSLCertVerificationError):
-        return f"TLS: certificate verify failed: {shorten(cause.verify_message or '', 120)}"
+        why = shorten(getattr(cause, "verify_message", "") or "", 120)
+        return f"TLS: certificate verify failed: {why}" if why else "TLS: certificate verify failed"
     if isinstance(cause, ssl.SSLError):
         return f"TLS: {shorten(cause.reason or str(cause), 120)}"
     if isinstance(cause, ConnectionRefusedError):

@@ -143,8 +143,16 @@ def test_the_card_is_read_at_the_well_known_path_with_the_headers_its_origin_may
 @pytest.mark.parametrize(
     ("source", "error", "message"),
     [
-        ("http://agent.test/gone", HTTPStatusCodeError, "gone/.well-known/agent-card.json: HTTP 404"),
-        ("http://agent.test/moved", HTTPStatusCodeError, "moved/.well-known/agent-card.json: HTTP 301"),
+        (
+            "http://agent.test/gone",
+            HTTPStatusCodeError,
+            "gone/.well-known/agent-card.json: HTTP 404",
+        ),
+        (
+            "http://agent.test/moved",
+            HTTPStatusCodeError,
+            "moved/.well-known/agent-card.json: HTTP 301",
+        ),
         (
             "http://agent.test/choice",
             HTTPStatusCodeError,
