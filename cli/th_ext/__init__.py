@@ -36,8 +36,7 @@ from th_ext._version import __version__
 if TYPE_CHECKING:
     from th_ext.catalog._reader import discover, find
     from th_ext.catalog._records import Example, ExtensionVersion, HistoryEntry
-    from th_ext.sources._limits import SourceLimits
-    from th_ext.sources._source import read_source
+    from th_ext.sources._source import SourceLimits, read_source
     from th_ext.validate import LoadedCard, load_card
 
 __all__ = [
@@ -83,7 +82,7 @@ __getattr__ = _lazy_names(
         "HistoryEntry": "th_ext.catalog._records",
         "discover": "th_ext.catalog._reader",
         "find": "th_ext.catalog._reader",
-        "SourceLimits": "th_ext.sources._limits",
+        "SourceLimits": "th_ext.sources._source",
         "read_source": "th_ext.sources._source",
         "LoadedCard": "th_ext.validate",
         "load_card": "th_ext.validate",

@@ -19,7 +19,7 @@ import typer
 
 from th_ext._exceptions import SourceArgumentError
 from th_ext.cli._output import ExitCode, fail, write
-from th_ext.sources._limits import (
+from th_ext.sources._source import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     MAX_BYTES_LIMIT,

@@ -72,7 +72,7 @@ def demo_command(
 
     if not 0 <= port <= 65535:
         fail(f"--port must be between 0 and 65535, not {port}")
-    from th_ext.sources._limits import MAX_TIMEOUT
+    from th_ext.sources._source import MAX_TIMEOUT
 
     if not 0 < timeout <= MAX_TIMEOUT:  # also false for nan
         fail(

@@ -62,7 +62,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     failed, 2 when no card or message could be read.
     """
     from th_ext.dispatch import plan_dispatch, read_message, text_message
-    from th_ext.sources._limits import header_scope
+    from th_ext.sources._source import header_scope
     from th_ext.validate import load_card
 
     if (text is None) == (message_file is None):

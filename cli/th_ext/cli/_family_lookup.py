@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from th_ext.catalog._family import AppliesTo, FamilySchema
     from th_ext.problems._problem import Problem
-    from th_ext.sources._limits import SourceLimits
+    from th_ext.sources._source import SourceLimits
 
 __all__ = ["family_schemas"]
 

@@ -29,8 +29,13 @@ from th_ext.cli._common_options import (
 )
 from th_ext.cli._completion import complete_extension
 from th_ext.cli._output import shown_source, use_color
-from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits
-from th_ext.sources._source import is_url, read_source
+from th_ext.sources._source import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    SourceLimits,
+    is_url,
+    read_source,
+)
 
 if TYPE_CHECKING:
     from th_ext.validate import Report

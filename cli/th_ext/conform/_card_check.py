@@ -13,8 +13,7 @@ from th_ext._exceptions import (
 )
 from th_ext.commands._card import CardCommands
 from th_ext.conform._model import Check
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import well_known_urls
+from th_ext.sources._source import SourceLimits, well_known_urls
 
 if TYPE_CHECKING:
     import httpx

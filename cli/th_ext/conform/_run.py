@@ -33,8 +33,13 @@ from th_ext.conform._runner import (
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._verdicts import core_results, requirement_results, run_passed
 from th_ext.net import HeaderScope, redact_url, ssl_context
-from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope
-from th_ext.sources._source import is_url
+from th_ext.sources._source import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    SourceLimits,
+    header_scope,
+    is_url,
+)
 
 __all__ = [
     "DEFAULT_MAX_COMMANDS",

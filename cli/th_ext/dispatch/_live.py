@@ -29,7 +29,7 @@ from th_ext.dispatch._plan import DispatchPlan
 from th_ext.dispatch._verdict import LiveCheck
 from th_ext.net import HeaderScope
 from th_ext.net._exchange import RpcExchange
-from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+from th_ext.sources._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 
 __all__ = [
     "CHECK_NAMES",

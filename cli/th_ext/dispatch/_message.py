@@ -37,7 +37,7 @@ def read_message(path: str, max_bytes: int, *, task_id: str | None = None) -> di
 
     ``MessageError`` when it cannot be read, is over the cap, or is not an A2A 1.0 Message.
     """
-    from th_ext.sources._limits import read_bounded
+    from th_ext.sources._source import read_bounded
 
     try:
         if path == "-":

@@ -15,7 +15,7 @@ from typing import Any
 
 from th_ext._exceptions import SourceTooLargeError
 from th_ext.problems._text import clean, escape_unsafe
-from th_ext.sources._limits import DEFAULT_MAX_BYTES, read_bounded
+from th_ext.sources._source import DEFAULT_MAX_BYTES, read_bounded
 from th_ext.validate import (
     Problem,
     Report,

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from th_ext._exceptions import CardDocumentError
 from th_ext.problems._problem import Problem
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._document import parse_document
 
 if TYPE_CHECKING:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from th_ext._exceptions import SchemaError, SourceError
 from th_ext.catalog._schemas import schema_defect
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._document import parse_document
 from th_ext.validate._validator import SchemaOverride
 

@@ -16,8 +16,7 @@ from th_ext._exceptions import (
     RedirectError,
     SourceTooLargeError,
 )
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate import load_card
 
 WELL_KNOWN = "/.well-known/agent-card.json"

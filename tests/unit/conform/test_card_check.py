@@ -25,7 +25,7 @@ from th_ext.commands._card import CardCommand, CardCommands
 from th_ext.conform import Check
 from th_ext.conform._card_check import card_check, fetch_card
 from th_ext.net import HeaderScope
-from th_ext.sources._limits import SourceLimits
+from th_ext.sources._source import SourceLimits
 
 CARD = {"name": "agent", "supportedInterfaces": []}
 WELL_KNOWN = "http://agent.test/.well-known/agent-card.json"
