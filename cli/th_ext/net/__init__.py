@@ -9,7 +9,7 @@
   Why neither rather than both: the deadline and byte cap are kept on the socket to the
   server itself, and a run gives the same answer on a laptop and on a CI runner.
 * ``client_options``: the above as keyword arguments of an ``httpx.AsyncClient``, for every
-  client th-ext builds (no redirects followed either).
+  client th-ext builds (no redirects followed either, and at most 16 interim responses).
 * ``redact_url`` / ``redact``: ``user:password@`` in a URL is never reported.
 
 The requests themselves are made by two modules that import httpx and asyncio, which a command
@@ -64,15 +64,16 @@ def client_options(*, limits: httpx.Limits | None = None) -> dict[str, Any]:
     """The policy as keyword arguments: ``httpx.AsyncClient(**client_options(), timeout=None)``.
 
     The system CA store (``ssl_context``), nothing from the environment (no proxy variables,
-    no ``.netrc``), and no redirects followed: a request is never re-sent to where a server
-    points. ``limits`` (connections, keep-alive) is passed on when given. Add the call site's
-    timeout: ``None`` where every exchange runs under its own deadline, as ``fetch_async``'s do.
+    no ``.netrc``), no redirects followed (a request is never re-sent to where a server
+    points), and at most ``MAX_INTERIM`` interim responses before an answer: all in a
+    ``PolicyTransport`` with ``limits`` (connections, keep-alive; httpx's defaults when not
+    given). Add the call site's timeout: ``None`` where every exchange runs under its own
+    deadline, as ``fetch_async``'s do.
     """
-    options: dict[str, Any] = {
-        "verify": ssl_context(),
-        "trust_env": False,
-        "follow_redirects": False,
-    }
-    if limits is not None:
-        options["limits"] = limits
-    return options
+    # The transport imports httpx and httpcore (about 80 ms): only where a client is built.
+    import httpx
+
+    from th_ext.net._fetch import PolicyTransport
+
+    transport = PolicyTransport(verify=ssl_context(), limits=limits or httpx.Limits())
+    return {"transport": transport, "trust_env": False, "follow_redirects": False}

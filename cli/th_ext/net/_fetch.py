@@ -9,8 +9,9 @@ The guarantees a card reader owes its user, kept over an ``httpx.AsyncClient``:
   ``Content-Length`` is over the cap is refused before it is read;
 * at most ``max_redirects`` redirects, only to http or https, never to a URL seen before, each
   one a new request that carries the caller's headers only where its ``HeaderScope`` allows;
-* a strict exchange: interim (1xx) responses are skipped, and a body shorter than its
-  ``Content-Length`` is an error, not a card.
+* a strict exchange: interim (1xx) responses are skipped, at most ``MAX_INTERIM`` of them
+  (``PolicyTransport``, the transport of every client ``client_options`` makes), and a body
+  shorter than its ``Content-Length`` is an error, not a card.
 
 ``fetch_async`` runs on the caller's client (several fetches can share one, as a fleet does);
 ``fetch`` is the same for a caller without an event loop, on a client of its own.
@@ -20,9 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import ssl
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+import httpcore
 import httpx
 
 from th_ext._deadline import Deadline
@@ -46,7 +52,7 @@ from th_ext.net._exchange import (
 )
 from th_ext.net._scope import HeaderScope, redact, redact_url
 
-__all__ = ["FetchResult", "fetch", "fetch_async"]
+__all__ = ["MAX_INTERIM", "FetchResult", "PolicyTransport", "fetch", "fetch_async"]
 
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
@@ -249,3 +255,185 @@ async def _answer(
 
 def _too_large(where: str, what: str, max_bytes: int) -> SourceTooLargeError:
     return SourceTooLargeError(f"{where}: the body {what}, over the cap of {max_bytes} bytes")
+
+
+# --- the transport: httpcore's connection pool, with interim responses counted ---
+
+MAX_INTERIM = 16
+"""Interim (1xx) responses skipped before one exchange is refused: httpcore skips any number."""
+
+_ERRORS: tuple[tuple[type[Exception], type[httpx.HTTPError]], ...] = (
+    (httpcore.ConnectTimeout, httpx.ConnectTimeout),
+    (httpcore.ReadTimeout, httpx.ReadTimeout),
+    (httpcore.WriteTimeout, httpx.WriteTimeout),
+    (httpcore.PoolTimeout, httpx.PoolTimeout),
+    (httpcore.ConnectError, httpx.ConnectError),
+    (httpcore.ReadError, httpx.ReadError),
+    (httpcore.WriteError, httpx.WriteError),
+    (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
+    (httpcore.LocalProtocolError, httpx.LocalProtocolError),
+    (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
+    (httpcore.TimeoutException, httpx.TimeoutException),
+    (httpcore.NetworkError, httpx.NetworkError),
+    (httpcore.ProtocolError, httpx.ProtocolError),
+)
+"""httpcore's errors as httpx's, the most specific first (what ``httpx.AsyncHTTPTransport``
+does with its own table)."""
+
+
+@contextlib.contextmanager
+def _as_httpx_errors() -> Iterator[None]:
+    try:
+        yield
+    except httpcore.ProxyError:
+        raise
+    except Exception as exc:
+        for core, ours in _ERRORS:
+            if isinstance(exc, core):
+                raise ours(str(exc)) from exc
+        raise
+
+
+class PolicyTransport(httpx.AsyncBaseTransport):
+    """httpx's transport for th-ext: httpcore's connection pool on the system CA store, no
+    proxy, and a network stream that refuses an answer after ``MAX_INTERIM`` interim heads.
+
+    Built on httpcore's public pool and network-backend interfaces, because httpx's own
+    transport takes no network backend and httpcore reports no interim response.
+    """
+
+    def __init__(self, *, verify: ssl.SSLContext, limits: httpx.Limits) -> None:
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=verify,
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry,
+            network_backend=_Backend(),
+        )
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        assert isinstance(request.stream, httpx.AsyncByteStream)
+        core = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(
+                scheme=request.url.raw_scheme,
+                host=request.url.raw_host,
+                port=request.url.port,
+                target=request.url.raw_path,
+            ),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
+        )
+        with _as_httpx_errors():
+            response = await self._pool.handle_async_request(core)
+        assert isinstance(response.stream, AsyncIterable)
+        return httpx.Response(
+            status_code=response.status,
+            headers=response.headers,
+            stream=_Body(response.stream),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+
+
+class _Body(httpx.AsyncByteStream):
+    def __init__(self, stream: AsyncIterable[bytes]) -> None:
+        self._stream = stream
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        with _as_httpx_errors():
+            async for part in self._stream:
+                yield part
+
+    async def aclose(self) -> None:
+        aclose = getattr(self._stream, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+class _Backend(httpcore.AsyncNetworkBackend):
+    def __init__(self) -> None:
+        self._backend = httpcore.AnyIOBackend()
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        stream = await self._backend.connect_tcp(host, port, timeout, local_address, socket_options)
+        return _InterimCounting(stream)
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        raise httpcore.UnsupportedProtocol("th-ext connects over TCP only")
+
+    async def sleep(self, seconds: float) -> None:
+        await self._backend.sleep(seconds)
+
+
+class _InterimCounting(httpcore.AsyncNetworkStream):
+    """A connection that counts the interim heads before each final one.
+
+    After each request is written, the heads that come back are scanned (each ends with an
+    empty line; its status code is at a fixed place after ``HTTP/1.x ``) until the first one
+    that is not interim; the body and anything after it are never scanned.
+    """
+
+    def __init__(self, stream: httpcore.AsyncNetworkStream) -> None:
+        self._stream = stream
+        self._head = bytearray()
+        self._scanning = False
+        self._interim = 0
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._head.clear()
+        self._scanning, self._interim = True, 0
+        await self._stream.write(buffer, timeout)
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        data = await self._stream.read(max_bytes, timeout)
+        if self._scanning:
+            self._scan(data)
+        return data
+
+    def _scan(self, data: bytes) -> None:
+        self._head += data
+        while self._scanning:
+            end = self._head.find(b"\r\n\r\n")
+            if end < 0:
+                if len(self._head) > 256 * 1024:  # no head is this long: h11 refuses it
+                    self._scanning = False
+                return
+            status = bytes(self._head[9:12])
+            del self._head[: end + 4]
+            if len(status) == 3 and status[:1] == b"1" and status != b"101":
+                self._interim += 1
+                if self._interim > MAX_INTERIM:
+                    raise httpcore.RemoteProtocolError(
+                        f"more than {MAX_INTERIM} interim (1xx) responses"
+                    )
+            else:
+                self._scanning = False
+                self._head.clear()
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        stream = await self._stream.start_tls(ssl_context, server_hostname, timeout)
+        return _InterimCounting(stream)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)

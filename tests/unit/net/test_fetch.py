@@ -28,7 +28,7 @@ from th_ext._exceptions import (
 )
 from th_ext.net import HeaderScope, client_options, origin_of
 from th_ext.net._exchange import cannot_connect, describe
-from th_ext.net._fetch import FetchResult, fetch, fetch_async
+from th_ext.net._fetch import MAX_INTERIM, FetchResult, fetch, fetch_async
 
 CARD = b'{"name": "agent"}'
 NO_SCOPE = HeaderScope()
@@ -139,6 +139,36 @@ def test_interim_responses_are_skipped(serve: Serve) -> None:
     early = b"HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
     server: RawServer = serve(lambda request: early * 3 + ok(CARD))
     assert get(server.base_url + "/c.json").body == CARD
+
+
+EARLY = b"HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
+
+
+def test_at_most_sixteen_interim_responses_are_skipped(serve: Serve) -> None:
+    sixteen: RawServer = serve(lambda request: EARLY * MAX_INTERIM + ok(CARD))
+    assert get(sixteen.base_url + "/c.json").body == CARD
+    seventeen: RawServer = serve(lambda request: EARLY * (MAX_INTERIM + 1) + ok(CARD))
+    with pytest.raises(FetchError, match=r"more than 16 interim \(1xx\) responses"):
+        get(seventeen.base_url + "/c.json")
+
+
+def test_interim_heads_in_a_body_are_not_counted(serve: Serve) -> None:
+    """A body that holds interim heads is a body, on the policy's client as in the fetch."""
+    body = EARLY * 40
+    answer = (
+        EARLY * 10 + head(Content_Length=len(body)).replace(b"Connection: close", b"X: y") + body
+    )
+    server: RawServer = serve(lambda request: [answer, answer])
+
+    async def twice() -> list[bytes]:
+        async with httpx.AsyncClient(**client_options(), timeout=None) as client:
+            results = []
+            for _ in range(2):
+                response = await client.get(server.base_url + "/c.json")
+                results.append(response.content)
+            return results
+
+    assert asyncio.run(twice()) == [body, body]
 
 
 def test_an_http_error_keeps_its_status_and_bounded_words(serve: Serve) -> None:
