@@ -9,13 +9,16 @@ import contextlib
 import gzip
 import socket
 import ssl
+import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
+from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
 
+from tests.support.loopback import LoopbackServer
 from tests.support.raw_http import RawScript, RawServer, Step, raw_server
 from th_ext._deadline import Deadline
 from th_ext._exceptions import (
@@ -153,22 +156,44 @@ def test_at_most_sixteen_interim_responses_are_skipped(serve: Serve) -> None:
 
 
 def test_interim_heads_in_a_body_are_not_counted(serve: Serve) -> None:
-    """A body that holds interim heads is a body, on the policy's client as in the fetch."""
+    """A body that holds interim heads, arriving after the final head, is a body."""
     body = EARLY * 40
-    answer = (
-        EARLY * 10 + head(Content_Length=len(body)).replace(b"Connection: close", b"X: y") + body
+    server: RawServer = serve(
+        lambda request: [EARLY * 10 + head(Content_Length=len(body)), 0.1, body]
     )
-    server: RawServer = serve(lambda request: [answer, answer])
+    assert get(server.base_url + "/c.json").body == body
 
-    async def twice() -> list[bytes]:
+
+class _InterimThenCard(BaseHTTPRequestHandler):
+    """Ten interim responses before each answer, on a connection kept alive."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        self.wfile.write(EARLY * 10)
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(CARD)))
+        self.end_headers()
+        self.wfile.write(CARD)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_interim_responses_are_counted_anew_for_each_request_on_a_connection() -> None:
+    server = LoopbackServer(("127.0.0.1", 0), _InterimThenCard)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/c.json"
+
+    async def three() -> list[bytes]:
         async with httpx.AsyncClient(**client_options(), timeout=None) as client:
-            results = []
-            for _ in range(2):
-                response = await client.get(server.base_url + "/c.json")
-                results.append(response.content)
-            return results
+            return [(await client.get(url)).content for _ in range(3)]
 
-    assert asyncio.run(twice()) == [body, body]
+    try:
+        assert asyncio.run(three()) == [CARD] * 3
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_an_http_error_keeps_its_status_and_bounded_words(serve: Serve) -> None:
