@@ -73,7 +73,7 @@ def client_options(*, limits: httpx.Limits | None = None) -> dict[str, Any]:
     # The transport imports httpx and httpcore (about 80 ms): only where a client is built.
     import httpx
 
-    from th_ext.net._fetch import PolicyTransport
+    from th_ext.net import _fetch
 
-    transport = PolicyTransport(verify=ssl_context(), limits=limits or httpx.Limits())
+    transport = _fetch.PolicyTransport(verify=ssl_context(), limits=limits or httpx.Limits())
     return {"transport": transport, "trust_env": False, "follow_redirects": False}
