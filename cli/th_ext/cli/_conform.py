@@ -25,6 +25,12 @@ from th_ext.cli._common_options import (
     timeout_option,
 )
 from th_ext.cli._output import ExitCode, fail, use_color, write
+from th_ext.cli._signatures import (
+    FetchKeysOption,
+    KeysOption,
+    RequireSignatureOption,
+    signature_options,
+)
 
 __all__ = ["conform_command"]
 
@@ -118,6 +124,9 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: Annotated[float, timeout_option(EACH_EXCHANGE)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    keys: KeysOption = None,
+    fetch_keys: FetchKeysOption = False,
+    require_signature: RequireSignatureOption = False,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -152,12 +161,14 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         max_commands=max_commands,
         family=family,
         family_changed=tuple(changed),
+        signatures=signature_options(keys, fetch_keys, require_signature, limits),
     )
     report = run_conform(source, options)
     if html is not None:
         from th_ext.cli._conform_html import render_html
 
         _write_file(html, "--html", render_html(report))
+        write(f"wrote {html}", err=True)
     if junit_file is not None:
         from th_ext.cli._conform_junit import render_junit
 

@@ -30,6 +30,13 @@ from th_ext.cli._common_options import (
 )
 from th_ext.cli._completion import complete_extension
 from th_ext.cli._output import shown_source, use_color
+from th_ext.cli._signatures import (
+    FetchKeysOption,
+    KeysOption,
+    RequireSignatureOption,
+    card_check,
+    signature_options,
+)
 from th_ext.sources._source import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -96,6 +103,9 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: Annotated[float, timeout_option(CARD_CHECK)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    keys: KeysOption = None,
+    fetch_keys: FetchKeysOption = False,
+    require_signature: RequireSignatureOption = False,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes, header_origin)
@@ -108,6 +118,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         junit_file,
         schemas,
         fetch_schemas,
+        signature_options(keys, fetch_keys, require_signature, limits),
     )
     if len(sources) == 1:
         report, error = _run(sources[0], options)
@@ -132,6 +143,7 @@ class _Options(NamedTuple):
     junit_file: Path | None = None
     schemas_dir: Path | None = None
     fetch_schemas: bool = False
+    signatures: Any = None  # th_ext.signatures.SignatureOptions, when a keys option is given
 
 
 def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
@@ -160,9 +172,16 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
         family, family_notices = family_schemas(
             options.schemas_dir, options.fetch_schemas, options.limits, ("card params",)
         )
-    validate_options = ValidateOptions(
-        strict=options.strict, extensions=options.extensions, schema=override, family=family
-    )
+
+    def validate_options(card_url: str | None) -> ValidateOptions:
+        return ValidateOptions(
+            strict=options.strict,
+            extensions=options.extensions,
+            schema=override,
+            family=family,
+            card_checks=card_check(options.signatures, card_url, started),
+        )
+
     spinning = (
         options.output_format is ReportFormat.text
         and is_url(source)
@@ -194,7 +213,7 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
             source=source,
             location=location,
             notices=notices,
-            options=validate_options,
+            options=validate_options(location if is_url(source) else None),
             deadline=Deadline.after(max(remaining, 0.1), message),
         )
     return report, None

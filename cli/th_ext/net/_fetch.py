@@ -50,7 +50,7 @@ from th_ext.net._exchange import (
     read_body,
     shorten,
 )
-from th_ext.net._scope import HeaderScope, redact, redact_url
+from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url
 
 __all__ = ["MAX_INTERIM", "FetchResult", "PolicyTransport", "fetch", "fetch_async"]
 
@@ -77,6 +77,7 @@ async def fetch_async(
     max_bytes: int,
     max_redirects: int = 5,
     user_agent: str = "th-ext",
+    same_origin: bool = False,
 ) -> FetchResult:
     """GET ``url`` through ``client`` and return the body, or raise a ``FetchError`` (its
     subclasses ``FetchTimeoutError``, ``HTTPStatusCodeError``, ``RedirectError``),
@@ -86,6 +87,8 @@ async def fetch_async(
     the environment). Each request (the first and every redirect) carries
     ``scope.headers_for`` its URL. The whole fetch ends by ``deadline``; a
     ``FetchTimeoutError`` then says ``deadline.message``. Every URL in a message is redacted.
+    With ``same_origin``, a redirect to another origin than ``url``'s is refused before it is
+    followed (``redirect-off-origin``).
     """
     seen = [url]
     current = url
@@ -95,7 +98,7 @@ async def fetch_async(
                 location, result = await _get(client, current, scope, max_bytes, user_agent)
                 if result is not None:
                     return FetchResult(current, *result, redirects=tuple(seen[1:]))
-                current = _follow(url, current, location, seen, max_redirects)
+                current = _follow(url, current, location, seen, max_redirects, same_origin)
     except TimeoutError:
         raise FetchTimeoutError(f"{redact_url(current)}: {deadline.message}") from None
 
@@ -108,6 +111,7 @@ def fetch(
     max_bytes: int,
     max_redirects: int = 5,
     user_agent: str = "th-ext",
+    same_origin: bool = False,
 ) -> FetchResult:
     """``fetch_async`` for a caller without an event loop: on a loop and a client of its own.
 
@@ -116,7 +120,9 @@ def fetch(
     """
 
     def run() -> FetchResult:
-        return asyncio.run(_fetch_alone(url, scope, deadline, max_bytes, max_redirects, user_agent))
+        return asyncio.run(
+            _fetch_alone(url, scope, deadline, max_bytes, max_redirects, user_agent, same_origin)
+        )
 
     try:
         asyncio.get_running_loop()
@@ -133,6 +139,7 @@ async def _fetch_alone(  # noqa: PLR0917 (one private step of fetch)
     max_bytes: int,
     max_redirects: int,
     user_agent: str,
+    same_origin: bool,
 ) -> FetchResult:
     async with httpx.AsyncClient(timeout=None, **client_options()) as client:
         return await fetch_async(
@@ -143,10 +150,18 @@ async def _fetch_alone(  # noqa: PLR0917 (one private step of fetch)
             max_bytes=max_bytes,
             max_redirects=max_redirects,
             user_agent=user_agent,
+            same_origin=same_origin,
         )
 
 
-def _follow(first: str, current: str, location: str, seen: list[str], max_redirects: int) -> str:
+def _follow(  # noqa: PLR0917 (one private step of fetch_async)
+    first: str,
+    current: str,
+    location: str,
+    seen: list[str],
+    max_redirects: int,
+    same_origin: bool,
+) -> str:
     """The URL a redirect to ``location`` leads to, once it passes the redirect policy."""
     target = urljoin(current, location)
     scheme = urlsplit(target).scheme.lower()
@@ -155,6 +170,11 @@ def _follow(first: str, current: str, location: str, seen: list[str], max_redire
         raise RedirectError(
             f"{where} redirects to {to}: only http and https redirects are followed",
             code="redirect-not-http",
+        )
+    if same_origin and origin_of(target) != origin_of(first):
+        raise RedirectError(
+            f"{where} redirects to {to}, on another origin: not followed",
+            code="redirect-off-origin",
         )
     if target in seen:
         raise RedirectError(
