@@ -28,12 +28,13 @@ import ssl
 import zlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from th_ext._exceptions import FetchError
 from th_ext.net._scope import redact
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "ERROR_BODY_BYTES",
@@ -113,6 +114,10 @@ async def read_body(response: httpx.Response, cap: int, where: str) -> AsyncIter
     needed. A compressed stream that has not ended when the body does is ``BodyTruncatedError``;
     a connection closed before the announced length is ``BodyIncompleteError``.
     """
+    # httpx costs ~60 ms of start-up: imported where a body is read, not with this module's
+    # names, which the dispatch dry run loads without making a request.
+    import httpx
+
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
     inflater = inflater_for(encoding, where)
     announced = response.headers.get("content-length", "")
@@ -144,6 +149,8 @@ async def read_body(response: httpx.Response, cap: int, where: str) -> AsyncIter
 def cannot_connect(exc: BaseException) -> bool:
     """Whether ``exc`` means no server could be reached: refused, unresolved, TLS, or no
     connection within the deadline."""
+    import httpx  # where a failure is read (see read_body)
+
     return isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout | httpx.UnsupportedProtocol)
 
 
@@ -154,6 +161,8 @@ def describe(exc: BaseException) -> str:
     A failure to connect is its reason alone (``connection refused``, ``cannot resolve the
     host (...)``, ``TLS: certificate verify failed: ...``); the caller says what it means.
     """
+    import httpx  # where a failure is read (see read_body)
+
     cause = _cause(exc)
     if isinstance(exc, httpx.ConnectTimeout):
         return "no connection in time"
@@ -317,6 +326,8 @@ async def exchange_http(
     except FetchError as exc:
         exchange.failure = str(exc)
     except Exception as exc:  # httpx errors and anything else on the wire
+        import httpx  # where a failure is read (see read_body)
+
         words = describe(exc)
         if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
             words = f"cannot connect ({words})"
