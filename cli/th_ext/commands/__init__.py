@@ -48,6 +48,7 @@ __all__ = [
     "ASCII_WHITESPACE",
     "COMMANDS_V1_URI",
     "COMMAND_NAME_PATTERN",
+    "EXTENSION_URI",
     "TASK_STATES",
     "CardCommand",
     "CardCommands",
