@@ -23,7 +23,7 @@ from th_ext.commands._dispatch_rule import (
     decide,
     parse_command,
 )
-from th_ext.commands._entry import COMMAND_NAME_PATTERN
+from th_ext.commands._entry import COMMAND_NAME_PATTERN, EXTENSION_URI
 from th_ext.commands._entry import EXTENSION_URI as COMMANDS_V1_URI
 from th_ext.commands._reply import (
     TASK_STATES,
