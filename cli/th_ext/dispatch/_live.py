@@ -165,7 +165,7 @@ class _Run:
 
         limits = httpx.Limits(max_connections=2)
         async with httpx.AsyncClient(
-            timeout=self.timeout, limits=limits, **client_options()
+            timeout=self.timeout, **client_options(limits=limits)
         ) as client:
             rpc = JsonRpcClient(
                 client,
