@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: card-model demo example test test-deps test-deps-lowest test-deps-newest lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
-	browser diagrams axe js-agent vitepress-host actionlint lock-deps dist-check clean
+	samples browser diagrams axe js-agent vitepress-host actionlint lock-deps dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -205,9 +205,15 @@ $(VENV)/.installed-lock: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[lock]'
 	touch $@
 
-## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing.
-serve: $(VENV)/.installed-test
+## Preview the site at http://127.0.0.1:8000/tiny-harness/ while editing (the site extra is
+## all it needs). The header's "tiny-harness docs" link leads to the published docs there.
+serve: $(VENV)/.installed-site
 	$(BIN)/mkdocs serve
+
+## Rewrite the console samples of the README and the site (<!-- sample --> blocks) from real
+## runs of th-ext; tests/acceptance/site/test_doc_samples.py fails when one differs.
+samples: $(VENV)/.installed-test
+	$(BIN)/python tools/update_samples.py
 
 ## Draw every spec's Mermaid diagrams into extensions/*/*/diagrams/ (commit the result).
 tools/diagrams/node_modules/.package-lock.json: tools/diagrams/package-lock.json tools/diagrams/package.json

@@ -218,7 +218,7 @@ def _output_closed() -> None:
 
 def _report_error(exc: ThExtError, params: dict[str, Any], name: str | None) -> None:
     output_format = str(params.get("output_format") or "text")
-    if output_format == "text":
+    if output_format in ("text", "concise"):  # the formats a person reads
         error_line(str(exc))
     else:
         try:

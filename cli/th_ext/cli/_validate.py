@@ -61,9 +61,14 @@ __all__ = ["validate_command"]
 
 class ReportFormat(StrEnum):
     text = "text"
+    concise = "concise"
     json = "json"
     junit = "junit"
     github = "github"
+
+
+#: The formats a person reads: a source that cannot be read is one line on standard error.
+FOR_PEOPLE = (ReportFormat.text, ReportFormat.concise)
 
 
 SourcesArgument = Annotated[
@@ -82,6 +87,14 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources: SourcesArgument,
     output_format: Annotated[ReportFormat, format_option(ReportFormat)] = ReportFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="Text output: leave out the 'source: ok' and 'document: ok' lines.",
+        ),
+    ] = False,
     extension: Annotated[
         list[str] | None,
         typer.Option(
@@ -139,12 +152,12 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
                 if options.junit_file is not None:
                     write_junit(render(report, "junit"), options.junit_file)
                 raise error
-            if error is not None:  # text format: the one-line error, then the next source
+            if error is not None:  # text formats: the one-line error, then the next source
                 sys.stdout.flush()
                 error_line(str(error))
             yield report
 
-    shown = RenderOptions(color=use_color(sys.stdout), many=many)
+    shown = RenderOptions(color=use_color(sys.stdout), many=many, quiet=quiet)
     for chunk in stream(checked(), output_format.value, shown):
         sys.stdout.write(chunk)
     if options.junit_file is not None:
@@ -203,7 +216,7 @@ def _run(source: str, options: _Options) -> tuple[Report, SourceError | None]:
         # Nothing was read. A report says so for a program (and for --junit-file); a person
         # gets the one-line error of every command.
         report = report_for_source_error(source, exc, strict=options.strict)
-        if options.output_format is ReportFormat.text:
+        if options.output_format in FOR_PEOPLE:
             return report, exc
     else:
         location, notices = raw.location, [*raw.notices, *family_notices]

@@ -361,6 +361,8 @@ def render_spec_page(
         "title": version.title,
         "description": version.summary,
     }
+    if version.status == "draft":  # the navigation marks the page (mkdocs.yml extra.status)
+        front_matter["status"] = "draft"
     header = [
         "---",
         *(f"{key}: {json.dumps(value)}" for key, value in front_matter.items()),

@@ -3,10 +3,10 @@
 
 A renderer takes the reports of one run and the ``RenderOptions``, and yields the text to
 print, chunk by chunk, as each report arrives: a format that shows each report on its own (text,
-GitHub annotations) yields as it goes; a format that is one document (JSON, JUnit) yields once,
-at the end. A report is whatever a command made: a validation ``Report`` (one per source),
-a ``ConformReport``, a ``Dispatched`` dry run or live check, or a ``DemoRun``; a format that
-cannot show a kind raises ``FormatError``.
+concise, GitHub annotations) yields as it goes; a format that is one document (JSON, JUnit)
+yields once, at the end. A report is whatever a command made: a validation ``Report`` (one
+per source), a ``ConformReport``, a ``Dispatched`` dry run or live check, or a ``DemoRun``; a
+format that cannot show a kind raises ``FormatError``.
 
 Adding a format is one function with the ``Renderer`` signature and one entry in ``FORMATS``.
 """
@@ -24,7 +24,15 @@ from th_ext.report._github import annotation, conform_github, validate_github
 from th_ext.report._html import conform_html
 from th_ext.report._json import demo_json, to_json
 from th_ext.report._junit import conform_junit, error_junit, validate_junit
-from th_ext.report._text import conform_text, demo_text, render_live, render_plan, validate_text
+from th_ext.report._text import (
+    conform_text,
+    demo_text,
+    render_live,
+    render_plan,
+    validate_concise,
+    validate_count,
+    validate_text,
+)
 from th_ext.sources import is_url
 from th_ext.validate import Report
 
@@ -69,6 +77,8 @@ class RenderOptions:
 
     color: bool = False
     many: bool = False
+    quiet: bool = False
+    """Text: leave out the ``source: ok`` and ``document: ok`` lines of a validation report."""
 
 
 Renderer = Callable[[Iterable[Any], RenderOptions], Iterator[str]]
@@ -102,7 +112,8 @@ def text(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
         if isinstance(report, Report):
             if not (options.many and _read_nothing(report)):
                 after = any(r.card_read for r in seen)
-                yield ("\n" if after else "") + validate_text(report, color=options.color)
+                shown = validate_text(report, color=options.color, quiet=options.quiet)
+                yield ("\n" if after else "") + shown
             seen.append(report)
         elif _is_conform(report):
             yield conform_text(report, color=options.color) + "\n"
@@ -120,6 +131,20 @@ def text(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
             raise _cannot("text", report)
     if options.many:
         yield "\n" + _verdicts(seen) + "\n"
+
+
+def concise(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """For editors and hooks, like ruff's and check-jsonschema's concise output: one line per
+    problem, ``FILE:LINE:COL: SEVERITY CODE MESSAGE``, and one count line for the whole run.
+    A source that could not be read at all is left to the caller's one-line error."""
+    seen: list[Report] = []
+    for report in reports:
+        if not isinstance(report, Report):
+            raise _cannot("concise", report)
+        if not (options.many and _read_nothing(report)):
+            yield validate_concise(report)
+        seen.append(report)
+    yield validate_count(seen) + "\n"
 
 
 def _verdicts(reports: Sequence[Report]) -> str:
@@ -185,6 +210,7 @@ def html(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
 
 FORMATS: dict[str, Renderer] = {
     "text": text,
+    "concise": concise,
     "json": json,
     "junit": junit,
     "github": github,

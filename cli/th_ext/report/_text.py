@@ -29,6 +29,8 @@ __all__ = [
     "render_live",
     "render_plan",
     "status_word",
+    "validate_concise",
+    "validate_count",
     "validate_text",
 ]
 
@@ -38,6 +40,8 @@ _LAYER_TITLES = {
     "card": "card (A2A 1.0)",
     "extension": "extensions",
 }
+#: The layers whose "ok" line ``quiet`` leaves out: reading and parsing the card.
+_QUIET_WHEN_OK = ("source", "document")
 _SHOWN_COMMANDS = 10
 _EXCERPT_WIDTH = 120
 
@@ -65,8 +69,9 @@ class _Style:
         return self._wrap("2", text)
 
 
-def validate_text(report: Report, *, color: bool) -> str:
-    """The report as the text format, ending in a newline."""
+def validate_text(report: Report, *, color: bool, quiet: bool = False) -> str:
+    """The report as the text format, ending in a newline; ``quiet`` leaves out the lines of
+    the source and document layers when they are ok."""
     style = _Style(color)
     lines = [f"{style.bold('th-ext validate')} {clean(report.location)}"]
     lines.extend(_summary_lines(report))
@@ -78,7 +83,8 @@ def validate_text(report: Report, *, color: bool) -> str:
             lines.append(f"{title}: {style.dim('not checked (no card to check)')}")
             continue
         if not problems:
-            lines.append(f"{title}: {style.green('ok')}")
+            if not (quiet and layer in _QUIET_WHEN_OK):
+                lines.append(f"{title}: {style.green('ok')}")
             continue
         lines.append(f"{title}: {_counts(problems)}")
         for problem in problems:
@@ -97,6 +103,49 @@ def validate_text(report: Report, *, color: bool) -> str:
         strict = " with --strict" if report.strict and not errors else ""
         lines.append(f"{style.red('invalid')}{strict} ({counts})")
     return "\n".join(lines) + "\n"
+
+
+def validate_concise(report: Report) -> str:
+    """One line per problem of the report, ``FILE:LINE:COL: SEVERITY CODE MESSAGE`` (the JSON
+    pointer in place of the line and column when the problem has none, the file alone when it
+    has neither), in the text format's order; empty when there is no problem."""
+    file = clean(report.location)
+    grouped = report.by_layer()
+    lines = []
+    for problem in (p for layer in LAYERS for p in grouped[layer]):
+        if problem.line is not None:
+            where = f"{file}:{problem.line}:{problem.column}"
+        elif problem.path:
+            where = f"{file}:{clean(problem.path)}"
+        else:
+            where = file
+        severity = "note" if problem.severity == "info" else problem.severity
+        lines.append(f"{where}: {severity} {problem.code} {clean(problem.message)}\n")
+    return "".join(lines)
+
+
+def validate_count(reports: list[Report]) -> str:
+    """The concise format's last line: the problems found in every report and the verdict
+    (of each card, when there are several)."""
+    totals = {"error": 0, "warning": 0, "info": 0}
+    for report in reports:
+        for severity, count in report.totals().items():
+            totals[severity] += count
+    errors, warnings, notes = totals["error"], totals["warning"], totals["info"]
+    counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    if notes:
+        counts += f", {notes} note{'s' * (notes != 1)}"
+    if len(reports) == 1:
+        report = reports[0]
+        verdict = "valid" if report.valid else "invalid" if report.card_read else "unreadable"
+        return f"{clean(report.location)}: {verdict} ({counts})"
+    valid = sum(1 for r in reports if r.exit_code == 0)
+    invalid = sum(1 for r in reports if r.exit_code == 1)
+    unreadable = sum(1 for r in reports if r.exit_code == 2)
+    verdicts = [f"{valid} valid", f"{invalid} invalid"]
+    if unreadable:
+        verdicts.append(f"{unreadable} could not be read")
+    return f"{len(reports)} cards: {', '.join(verdicts)} ({counts})"
 
 
 def _summary_lines(report: Report) -> list[str]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import yaml
 
 from tests.support.site_build import copy_project_for_build
 
@@ -99,3 +100,26 @@ def test_preview_serves_the_spec_and_reloads_on_an_extension_edit(
         while marker not in _wait_for(base + SPEC_PATH, process, _START_TIMEOUT).text:
             assert time.monotonic() < deadline, "the edit was not served"
             time.sleep(0.5)
+
+
+def test_the_preview_links_to_the_published_tiny_harness_docs(
+    repo_root: Path, tmp_path: Path
+) -> None:
+    """The preview serves only this project's pages, under ``/tiny-harness/``: its link to
+    the tiny-harness docs leads to the published docs, and says so, instead of back into
+    the preview. The built site keeps the root-relative link of the Pages origin."""
+    project = copy_project_for_build(repo_root, tmp_path / "project")
+    config = yaml.safe_load((repo_root / "mkdocs.yml").read_text(encoding="utf-8"))
+    published = config["extra"]["host_docs"]["published"]
+    assert published.startswith("https://") and published.endswith("/tiny-harness/")
+    with _serve(project) as (base, process):
+        page = _wait_for(base + SPEC_PATH, process, _START_TIMEOUT)
+    link = f'<a href="{published}" class="th-host-link" target="_self" title="The published'
+    assert link in page.text
+    assert 'href="/tiny-harness/" class="th-host-link"' not in page.text
+
+
+def test_make_serve_installs_the_site_extra_only(repo_root: Path) -> None:
+    makefile = (repo_root / "Makefile").read_text(encoding="utf-8")
+    rule = next(line for line in makefile.splitlines() if line.startswith("serve:"))
+    assert rule.split(":", 1)[1].split() == ["$(VENV)/.installed-site"]

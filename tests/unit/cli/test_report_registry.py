@@ -19,7 +19,7 @@ def report() -> Report:
 
 
 def test_the_formats_by_name() -> None:
-    assert list(FORMATS) == ["text", "json", "junit", "github", "html"]
+    assert list(FORMATS) == ["text", "concise", "json", "junit", "github", "html"]
 
 
 def test_render_is_the_format_s_whole_text() -> None:
