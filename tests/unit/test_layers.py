@@ -34,6 +34,7 @@ RANKS: dict[str, int] = {
     "conform": 8,
     "demo": 9,
     "testing": 9,  # th_ext.testing: the checks from an agent's own pytest suite
+    "batch": 9,  # th_ext.batch: many sources checked at once, each result streamed
     "cli": 10,
     "_facade": 11,  # th_ext/__init__.py and __main__.py re-export what is below them
 }
