@@ -19,10 +19,20 @@ from th_ext.cli._common_options import (
     JunitFileOption,
     MaxBytesOption,
     SchemasOption,
-    SourceArgument,
     format_option,
     source_limits,
     timeout_option,
+)
+from th_ext.cli._fleet_options import (
+    DEFAULT_JOBS,
+    DEFAULT_PER_ORIGIN,
+    FleetOptions,
+    FromOption,
+    JobsOption,
+    OutputOption,
+    PerOriginOption,
+    QuietOption,
+    ResumeOption,
 )
 from th_ext.cli._output import ExitCode, fail, use_color, write
 
@@ -32,6 +42,7 @@ __all__ = ["conform_command"]
 class ConformFormat(StrEnum):
     text = "text"
     json = "json"
+    jsonl = "jsonl"
     junit = "junit"
     github = "github"
 
@@ -49,9 +60,20 @@ class LevelChoice(StrEnum):
 
 _BINDINGS = {BindingChoice.jsonrpc: "JSONRPC", BindingChoice.http_json: "HTTP+JSON"}
 
+SourcesArgument = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="The agent's card: a file, - for standard input, or an http(s) URL. A URL not "
+        "ending in .json is the agent's base URL (the card is read at "
+        "/.well-known/agent-card.json). Several (or --from) are checked --jobs at a time.",
+        metavar="SOURCE...",
+        show_default=False,
+    ),
+]
+
 
 def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
-    source: SourceArgument,
+    sources: SourcesArgument = None,
     command: Annotated[
         list[str] | None,
         typer.Option(
@@ -118,6 +140,12 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: Annotated[float, timeout_option(EACH_EXCHANGE)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    from_file: FromOption = None,
+    jobs: JobsOption = DEFAULT_JOBS,
+    per_origin: PerOriginOption = DEFAULT_PER_ORIGIN,
+    output: OutputOption = None,
+    resume: ResumeOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -153,7 +181,18 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         family=family,
         family_changed=tuple(changed),
     )
-    report = run_conform(source, options)
+    sources = sources or []
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    if fleet.wanted(sources, output_format.value):
+        if html is not None:
+            fail("--html writes the report of one agent; give one SOURCE without --from")
+        # The batch loads only for a run over several agents.
+        from th_ext.cli._conform_fleet import conform_fleet
+
+        raise typer.Exit(conform_fleet(sources, fleet, output_format.value, options, junit_file))
+    if not sources:
+        fail("give a SOURCE, or a list of them with --from FILE")
+    report = run_conform(sources[0], options)
     if html is not None:
         from th_ext.cli._conform_html import render_html
 
