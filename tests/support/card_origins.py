@@ -73,17 +73,22 @@ class Origins:
                 origin.most_at_once = max(origin.most_at_once, origin.in_flight)
                 origin.paths.append(path)
                 try:
-                    await self._answer(origin, writer)
+                    await self._answer(origin, reader, writer)
                 finally:
                     origin.in_flight -= 1
         except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
             pass
+        except asyncio.CancelledError:  # the servers stop: the connection ends here
+            pass
         finally:
             writer.close()
 
-    async def _answer(self, origin: Origin, writer: asyncio.StreamWriter) -> None:
-        if origin.mode == "silent":
-            await asyncio.sleep(3600)
+    async def _answer(
+        self, origin: Origin, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        if origin.mode == "silent":  # until the client hangs up
+            await reader.read()
+            raise ConnectionResetError
         await asyncio.sleep(origin.delay)
         reason = b"OK" if origin.status == 200 else b"Status"
         head = (
@@ -109,14 +114,18 @@ class Origins:
         async def close() -> None:
             for server in self._servers:
                 server.close()
-            for task in asyncio.all_tasks():
-                if task is not asyncio.current_task():
-                    task.cancel()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for server in self._servers:
+                await server.wait_closed()
 
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(close(), self.loop).result(5)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
+        self.loop.close()
 
 
 @contextlib.contextmanager
