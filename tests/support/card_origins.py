@@ -91,9 +91,10 @@ class Origins:
             raise ConnectionResetError
         await asyncio.sleep(origin.delay)
         reason = b"OK" if origin.status == 200 else b"Status"
-        head = (
-            b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-            % (origin.status, reason, len(origin.body))
+        head = b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (
+            origin.status,
+            reason,
+            len(origin.body),
         )
         writer.write(head)
         if origin.mode == "trickle":

@@ -34,11 +34,14 @@ ListEntry = str | SourceArgumentError
 """A source, or the error of a line that cannot be one."""
 
 
-def split_lines(chunks: Iterator[bytes], name: str) -> Iterator[list[ListEntry]]:
+def split_lines(
+    chunks: Iterator[bytes], name: str, *, stdin: bool = False
+) -> Iterator[list[ListEntry]]:
     """The entries of the list whose bytes arrive as ``chunks``, one batch per chunk.
 
     A line is kept whole only while it is under ``MAX_LINE`` bytes; past that its bytes are
-    dropped up to the next newline and it becomes one error entry.
+    dropped up to the next newline and it becomes one error entry. With ``stdin`` (the list is
+    standard input) a line ``-`` is an error entry too.
     """
     pending = b""
     number = 0
@@ -53,7 +56,7 @@ def split_lines(chunks: Iterator[bytes], name: str) -> Iterator[list[ListEntry]]
                 overlong = False
                 batch.append(_too_long(name, number))
                 continue
-            entry = _entry(line, name, number)
+            entry = _entry(line, name, number, stdin)
             if entry is not None:
                 batch.append(entry)
         if len(pending) > MAX_LINE:
@@ -65,12 +68,12 @@ def split_lines(chunks: Iterator[bytes], name: str) -> Iterator[list[ListEntry]]
     if overlong:
         yield [_too_long(name, number + 1)]
     elif pending:
-        entry = _entry(pending, name, number + 1)
+        entry = _entry(pending, name, number + 1, stdin)
         if entry is not None:
             yield [entry]
 
 
-def _entry(line: bytes, name: str, number: int) -> ListEntry | None:
+def _entry(line: bytes, name: str, number: int, stdin: bool) -> ListEntry | None:
     if len(line) > MAX_LINE:
         return _too_long(name, number)
     if b"\0" in line:
@@ -81,6 +84,11 @@ def _entry(line: bytes, name: str, number: int) -> ListEntry | None:
         return SourceArgumentError(f"{name} line {number}: not UTF-8 text", code="bad-list-line")
     if not text or text.startswith("#"):
         return None
+    if stdin and text == "-":
+        return SourceArgumentError(
+            f"{name} line {number}: - is standard input, which holds the list",
+            code="bad-list-line",
+        )
     return text
 
 
@@ -113,7 +121,7 @@ async def read_source_list(path: str) -> AsyncIterator[ListEntry]:
 
     def read() -> None:
         try:
-            for batch in split_lines(_chunks(fd, name, stop), name):
+            for batch in split_lines(_chunks(fd, name, stop), name, stdin=path == "-"):
                 room.acquire()
                 if not hand_over(batch):
                     return

@@ -180,17 +180,9 @@ class _Run:
     async def _entries(self, sources: list[str]) -> AsyncIterator[ListEntry]:
         for source in sources:
             yield source
-        if self.fleet.from_file is None:
-            return
-        from_stdin = self.fleet.from_file == "-"
-        async for entry in read_source_list(self.fleet.from_file):
-            if from_stdin and entry == "-":
-                yield SourceArgumentError(
-                    "standard input line: - names standard input, which holds the list",
-                    code="bad-list-line",
-                )
-                continue
-            yield entry
+        if self.fleet.from_file is not None:
+            async for entry in read_source_list(self.fleet.from_file):
+                yield entry
 
     def _show(self, outcome: Outcome) -> None:
         self.summary.add(outcome)

@@ -73,9 +73,7 @@ def test_a_silent_origin_costs_its_own_timeout_and_slots_only() -> None:
         urls += [f"{trickle.url}/t{i}.json" for i in range(2)]
         urls += [f"{o.url}/card{i}.json" for i in range(50) for o in fast]
         started = time.monotonic()
-        outcomes = run(
-            check_cards(urls, limits=SourceLimits(timeout=1.0), jobs=16, per_origin=2)
-        )
+        outcomes = run(check_cards(urls, limits=SourceLimits(timeout=1.0), jobs=16, per_origin=2))
         took = time.monotonic() - started
     slow = [o for o in outcomes if "/s" in o.source or "/t" in o.source]
     assert len(slow) == 6
