@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -56,7 +57,7 @@ class Origins:
     async def _start(self) -> None:
         for origin in self.origins:
             server = await asyncio.start_server(
-                lambda r, w, o=origin: self._serve(o, r, w), "127.0.0.1", 0, backlog=1024
+                functools.partial(self._serve, origin), "127.0.0.1", 0, backlog=1024
             )
             origin.port = server.sockets[0].getsockname()[1]
             self._servers.append(server)

@@ -215,7 +215,7 @@ def test_a_signal_stops_the_run_with_whole_lines_and_a_resume_finishes_it(
         assert b"Traceback" not in stderr
         resumed = th_ext("validate", "--from", "list.txt", "--resume", "run.jsonl", cwd=tmp_path)
         assert resumed.returncode == 0, resumed.stderr
-    every = [d["source"] for d in lines(out.read_text())]
+    every = [str(d["source"]) for d in lines(out.read_text())]
     assert sorted(every) == sorted(urls)  # each source exactly once
 
 
