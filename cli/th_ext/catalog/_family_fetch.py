@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SchemaError, SourceError
-from th_ext.catalog._family import ExternalExtension
-from th_ext.catalog._family_schemas import FamilySchema, checked_schema
-from th_ext.catalog._schema_files import MAX_SCHEMA_BYTES, SchemaFile, parse_schema_bytes
+from th_ext.catalog._family import ExternalExtension, FamilySchema, checked_schema
+from th_ext.catalog._schemas import MAX_SCHEMA_BYTES, SchemaFile, parse_schema_bytes
 from th_ext.sources._limits import SourceLimits
 from th_ext.sources._source import read_source
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -23,8 +24,27 @@ __all__ = [
     "ExtensionVersion",
     "HistoryEntry",
     "Status",
+    "bundled_extensions_dir",
     "canonical_schema_text",
 ]
+
+
+# Where the extensions' published files are found at run time.
+#
+# An installed wheel carries them as ``th_ext/_bundled/extensions``; a source checkout (or an
+# editable install) reads the repository's own ``extensions/`` folder, which is the same tree.
+
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent  # th_ext/
+
+
+@cache
+def bundled_extensions_dir() -> Path:
+    """The folder that holds ``<name>/<version>/`` for every bundled extension."""
+    installed = _PACKAGE_DIR / "_bundled" / "extensions"
+    if installed.is_dir():
+        return installed
+    return _PACKAGE_DIR.parent.parent / "extensions"
+
 
 ExampleKind = Literal[
     "agent-card",

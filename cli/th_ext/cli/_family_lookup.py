@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from th_ext.catalog._family import AppliesTo
-    from th_ext.catalog._family_schemas import FamilySchema
+    from th_ext.catalog._family import AppliesTo, FamilySchema
     from th_ext.problems._problem import Problem
     from th_ext.sources._limits import SourceLimits
 
@@ -25,8 +24,7 @@ def family_schemas(
     """The schemas found for the family's extensions whose schema applies to one of
     ``kinds``, and the notices to report with them (a changed schema is an error). The
     modules are imported here: a run without these options does not pay for them."""
-    from th_ext.catalog._family import bundled_external
-    from th_ext.catalog._family_schemas import family_key, schemas_from_folder
+    from th_ext.catalog._family import bundled_external, family_key, schemas_from_folder
     from th_ext.problems._problem import Problem
 
     entries = [e for e in bundled_external() if set(e.applies_to) & set(kinds)]

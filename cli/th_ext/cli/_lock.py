@@ -61,8 +61,7 @@ def lock_add(
 def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     """Fail when a published schema changed or vanished, or a stable version is not locked."""
     from th_ext.catalog._reader import discover
-    from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
-    from th_ext.publish._words_lock import read_words
+    from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock, read_words
 
     path = extensions_dir / LOCK_FILE_NAME
     problems = check_lock(discover(extensions_dir), read_lock(path), read_words(path))

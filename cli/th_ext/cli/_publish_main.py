@@ -4,112 +4,138 @@
 generator; ``zensical`` builds the whole site with Zensical; ``subtree`` builds the
 extensions' folder into an existing Pages artifact. Errors are one line on standard error:
 exit 1 when the extensions break a publishing rule or the generator rejects the site, 2 when
-nothing could be built (a file in the way, a missing tool or folder).
+nothing could be built (a file in the way, a missing tool or folder), 2 for a command line
+that does not parse.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Annotated
+
+import typer
 
 from th_ext._exceptions import PublishError, SiteBuildError, ThExtError
+from th_ext.cli._boundary import run_guarded
+from th_ext.publish import ProjectSettings, build_subtree, build_zensical, generate, load_config
 
-__all__ = ["main"]
+__all__ = ["app", "main"]
 
 _PROG = "th-ext-publish"
 
+app = typer.Typer(
+    name=_PROG,
+    help="Write the extension pages for any site generator, build the site with Zensical,"
+    " or build the extensions' folder into an existing Pages artifact.",
+    add_completion=False,
+    no_args_is_help=False,
+    pretty_exceptions_enable=False,
+)
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=_PROG,
-        description="Write the extension pages for any site generator, build the site with"
-        " Zensical, or build the extensions' folder into an existing Pages artifact.",
-    )
-    config = argparse.ArgumentParser(add_help=False)
-    config.add_argument(
-        "--config", type=Path, default=Path("mkdocs.yml"), help="the site's mkdocs.yml"
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    generate = commands.add_parser(
-        "generate",
-        parents=[config],
-        help="write the extension pages, schemas, examples and catalog to a folder",
-    )
-    generate.add_argument("--out", type=Path, required=True, help="folder to write into")
-    zensical = commands.add_parser(
-        "zensical", parents=[config], help="build the whole site with Zensical"
-    )
-    zensical.add_argument("--site-dir", type=Path, default=Path("build/zensical"))
-    subtree = commands.add_parser(
-        "subtree",
-        parents=[config],
-        help="build the extensions' folder into an existing Pages artifact",
-    )
-    subtree.add_argument("--dest", type=Path, required=True, help="the Pages artifact folder")
-    subtree.add_argument(
-        "--work-dir", type=Path, default=Path("build/pages-subtree"), help="scratch folder"
-    )
-    subtree.add_argument(
-        "--host-schemas",
-        type=Path,
-        metavar="DIR",
-        help="the host's schema folder (docs/a2a/ext): serve each schema whose $id is under"
-        " the extensions' prefix at its $id, with a page where the host has none",
-    )
-    return parser
+ConfigOption = Annotated[Path, typer.Option("--config", help="the site's mkdocs.yml")]
 
 
-def _run(args: argparse.Namespace) -> str:
-    from th_ext.publish._build import build_subtree, build_zensical
-    from th_ext.publish._generate import generate
-    from th_ext.publish._project import ProjectSettings, load_config
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
-    if args.command == "generate":
-        settings = ProjectSettings.from_config(args.config, load_config(args.config))
+
+def _report(command: str, work: Callable[[], str]) -> None:
+    """Run ``work``; print its message with the time taken, or each error on one line and
+    exit with the code the module's docstring gives."""
+    started = time.perf_counter()
+    try:
+        message = work()
+    except SiteBuildError as exc:
+        sys.stderr.write(f"{_PROG} {command}: error: {_one_line(str(exc))}\n")
+        raise typer.Exit(2) from None
+    except PublishError as exc:  # a publishing rule is broken, or the generator said no
+        for problem in exc.problems:
+            sys.stderr.write(f"{_PROG} {command}: error: {_one_line(problem)}\n")
+        raise typer.Exit(1) from None
+    except ThExtError as exc:
+        sys.stderr.write(f"{_PROG} {command}: error: {_one_line(str(exc))}\n")
+        raise typer.Exit(2) from None
+    sys.stdout.write(f"{message} in {time.perf_counter() - started:.1f} s\n")
+
+
+@app.command("generate")
+def generate_command(
+    out: Annotated[Path, typer.Option("--out", help="folder to write into")],
+    config: ConfigOption = Path("mkdocs.yml"),
+) -> None:
+    """Write the extension pages, schemas, examples and catalog to a folder."""
+
+    def work() -> str:
+        settings = ProjectSettings.from_config(config, load_config(config))
         plan = generate(
             settings.site_url,
             settings.extensions_dir,
-            args.out,
+            out,
             index_dir=settings.index_dir,
             check_published=settings.check_published,
         )
-        return f"wrote {len(plan.files)} files under {args.out}"
-    if args.command == "zensical":
-        build_zensical(args.config, args.site_dir)
-        return f"built the site with Zensical into {args.site_dir}"
-    result = build_subtree(args.config, args.dest, args.work_dir, args.host_schemas)
-    stale = f", removed {len(result.removed)} stale" if result.removed else ""
-    skipped = (
-        f"skipped {len(result.skipped)} host files: {', '.join(result.skipped)}\n"
-        if result.skipped
-        else ""
-    )
-    return f"{skipped}wrote {len(result.written)} files under {args.dest}/a2a/ext{stale}"
+        return f"wrote {len(plan.files)} files under {out}"
+
+    _report("generate", work)
+
+
+@app.command("zensical")
+def zensical_command(
+    config: ConfigOption = Path("mkdocs.yml"),
+    site_dir: Annotated[Path, typer.Option("--site-dir")] = Path("build/zensical"),
+) -> None:
+    """Build the whole site with Zensical."""
+
+    def work() -> str:
+        build_zensical(config, site_dir)
+        return f"built the site with Zensical into {site_dir}"
+
+    _report("zensical", work)
+
+
+@app.command("subtree")
+def subtree_command(
+    dest: Annotated[Path, typer.Option("--dest", help="the Pages artifact folder")],
+    config: ConfigOption = Path("mkdocs.yml"),
+    work_dir: Annotated[Path, typer.Option("--work-dir", help="scratch folder")] = Path(
+        "build/pages-subtree"
+    ),
+    host_schemas: Annotated[
+        Path | None,
+        typer.Option(
+            "--host-schemas",
+            metavar="DIR",
+            help="the host's schema folder (docs/a2a/ext): serve each schema whose $id is"
+            " under the extensions' prefix at its $id, with a page where the host has none",
+        ),
+    ] = None,
+) -> None:
+    """Build the extensions' folder into an existing Pages artifact."""
+
+    def work() -> str:
+        result = build_subtree(config, dest, work_dir, host_schemas)
+        stale = f", removed {len(result.removed)} stale" if result.removed else ""
+        skipped = (
+            f"skipped {len(result.skipped)} host files: {', '.join(result.skipped)}\n"
+            if result.skipped
+            else ""
+        )
+        return f"{skipped}wrote {len(result.written)} files under {dest}/a2a/ext{stale}"
+
+    _report("subtree", work)
+
+
+def _main(argv: list[str] | None) -> int:
+    try:
+        app(args=argv, prog_name=_PROG)
+    except SystemExit as exc:  # typer ends every run, a good one too, with the exit code
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``th-ext-publish`` behind the command line's boundary; return the exit code."""
-    from th_ext.cli._boundary import run_guarded
-
     return run_guarded(lambda: _main(argv))
-
-
-def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv)
-    started = time.perf_counter()
-    try:
-        message = _run(args)
-    except SiteBuildError as exc:
-        sys.stderr.write(f"{_PROG} {args.command}: error: {' '.join(str(exc).split())}\n")
-        return 2
-    except PublishError as exc:  # a publishing rule is broken, or the generator said no
-        for problem in exc.problems:
-            sys.stderr.write(f"{_PROG} {args.command}: error: {' '.join(problem.split())}\n")
-        return 1
-    except ThExtError as exc:
-        sys.stderr.write(f"{_PROG} {args.command}: error: {' '.join(str(exc).split())}\n")
-        return 2
-    sys.stdout.write(f"{message} in {time.perf_counter() - started:.1f} s\n")
-    return 0

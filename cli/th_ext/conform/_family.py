@@ -14,8 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from th_ext.catalog._family import ExternalExtension, bundled_external
-from th_ext.catalog._family_schemas import FamilySchema, family_key, unknown_schema_hint
+from th_ext.catalog._family import (
+    ExternalExtension,
+    FamilySchema,
+    bundled_external,
+    family_key,
+    unknown_schema_hint,
+)
 from th_ext.checks import Observation
 from th_ext.checks._observe import event_kind, metadata
 
@@ -94,7 +99,7 @@ def _places(entry: ExternalExtension) -> set[str]:
 
 
 def _problems(schema: FamilySchema, payloads: list[FamilyPayload]) -> list[str]:
-    from th_ext.catalog._schema_check import local_validator
+    from th_ext.catalog._schemas import local_validator
 
     validator = local_validator(schema.document)
     found: list[str] = []

@@ -16,9 +16,8 @@ from typing import Any
 import httpx
 
 from th_ext._exceptions import AgentUnreachableError, ConformError
-from th_ext.catalog._family_schemas import FamilySchema
-from th_ext.catalog._reader import find, spec_text
-from th_ext.catalog._requirements import load_requirements
+from th_ext.catalog._family import FamilySchema
+from th_ext.catalog._reader import find, load_requirements, spec_text
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._names import EXTENSION_URI
 from th_ext.conform._card_check import card_check, fetch_card

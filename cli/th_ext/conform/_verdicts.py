@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from th_ext.catalog._requirements import Requirement
+from th_ext.catalog._reader import Requirement
 from th_ext.checks import CORE_RULES
 from th_ext.conform._model import Check, RequirementResult, RequirementStatus
 

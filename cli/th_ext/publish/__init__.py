@@ -8,13 +8,22 @@ generator, ``build_zensical`` and ``build_subtree`` make whole builds on top of 
 from th_ext.catalog._family import ExternalExtension, read_external
 from th_ext.publish._build import build_subtree, build_zensical
 from th_ext.publish._catalog_page import render_catalog_json, render_index_page
-from th_ext.publish._checks import check_version, relative_path, resolve_pointer
 from th_ext.publish._field_table import FieldRow, FieldTable, field_tables
-from th_ext.publish._generate import expand_nav, generate, write_plan
 from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock, check_lock, read_lock, write_lock
-from th_ext.publish._site_plan import GeneratedFile, NavEntry, SitePlan, plan_site
+from th_ext.publish._site_plan import (
+    GeneratedFile,
+    NavEntry,
+    SitePlan,
+    check_version,
+    expand_nav,
+    generate,
+    plan_site,
+    relative_path,
+    resolve_pointer,
+    write_plan,
+)
 from th_ext.publish._spec_page import render_spec_page
-from th_ext.publish._stage import stage_project, stage_subtree
+from th_ext.publish._stage import ProjectSettings, load_config, stage_project, stage_subtree
 from th_ext.publish._subtree import MANIFEST_NAME, SubtreeResult, install_subtree
 
 __all__ = [
@@ -25,6 +34,7 @@ __all__ = [
     "FieldTable",
     "GeneratedFile",
     "NavEntry",
+    "ProjectSettings",
     "SitePlan",
     "SubtreeResult",
     "add_to_lock",
@@ -36,6 +46,7 @@ __all__ = [
     "field_tables",
     "generate",
     "install_subtree",
+    "load_config",
     "plan_site",
     "read_external",
     "read_lock",

@@ -11,25 +11,130 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
 from dataclasses import replace
+from importlib import metadata
 from pathlib import Path
 
 from th_ext._exceptions import PublishError, SiteBuildError
-from th_ext.publish._host_fonts import write_host_fonts
-from th_ext.publish._host_schemas import read_host_schemas
-from th_ext.publish._stage import stage_project, stage_subtree
+from th_ext.catalog._reader import discover
+from th_ext.publish._host import read_host_schemas
+from th_ext.publish._stage import ProjectSettings, load_config, stage_project, stage_subtree
 from th_ext.publish._subtree import (
     SubtreeResult,
     check_destination,
     host_page_at,
     install_subtree,
 )
-from th_ext.publish._versions import build_versions
 
-__all__ = ["build_subtree", "build_zensical", "run_generator"]
+__all__ = [
+    "HOST_FONTS_CSS",
+    "build_subtree",
+    "build_zensical",
+    "host_font_rules",
+    "run_generator",
+    "write_host_fonts",
+]
+
+
+# The versions of the packages a site build ran with, recorded in the subtree's manifest.
+#
+# A deployed subtree should say what made it: th-ext and every distribution its ``site`` extra
+# pulls in (MkDocs, Material, Markdown, Pygments...), so that a page that changed between two
+# deployments of one commit can be traced to the package that changed. The list is walked from
+# th-ext's installed metadata, so it holds exactly what the build could import.
+
+
+def _canonical(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def build_versions(root: str = "th-ext", extras: tuple[str, ...] = ("site",)) -> dict[str, str]:
+    """``{distribution: version}`` for ``root`` with ``extras`` and everything it requires,
+    as installed; distributions that are not installed (another platform's) are left out."""
+    # packaging comes with the site extra (MkDocs requires it), not with th-ext itself
+    from packaging.requirements import Requirement
+
+    found: dict[str, str] = {}
+    pending: list[tuple[str, tuple[str, ...]]] = [(root, extras)]
+    while pending:
+        name, wanted = pending.pop()
+        key = _canonical(name)
+        if key in found:
+            continue
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        found[key] = dist.version
+        for line in dist.requires or []:
+            requirement = Requirement(line)
+            marker = requirement.marker
+            if marker is not None and not any(
+                marker.evaluate({"extra": extra}) for extra in (*wanted, "")
+            ):
+                continue
+            pending.append((requirement.name, tuple(requirement.extras)))
+    return dict(sorted(found.items()))
+
+
+# The host's own web font for the subtree's pages, so that both sides of the site read alike.
+#
+# The extension pages ask for the VitePress default theme's font stack, whose first family,
+# Inter, VitePress ships inside the host's build (``assets/inter-*.woff2``, declared by
+# ``@font-face`` rules in the host's ``assets/*.css``). A reader without Inter installed would
+# see it on the host's pages and a system font on ours. The subtree build copies those
+# ``@font-face`` rules, as they are, into the subtree's ``host-fonts.css``: the fonts are then
+# the host's own files, on the same origin. Only rules for ``Inter`` whose every ``url()`` is a
+# path on the same site are taken; nothing from another origin is ever loaded.
+
+HOST_FONTS_CSS = "assets/stylesheets/host-fonts.css"
+"""The subtree's stylesheet for the host's fonts (an empty rule set when the host has none)."""
+_FAMILY = "Inter"
+_RULE = re.compile(r"@font-face\s*\{[^{}]*\}")
+_URL = re.compile(r"url\(\s*([^)]*)\)")
+_SAFE_PATH = re.compile(r"/[A-Za-z0-9._~-][A-Za-z0-9._~/-]*\.woff2?")  # not //host/...
+_MAX_CSS_BYTES = 4 * 1024 * 1024
+
+
+def _is_inter(rule: str) -> bool:
+    match = re.search(r"font-family\s*:\s*([^;}]*)", rule)
+    return match is not None and match.group(1).strip().strip("'\"") == _FAMILY
+
+
+def host_font_rules(css: str) -> list[str]:
+    """The ``@font-face`` rules for Inter in ``css`` whose fonts are root-relative paths."""
+    rules: list[str] = []
+    for rule in _RULE.findall(css):
+        if not _is_inter(rule):
+            continue
+        urls = [url.strip().strip("'\"") for url in _URL.findall(rule)]
+        if urls and all(_SAFE_PATH.fullmatch(url) for url in urls):
+            rules.append(rule)
+    return rules
+
+
+def write_host_fonts(dest: Path, built: Path) -> int:
+    """Write the Inter ``@font-face`` rules of the host's stylesheets (``dest/assets/*.css``,
+    regular files only) into ``built``'s host-fonts stylesheet; return how many."""
+    rules: list[str] = []
+    assets = dest / "assets"
+    if assets.is_dir() and not assets.is_symlink():
+        for css in sorted(assets.glob("*.css")):
+            if css.is_symlink() or not css.is_file() or css.stat().st_size > _MAX_CSS_BYTES:
+                continue
+            for rule in host_font_rules(css.read_text(encoding="utf-8", errors="replace")):
+                if rule not in rules:
+                    rules.append(rule)
+    target = built / HOST_FONTS_CSS
+    target.parent.mkdir(parents=True, exist_ok=True)
+    header = "/* The host's Inter, from its own build (th-ext-publish subtree). */\n"
+    target.write_text(header + "".join(rule + "\n" for rule in rules), encoding="utf-8")
+    return len(rules)
+
 
 _EXTRA = {"mkdocs": "site", "zensical": "zensical"}
 
@@ -106,9 +211,6 @@ def build_subtree(
     ``$id`` lies under the prefix is served at its ``$id``, and gets a page generated from it
     when ``dest`` has none at its URI. Every check runs before anything is written.
     """
-    from th_ext.catalog._reader import discover
-    from th_ext.publish._project import ProjectSettings, load_config
-
     settings = ProjectSettings.from_config(config_file, load_config(config_file))
     check_destination(dest, settings.index_dir)  # a refusal costs no build
     host = None

@@ -1,4 +1,5 @@
-"""The site plan: every file the extensions add to the built site, and the rules checked first.
+"""The site plan: every file the extensions add to the built site, the publishing rules checked
+first, and the plan written to disk for a generator that runs no plugin.
 
 This is the whole generation step, as plain functions that need no MkDocs: the MkDocs plugin
 only hands the plan's files to the build. A plan is made only when every rule holds; otherwise
@@ -7,36 +8,184 @@ only hands the plan's files to the build. A plan is made only when every rule ho
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+from referencing.exceptions import Unresolvable
 
 from th_ext._exceptions import PublishError
 from th_ext.catalog._family import EXTERNAL_FILE_NAME, read_external
-from th_ext.catalog._reader import discover, example_bytes, read_file, schema_bytes
-from th_ext.catalog._records import ExtensionVersion
+from th_ext.catalog._reader import (
+    discover,
+    example_bytes,
+    load_example,
+    read_file,
+    schema_bytes,
+    schema_document,
+)
+from th_ext.catalog._records import ExtensionVersion, canonical_schema_text
+from th_ext.catalog._schemas import local_validator
+from th_ext.catalog._schemas import schema_defect as check_schema
 from th_ext.publish._catalog_page import (
     ServedSchema,
     family_external,
     render_catalog_json,
     render_index_page,
 )
-from th_ext.publish._checks import check_version, relative_path
 from th_ext.publish._diagrams import (
     DIAGRAMS_DIR,
     check_diagrams,
     standalone_drawing,
     used_diagrams,
 )
-from th_ext.publish._draft import check_draft_examples
-from th_ext.publish._field_text import check_field_descriptions
-from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock
-from th_ext.publish._spec_page import render_spec_page
-from th_ext.publish._words_lock import read_words
+from th_ext.publish._field_table import check_field_descriptions
+from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock, read_words
+from th_ext.publish._spec_page import check_draft_examples, render_spec_page
+from th_ext.validate._pointer import resolve_pointer
 
-__all__ = ["GeneratedFile", "NavEntry", "SitePlan", "plan_site"]
+__all__ = [
+    "GeneratedFile",
+    "NavEntry",
+    "SitePlan",
+    "check_examples",
+    "check_schema_source",
+    "check_version",
+    "expand_nav",
+    "generate",
+    "plan_site",
+    "relative_path",
+    "resolve_pointer",
+    "write_plan",
+]
+
+
+# The publishing rules every extension version must meet before the site is built.
+#
+# Each rule returns the problems it finds as one-line messages; ``check_version`` runs them all
+# so that one build reports every broken rule at once.
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def relative_path(uri: str, site_url: str) -> str | None:
+    """The path of ``uri`` inside the site (``a2a/ext/commands/v1``), or None if outside it."""
+    base = site_url if site_url.endswith("/") else site_url + "/"
+    if not uri.startswith(base) or len(uri) == len(base):
+        return None
+    rest = uri[len(base) :]
+    if any(part in ("", ".", "..") for part in rest.split("/")):
+        return None
+    return rest
+
+
+def check_uri(version: ExtensionVersion, site_url: str) -> list[str]:
+    if relative_path(version.uri, site_url) is None:
+        return [f"{version.key}: URI {version.uri} is not under the site URL {site_url}"]
+    return []
+
+
+def schema_defect(version: ExtensionVersion) -> str | None:
+    """Why ``schema.json`` is not a valid draft 2020-12 schema, or None when it is."""
+    defect = check_schema(schema_document(version))
+    if defect is None:
+        return None
+    where = "/".join(str(p) for p in defect.path) or "(root)"
+    return (
+        f"{version.key}: schema.json is not a valid draft 2020-12 schema at {where}: "
+        f"{defect.message}"
+    )
+
+
+def check_schema_document(version: ExtensionVersion) -> list[str]:
+    """``$id`` is the URI plus ``/schema.json``, and the schema is valid draft 2020-12."""
+    schema = schema_document(version)
+    problems: list[str] = []
+    if schema.get("$id") != version.schema_url:
+        problems.append(
+            f"{version.key}: schema $id is {schema.get('$id')!r}, expected {version.schema_url!r}"
+        )
+    dialect = schema.get("$schema", DRAFT_2020_12)
+    if dialect != DRAFT_2020_12:
+        problems.append(f"{version.key}: schema $schema is {dialect!r}, expected {DRAFT_2020_12}")
+    defect = schema_defect(version)
+    if defect is not None:
+        problems.append(defect)
+    return problems
+
+
+def check_examples(version: ExtensionVersion) -> list[str]:
+    """Valid examples pass the schema; examples marked invalid fail it.
+
+    A ``$ref`` resolves only to the version's own schema: the build fetches nothing.
+    """
+    validator = local_validator(schema_document(version))
+    problems: list[str] = []
+    for example in version.examples:
+        document = load_example(version, example)
+        if example.params_pointer is None:
+            continue
+        try:
+            params = resolve_pointer(document, example.params_pointer)
+        except KeyError:
+            problems.append(
+                f"{version.key}: example {example.file} has nothing at {example.params_pointer!r}"
+            )
+            continue
+        try:
+            errors = list(validator.iter_errors(params))
+        except Unresolvable as exc:
+            return [
+                f"{version.key}: schema.json refers to {str(exc.ref)[:200]!r}, which is not"
+                " this version's own schema; the build resolves no other $ref and fetches nothing"
+            ]
+        if example.valid and errors:
+            problems.append(
+                f"{version.key}: example {example.file} fails its schema: {errors[0].message}"
+            )
+        elif not example.valid and not errors:
+            problems.append(
+                f"{version.key}: example {example.file} is marked invalid but passes its schema"
+            )
+    return problems
+
+
+def check_schema_source(version: ExtensionVersion) -> list[str]:
+    """When the version names a ``schema_source``, its output must equal schema.json exactly.
+
+    A binding is for the version whose ``$id`` it generates. A draft made by copying a folder
+    carries its parent's binding along; that binding generates another ``$id`` and is ignored
+    until the draft names its own function. On any other version it is an error.
+    """
+    if version.schema_source is None:
+        return []
+    module_name, _, attribute = version.schema_source.partition(":")
+    try:
+        source = getattr(importlib.import_module(module_name), attribute)
+        generated: dict[str, Any] = source()
+    except (ImportError, AttributeError) as exc:
+        return [f"{version.key}: schema_source {version.schema_source} cannot be loaded: {exc}"]
+    generated_id = generated.get("$id")
+    if generated_id != version.schema_url:
+        if version.status == "draft":  # a binding copied along from the version it came from
+            return []
+        return [
+            f"{version.key}: schema_source {version.schema_source} generates the schema "
+            f"{generated_id!r}, not this version's; bind the version's own function or remove it"
+        ]
+    if canonical_schema_text(generated).encode("utf-8") != schema_bytes(version):
+        return [f"{version.key}: schema.json differs from what {version.schema_source} generates"]
+    return []
+
+
+def check_version(version: ExtensionVersion, site_url: str) -> list[str]:
+    """Every publishing rule for one version."""
+    problems = [*check_uri(version, site_url), *check_schema_document(version)]
+    if schema_defect(version) is None:  # examples can only be checked against a sound schema
+        problems += check_examples(version)
+    return problems + check_schema_source(version)
 
 
 class GeneratedFile(BaseModel):
@@ -165,3 +314,67 @@ def plan_site(
         )
     )
     return SitePlan(files=tuple(files), nav=tuple(nav))
+
+
+# The generation step as files on disk, for any site generator to render.
+#
+# ``plan_site`` makes the pages, schemas, examples and catalog in memory; ``write_plan`` puts
+# them in a folder, the way mkdocstrings-style tools write Markdown for a generator that runs no
+# plugin (Zensical, or MkDocs without ``th-ext``). ``expand_nav`` gives the navigation entries
+# that the generated pages need.
+
+
+def write_plan(plan: SitePlan, out_dir: Path, *, overwrite: bool = True) -> list[Path]:
+    """Write every planned file under ``out_dir``; return the paths written, in plan order.
+
+    With ``overwrite=False`` an existing file is an error, raised before anything is written:
+    a generated page must not hide a hand-written one.
+    """
+    if not overwrite:
+        for generated in plan.files:
+            if (out_dir / generated.path).exists():
+                raise PublishError(
+                    f"{generated.path} is generated from the extensions; remove it from {out_dir}"
+                )
+    written: list[Path] = []
+    for generated in plan.files:
+        target = out_dir / generated.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(generated.content)
+        written.append(target)
+    return written
+
+
+def generate(
+    site_url: str,
+    extensions_dir: Path,
+    out_dir: Path,
+    *,
+    index_dir: str = "a2a/ext",
+    check_published: bool = True,
+) -> SitePlan:
+    """Check the extensions and write their pages, schemas, examples and catalog to ``out_dir``.
+
+    Paths below ``out_dir`` are the paths in the site (``a2a/ext/commands/v1/index.md``).
+    """
+    plan = plan_site(site_url, extensions_dir, index_dir=index_dir, check_published=check_published)
+    write_plan(plan, out_dir)
+    return plan
+
+
+def expand_nav(nav: list[Any], versions: Sequence[NavEntry], index_page: str) -> list[Any]:
+    """``nav`` with the entry that points at ``index_page`` grown into the extensions section:
+    the index first ("All extensions"), then one entry per version (``SitePlan.nav``)."""
+
+    def expand(entry: Any) -> Any:
+        if isinstance(entry, dict) and len(entry) == 1:
+            ((title, target),) = entry.items()
+            if target == index_page:
+                pages: list[Any] = [{"All extensions": index_page}]
+                pages += [{item.title: item.path} for item in versions]
+                return {title: pages}
+            if isinstance(target, list):
+                return {title: [expand(child) for child in target]}
+        return entry
+
+    return [expand(entry) for entry in nav]

@@ -1,4 +1,5 @@
-"""The Markdown of one extension version's specification page.
+"""The Markdown of one extension version's specification page, and each part it is made of:
+the check-your-agent box, the draft banner, the requirement markers and tables.
 
 The page is assembled from the version's folder: a header (URI, schema, status), the
 specification text from ``spec.md`` with its example directives expanded, the field tables and
@@ -8,23 +9,229 @@ the raw schema, every worked example, and the version history.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 
 from th_ext._exceptions import PublishError
-from th_ext.catalog._reader import example_bytes, schema_bytes
-from th_ext.catalog._records import Example, ExtensionVersion
-from th_ext.publish._check_box import check_box
-from th_ext.publish._diagrams import inline_diagrams
-from th_ext.publish._draft import draft_banner, publication_lines
-from th_ext.publish._field_table import FieldTable
-from th_ext.publish._field_text import described_field_tables
-from th_ext.publish._requirements_page import (
-    annotate_requirements,
-    errata_section,
-    requirements_section,
+from th_ext.catalog._reader import (
+    Requirement,
+    annotation_pattern,
+    example_bytes,
+    load_requirements,
+    requirement_anchor,
+    schema_bytes,
 )
+from th_ext.catalog._records import Example, ExtensionVersion
+from th_ext.publish._diagrams import inline_diagrams
+from th_ext.publish._field_table import FieldTable, described_field_tables
 
-__all__ = ["EXAMPLE_DIRECTIVE", "INLINE_LIMIT", "render_spec_page"]
+__all__ = ["EXAMPLE_DIRECTIVE", "INLINE_LIMIT", "check_draft_examples", "render_spec_page"]
+
+
+# The "Check your agent" box of a spec page: the commands that check an agent against it.
+#
+# A reader who has just learned what an extension version asks of an agent wants to know whether
+# their agent does it. The box gives the exact ``th-ext validate`` line for this version's URI
+# and, for a version with requirements, the ``th-ext conform`` line, with links to the th-ext
+# reference pages (relative to the page, so that they hold in the whole site and in the subtree).
+
+#: Where the th-ext reference pages are in the docs (the site's root folder ``th-ext/``).
+REFERENCE_DIR = "th-ext"
+_AGENT = "https://your-agent.example"
+
+
+def check_box(version: ExtensionVersion, folder: str) -> list[str]:
+    """The box's Markdown lines for the page at ``folder``/index.md."""
+
+    def page(name: str) -> str:
+        return posixpath.relpath(f"{REFERENCE_DIR}/{name}", folder)
+
+    conform = bool(load_requirements(version))
+    lines = [
+        '!!! tip "Check your agent"',
+        "",
+        f"    With [th-ext]({page('index.md')}) installed "
+        f"([how]({page('index.md')}#install)), check that your agent's card declares this "
+        "version with valid params"
+        + (", then that the agent does what this page requires:" if conform else ":"),
+        "",
+        "    ```bash",
+        f"    th-ext validate {_AGENT} \\",
+        f"      --extension {version.uri}",
+    ]
+    if conform:
+        lines.append(f"    th-ext conform {_AGENT}")
+    lines += [
+        "    ```",
+        "",
+        f"    [`th-ext validate`]({page('validate.md')}) reads the card at "
+        "`/.well-known/agent-card.json` (or a file) and shows each problem at its line.",
+    ]
+    if conform:
+        lines[-1] += (
+            f" [`th-ext conform`]({page('conform.md')}) sends the agent real messages and "
+            "reports every requirement below by its ID."
+        )
+    return [*lines, ""]
+
+
+# What marks a draft extension version apart from a published one.
+#
+# A draft's page carries a visible banner and no publication date, and a draft made by copying
+# another version must not keep that version's URI in its examples: a reader copying an example
+# from the draft would declare the wrong extension.
+
+
+def draft_banner(version: ExtensionVersion) -> list[str]:
+    """The Markdown lines of the draft banner, or none for a published version."""
+    if version.status != "draft":
+        return []
+    return [
+        '!!! warning "Draft: not published yet"',
+        "",
+        "    This version is a draft. It may change or disappear without notice; do not declare",
+        "    its URI on a production agent card until it is published.",
+        "",
+    ]
+
+
+def publication_lines(version: ExtensionVersion) -> list[str]:
+    """The ``Published`` line of the identifiers box; a draft has no publication date."""
+    if version.status == "draft" or not version.history:
+        return []
+    return [f"    - **Published:** {version.history[0].date}"]
+
+
+def check_draft_examples(versions: list[ExtensionVersion]) -> list[str]:
+    """Every draft example that still names another version's URI, one problem each."""
+    problems: list[str] = []
+    for draft in versions:
+        if draft.status != "draft":
+            continue
+        others = [other.uri for other in versions if other.key != draft.key]
+        for example in draft.examples:
+            text = example_bytes(draft, example).decode("utf-8", errors="replace")
+            for uri in others:
+                # the URI followed by a character that cannot continue it (a quote, a slash...)
+                if any(
+                    text[at + len(uri) : at + len(uri) + 1] in ('"', "/", "", " ")
+                    for at in _occurrences(text, uri)
+                ):
+                    problems.append(
+                        f"{draft.key}: example {example.file} still names {uri}; "
+                        f"a draft's examples must use its own URI {draft.uri}"
+                    )
+    return problems
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    found, start = [], text.find(needle)
+    while start != -1:
+        found.append(start)
+        start = text.find(needle, start + 1)
+    return found
+
+
+# The requirement IDs on a spec page: an anchored marker before each annotated passage, and
+# the table that gathers them.
+#
+# The passages themselves are never altered: each marker is inserted just before the passage
+# it annotates, so the specification's sentences stay word for word. It reads only the version's
+# ``requirements.toml``, so it serves every extension alike.
+
+
+def _marker(requirements: list[Requirement]) -> str:
+    return " ".join(
+        f"[{r.id} {r.level}](#{r.anchor}){{ #{r.anchor} .th-req "
+        f'title="{r.level} ({r.subject}): {_attr(r.summary)}" }}'
+        for r in requirements
+    )
+
+
+def _attr(text: str) -> str:
+    """Text for an attribute value: no backticks, quotes or angle brackets to escape."""
+    plain = text.replace("`", "").replace('"', "'").replace("<", "\u2039").replace(">", "\u203a")
+    return " ".join(plain.split())
+
+
+def annotate_requirements(version: ExtensionVersion, body: str) -> str:
+    """``body`` (the spec text) with each requirement's ID marked before its passage."""
+    at: dict[int, list[Requirement]] = {}
+    for requirement in load_requirements(version):
+        if not requirement.in_force:
+            continue
+        match = annotation_pattern(requirement.annotates).search(body)
+        if match is not None:
+            at.setdefault(match.start(), []).append(requirement)
+    for start in sorted(at, reverse=True):
+        body = body[:start] + _marker(at[start]) + " " + body[start:]
+    return body
+
+
+def requirements_section(version: ExtensionVersion) -> str:
+    """The ``## Requirements`` section, or "" for a version without requirements."""
+    requirements = load_requirements(version)
+    if not requirements:
+        return ""
+    lines = [
+        "## Requirements { #requirements }",
+        "",
+        "Every requirement of this version, with the level RFC 2119 gives its words. Each ID "
+        "links to the passage it annotates above; `th-ext conform` checks the agent's "
+        "requirements against a live agent and names these IDs in its report (✓ in the last "
+        "column).",
+        "",
+        '<div class="th-requirements" markdown>',
+        "",
+        "| ID | Level | Who | Requirement | Checked |",
+        "|---|---|---|---|---|",
+    ]
+    # A version copied from one with errata keeps the retired IDs (never reused), not the errata.
+    errata = " ([errata](#errata))" if version.errata else ""
+    for r in requirements:
+        if not r.in_force:
+            # A retired ID keeps its row and its anchor, so that old links still land here.
+            lines.append(
+                f'| <span id="{r.anchor}"></span><del>{r.id}</del> | {r.level}, retired | '
+                f"{r.subject} | {_cell(r.summary)}<br><small>retired {r.retired}{errata}: "
+                f"{_cell(r.retired_why)}</small> | — |"
+            )
+            continue
+        # The requirement's words take the width; "Checked" is a mark, and when th-ext
+        # conform cannot check it, the reason is said under the requirement.
+        summary = _cell(r.summary)
+        if not r.conform:
+            summary += f"<br><small>Not checked by th-ext conform: {_cell(r.why_not)}</small>"
+        checked = (
+            '<span class="th-checked" title="checked by th-ext conform">✓</span>'
+            if r.conform
+            else "—"
+        )
+        lines.append(f"| [{r.id}](#{r.anchor}) | {r.level} | {r.subject} | {summary} | {checked} |")
+    lines += ["", "</div>"]
+    return "\n".join(lines)
+
+
+def errata_section(version: ExtensionVersion) -> str:
+    """The ``## Errata`` section: every dated erratum, newest last, or "" when there is none."""
+    if not version.errata:
+        return ""
+    lines = [
+        "## Errata { #errata }",
+        "",
+        "How the published words are read, decided after publication. An erratum explains or "
+        "relaxes a requirement, or adds a SHOULD; it never adds a MUST, and the specification's "
+        "normative sentences above stay as published. Requirement IDs are never reused: a "
+        "retired one stays in the table above.",
+        "",
+        "| Date | Requirements | What changed | Why |",
+        "|---|---|---|---|",
+    ]
+    for entry in version.errata:
+        ids = ", ".join(f"[{rid}](#{requirement_anchor(rid)})" for rid in entry.requirements)
+        lines.append(f"| {entry.date} | {ids} | {_cell(entry.change)} | {_cell(entry.why)} |")
+    return "\n".join(lines)
+
 
 EXAMPLE_DIRECTIVE = re.compile(r"^<!-- th-ext:example (?P<file>\S+) -->$", re.MULTILINE)
 _RST_LITERAL = re.compile(r"``(.+?)``")

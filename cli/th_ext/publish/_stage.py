@@ -1,4 +1,6 @@
-"""A plugin-free copy of the site project, ready for any MkDocs-compatible generator.
+"""A plugin-free copy of the site project, ready for any MkDocs-compatible generator: the
+project's ``mkdocs.yml`` read and written back, the generated files added, links rebased
+when pages move into the subtree.
 
 ``stage_project`` copies the docs folder, writes the generated pages, schemas, examples and
 catalog into it, and writes a configuration without the ``th-ext`` plugin and with the
@@ -10,28 +12,218 @@ rooted there, for a build that goes into another site's Pages artifact.
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SiteBuildError
 from th_ext.catalog._family import EXTERNAL_FILE_NAME, read_external
 from th_ext.publish._catalog_page import ServedSchema
-from th_ext.publish._generate import expand_nav, write_plan
-from th_ext.publish._host_page import forwarding_page, host_page_title, render_host_page
-from th_ext.publish._host_schemas import HostSchemas
-from th_ext.publish._links import rebase_links
-from th_ext.publish._project import (
-    ProjectSettings,
-    dump_config,
-    load_config,
-    without_plugin,
-)
-from th_ext.publish._safe_tree import read_regular, regular_files, write_regular
-from th_ext.publish._site_plan import NavEntry, SitePlan, plan_site
+from th_ext.publish._host import HostSchemas, forwarding_page, host_page_title, render_host_page
+from th_ext.publish._site_plan import NavEntry, SitePlan, expand_nav, plan_site, write_plan
+from th_ext.publish._subtree import read_regular, regular_files, write_regular
 
-__all__ = ["stage_project", "stage_subtree"]
+__all__ = [
+    "ProjectSettings",
+    "PythonTag",
+    "load_config",
+    "page_url",
+    "rebase_links",
+    "stage_project",
+    "stage_subtree",
+]
+
+
+# Reading and writing an MkDocs project's ``mkdocs.yml`` for builds that run no ``th-ext`` plugin.
+#
+# The file carries ``!!python/name:`` tags (Markdown extension hooks) that only MkDocs resolves;
+# here they are kept as ``PythonTag`` values and written back unchanged, so that a derived
+# configuration is the same project, only with the generated pages in its docs folder.
+# PyYAML comes with the ``site`` extra (MkDocs and Zensical both read YAML with it).
+
+PLUGIN_NAME = "th-ext"
+_PYTHON_TAG = "tag:yaml.org,2002:python/"
+
+
+@dataclass(frozen=True)
+class PythonTag:
+    """A ``!!python/<kind>:<suffix>`` scalar, kept as written."""
+
+    kind: str
+    value: str
+
+
+@dataclass(frozen=True)
+class ProjectSettings:
+    """What the generation step needs from ``mkdocs.yml`` and its ``th-ext`` plugin entry."""
+
+    root: Path
+    site_url: str
+    docs_dir: Path
+    extensions_dir: Path
+    index_dir: str
+    check_published: bool
+    subtree_pages: tuple[str, ...]
+
+    @classmethod
+    def from_config(cls, config_file: Path, config: dict[str, Any]) -> ProjectSettings:
+        root = config_file.resolve().parent
+        site_url = config.get("site_url")
+        if not isinstance(site_url, str) or not site_url:
+            raise SiteBuildError(f"{config_file}: site_url must be set; the URIs live under it")
+        options = plugin_options(config)
+        if options is None:
+            raise SiteBuildError(f"{config_file}: the {PLUGIN_NAME} plugin is not configured")
+        return cls(
+            root=root,
+            site_url=site_url if site_url.endswith("/") else site_url + "/",
+            docs_dir=root / str(config.get("docs_dir", "docs")),
+            extensions_dir=root / str(options.get("extensions_dir", "extensions")),
+            index_dir=str(options.get("index_dir", "a2a/ext")).strip("/"),
+            check_published=bool(options.get("check_published", True)),
+            subtree_pages=tuple(str(page) for page in options.get("subtree_pages", [])),
+        )
+
+
+def plugin_options(config: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``th-ext`` entry of ``plugins`` (its options, ``{}`` when it has none), or None."""
+    for entry in config.get("plugins") or []:
+        if entry == PLUGIN_NAME:
+            return {}
+        if isinstance(entry, dict) and PLUGIN_NAME in entry:
+            return dict(entry[PLUGIN_NAME] or {})
+    return None
+
+
+def without_plugin(plugins: list[Any]) -> list[Any]:
+    """``plugins`` less the ``th-ext`` entry: its work is done by the generation step."""
+    return [
+        entry
+        for entry in plugins
+        if entry != PLUGIN_NAME and not (isinstance(entry, dict) and PLUGIN_NAME in entry)
+    ]
+
+
+def _yaml() -> Any:
+    try:
+        import yaml
+    except ImportError:
+        raise SiteBuildError(
+            "mkdocs.yml is read with PyYAML:"
+            " pip install 'th-ext[site] @ git+https://github.com/madarauchiha-314/th-ext'"
+        ) from None
+    return yaml
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """``mkdocs.yml`` as a dict, its python tags kept as ``PythonTag``."""
+    yaml = _yaml()
+
+    class Loader(yaml.SafeLoader):  # type: ignore[misc,name-defined]
+        pass
+
+    def python_tag(loader: Any, suffix: str, node: Any) -> PythonTag:
+        return PythonTag(suffix, str(loader.construct_scalar(node)))
+
+    Loader.add_multi_constructor(_PYTHON_TAG, python_tag)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+    except OSError as exc:
+        raise SiteBuildError(f"{path}: cannot be read: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise SiteBuildError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from None
+    if not isinstance(data, dict):
+        raise SiteBuildError(f"{path}: not an MkDocs configuration (a mapping)")
+    return data
+
+
+def dump_config(config: dict[str, Any], path: Path) -> None:
+    """Write ``config`` as YAML that MkDocs and Zensical read like the original."""
+    yaml = _yaml()
+
+    class Dumper(yaml.SafeDumper):  # type: ignore[misc,name-defined]
+        pass
+
+    def python_tag(dumper: Any, tag: PythonTag) -> Any:
+        return dumper.represent_scalar(_PYTHON_TAG + tag.kind, tag.value)
+
+    Dumper.add_representer(PythonTag, python_tag)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        yaml.dump(config, Dumper=Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
+
+
+# Moving a Markdown page to another folder of the site without breaking its links.
+#
+# The subtree build publishes pages below ``a2a/ext/`` that were written for the site's root.
+# Each relative link is resolved where the page used to be; a target that moves with the
+# subtree is linked relatively from the page's new place, and any other target becomes an
+# absolute URL on the published site, so that no relative link leaves the subtree.
+
+# An inline link or image target: ``](target)`` or ``](target "title")``.
+_INLINE = re.compile(r'(?P<open>\]\()(?P<target>[^)\s]+)(?P<close>(?:\s+"[^"]*")?\))')
+# A reference definition: ``[id]: target``.
+_REFERENCE = re.compile(r"^(?P<open> {0,3}\[[^\]]+\]:\s*)(?P<target>\S+)(?P<close>.*)$", re.M)
+_FENCE = re.compile(r"^(?P<fence>```|~~~)")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def page_url(path: str) -> str:
+    """The URL path of a docs file under directory URLs: ``x/index.md`` is ``x/``."""
+    if path == "index.md":
+        return ""
+    if path.endswith("/index.md"):
+        return path.removesuffix("index.md")
+    if path.endswith(".md"):
+        return path.removesuffix(".md") + "/"
+    return path
+
+
+def rebase_links(
+    markdown: str,
+    old_path: str,
+    new_path: str,
+    moved: Callable[[str], str | None],
+    site_url: str,
+) -> str:
+    """``markdown`` (once at ``old_path`` in docs) with its links fixed for ``new_path``.
+
+    ``moved`` maps an old docs path to its new one, or None when the target stays behind;
+    such a target is linked as ``site_url`` plus its URL path.
+    """
+
+    def fix(match: re.Match[str]) -> str:
+        target = match["target"]
+        if target.startswith(("#", "/")) or _SCHEME.match(target):
+            return match.group(0)
+        path, hash_mark, fragment = target.partition("#")
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(old_path), path))
+        new_target = moved(resolved)
+        if new_target is None:
+            fixed = site_url + page_url(resolved)
+        else:
+            fixed = posixpath.relpath(new_target, posixpath.dirname(new_path) or ".")
+        return match["open"] + fixed + hash_mark + fragment + match["close"]
+
+    parts: list[str] = []
+    fenced: str | None = None
+    for line in markdown.splitlines(keepends=True):
+        opening = _FENCE.match(line.lstrip())
+        if fenced is not None:
+            if opening and opening["fence"] == fenced:
+                fenced = None
+            parts.append(line)
+        elif opening:
+            fenced = opening["fence"]
+            parts.append(line)
+        else:
+            parts.append(_REFERENCE.sub(fix, _INLINE.sub(fix, line)))
+    return "".join(parts)
 
 
 def _fresh_docs(config_out: Path, site_dir: Path) -> tuple[Path, Path]:

@@ -15,17 +15,35 @@ from typing import Any, Literal
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
+from mkdocs.utils.yaml import yaml_load
 
-from th_ext._exceptions import ThExtError
-from th_ext.publish._configured_url import configured_site_url
-from th_ext.publish._generate import expand_nav
-from th_ext.publish._site_plan import SitePlan, plan_site
+from th_ext._exceptions import PublishError, ThExtError
+from th_ext.publish._site_plan import SitePlan, expand_nav, plan_site
 
 __all__ = ["ExtensionsPlugin", "ExtensionsPluginConfig"]
+
+
+# The site URL a project is published at, as its ``mkdocs.yml`` says.
+#
+# ``mkdocs serve`` replaces ``site_url`` with the development server's address before any plugin
+# sees it, yet an extension's URI must sit under the URL the site is *published* at. This reads
+# that URL back from the configuration file (with MkDocs' own YAML loader, so ``INHERIT`` and
+# ``!ENV`` work as they do for MkDocs).
+
+
+def configured_site_url(config_file: Path) -> str | None:
+    """``site_url`` as written in ``config_file`` (or a file it inherits), None when unset."""
+    try:
+        with config_file.open("rb") as stream:
+            settings = yaml_load(stream)
+    except (OSError, ConfigurationError) as exc:
+        raise PublishError(f"{config_file}: cannot be read ({exc})") from None
+    value = settings.get("site_url")
+    return str(value) if value else None
 
 
 class ExtensionsPluginConfig(Config):

@@ -108,7 +108,7 @@ def check_extensions(
 def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Problem:
     """An extension th-ext does not check: an error when it nearly names one it does."""
     meant = near_miss(uri, ((k.uri, k.key) for k in known.values()))
-    from th_ext.catalog._family_schemas import family_entry  # read only for an unchecked URI
+    from th_ext.catalog._family import family_entry  # read only for an unchecked URI
 
     family = family_entry(uri) if meant is None else None
     if family is not None:
@@ -136,7 +136,7 @@ def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Prob
 
 def _family_unchecked(entry: ExternalExtension, path: str) -> Problem:
     """A host extension of the family whose params this run cannot check, and why."""
-    from th_ext.catalog._family_schemas import unknown_schema_hint
+    from th_ext.catalog._family import unknown_schema_hint
 
     owner = entry.publisher
     if "card params" in entry.applies_to:

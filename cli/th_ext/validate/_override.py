@@ -7,7 +7,7 @@ draft 2020-12 schema; otherwise nothing is validated and the reason is a ``Schem
 from __future__ import annotations
 
 from th_ext._exceptions import SchemaError, SourceError
-from th_ext.catalog._schema_check import schema_defect
+from th_ext.catalog._schemas import schema_defect
 from th_ext.sources._limits import SourceLimits
 from th_ext.sources._source import read_source
 from th_ext.validate._document import parse_document

@@ -88,7 +88,7 @@ class ParamsSchema:
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT202012
 
-        from th_ext.catalog._schema_check import schema_defect
+        from th_ext.catalog._schemas import schema_defect
 
         defect = schema_defect(self.schema)
         if defect is not None:

@@ -26,7 +26,7 @@ from th_ext.validate._schema import ParamsSchema
 from th_ext.validate._tables import shared_tables
 
 if TYPE_CHECKING:
-    from th_ext.catalog._family_schemas import FamilySchema
+    from th_ext.catalog._family import FamilySchema
     from th_ext.catalog._records import ExtensionVersion
 
 __all__ = [

@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.js_agent import start_js_agent
 from th_ext import find
-from th_ext.catalog._requirements import load_requirements
+from th_ext.catalog._reader import load_requirements
 from th_ext.conform import ConformOptions, ConformReport, run_conform
 from th_ext.demo import DemoVariant, build_demo_app
 

@@ -20,7 +20,7 @@ import pytest
 from tests.support.mutant_agent import Switch, serve_mutants
 from tests.support.run_once import shared_results
 from th_ext import find
-from th_ext.catalog._requirements import load_requirements
+from th_ext.catalog._reader import load_requirements
 from th_ext.checks import CORE_RULES
 from th_ext.conform import ConformOptions, ConformReport, run_conform
 

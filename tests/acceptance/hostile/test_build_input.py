@@ -14,7 +14,7 @@ from tests.acceptance.hostile.conftest import Origin
 from th_ext import CatalogError, PublishError
 from th_ext.catalog._reader import load_version
 from th_ext.publish import plan_site
-from th_ext.publish._checks import check_examples
+from th_ext.publish._site_plan import check_examples
 from th_ext.publish._spec_page import INLINE_LIMIT, render_spec_page
 
 SITE_URL = "https://madarauchiha-314.github.io/tiny-harness/"

@@ -72,7 +72,7 @@ def test_installed_th_ext_reads_its_bundled_copy(
         [
             sys.executable,
             "-c",
-            "from th_ext.catalog._bundle import bundled_extensions_dir as d; print(d())",
+            "from th_ext.catalog._records import bundled_extensions_dir as d; print(d())",
         ],
         cwd=tmp_path,
         env=env,

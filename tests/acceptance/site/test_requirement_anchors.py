@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from th_ext import find
-from th_ext.catalog._requirements import load_requirements
+from th_ext.catalog._reader import load_requirements
 
 pytestmark = pytest.mark.slow
 

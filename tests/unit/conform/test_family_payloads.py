@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.host_schemas import URIS, status_schema
-from th_ext.catalog._family_schemas import FamilySchema, family_entry
+from th_ext.catalog._family import FamilySchema, family_entry
 from th_ext.checks import Observation
 from th_ext.conform._family import (
     FAMILY_KEYS,

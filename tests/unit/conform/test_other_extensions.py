@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.support.host_schemas import URIS, status_schema
-from th_ext.catalog._family_schemas import FamilySchema, family_entry
+from th_ext.catalog._family import FamilySchema, family_entry
 from th_ext.conform._family import (
     STATUS_PLACE,
     TASK_PLACE,

@@ -643,7 +643,7 @@ def test_a_stream_that_does_not_begin_with_the_task_warns_on_a2a_3_1_2() -> None
 def test_the_host_extensions_payloads_are_gathered_from_every_answer(tmp_path: Path) -> None:
     from tests.support.host_schemas import make_host_schemas
     from tests.support.tiny_harness_agent import build_tiny_harness_app
-    from th_ext.catalog._family_schemas import schemas_from_folder
+    from th_ext.catalog._family import schemas_from_folder
 
     commands = (Path(__file__).parents[3] / "extensions/commands/v1/schema.json").read_bytes()
     family = tuple(schemas_from_folder(make_host_schemas(tmp_path / "ext", commands)))
@@ -663,7 +663,7 @@ def test_a_host_extension_s_warning_fails_the_run_only_when_strict(
 ) -> None:
     from tests.support.host_schemas import make_host_schemas, status_schema
     from tests.support.tiny_harness_agent import build_tiny_harness_app
-    from th_ext.catalog._family_schemas import schemas_from_folder
+    from th_ext.catalog._family import schemas_from_folder
 
     commands = (Path(__file__).parents[3] / "extensions/commands/v1/schema.json").read_bytes()
     folder = make_host_schemas(tmp_path / "ext", commands)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from th_ext.catalog._requirements import Requirement
+from th_ext.catalog._reader import Requirement
 from th_ext.checks import CORE_RULES
 from th_ext.conform import Check, CheckStatus, RequirementResult, RequirementStatus
 from th_ext.conform._verdicts import core_results, requirement_results, run_passed

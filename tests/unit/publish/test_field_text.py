@@ -7,7 +7,7 @@ from pathlib import Path
 
 from th_ext import find
 from th_ext.catalog._reader import schema_bytes
-from th_ext.publish._field_text import check_field_descriptions, described_field_tables
+from th_ext.publish._field_table import check_field_descriptions, described_field_tables
 
 
 def test_rows_use_the_page_words_required_first_then_schema_order(extensions_dir: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from th_ext import CatalogError, PublishError
 from th_ext.publish import expand_nav, generate, plan_site, read_external, write_plan
-from th_ext.publish._links import page_url, rebase_links
+from th_ext.publish._stage import page_url, rebase_links
 
 SITE_URL = "https://madarauchiha-314.github.io/tiny-harness/"
 

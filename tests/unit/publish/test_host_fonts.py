@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from th_ext.publish._host_fonts import HOST_FONTS_CSS, host_font_rules, write_host_fonts
+from th_ext.publish._build import HOST_FONTS_CSS, host_font_rules, write_host_fonts
 
 _LOCAL = (
     "@font-face{font-family:Inter;font-style:normal;font-weight:100 900;"

@@ -14,8 +14,7 @@ from th_ext.catalog._family import read_external
 from th_ext.catalog._reader import discover
 from th_ext.publish import plan_site
 from th_ext.publish._catalog_page import ServedSchema
-from th_ext.publish._host_page import host_page_title, render_host_page
-from th_ext.publish._host_schemas import HostSchema, read_host_schemas
+from th_ext.publish._host import HostSchema, host_page_title, read_host_schemas, render_host_page
 from th_ext.publish._subtree import MANIFEST_NAME, host_page_at
 
 SITE_URL = "https://madarauchiha-314.github.io/tiny-harness/"

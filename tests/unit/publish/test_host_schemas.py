@@ -12,7 +12,7 @@ import pytest
 from tests.support.host_schemas import PREFIX, URIS, make_host_schemas, status_schema
 from th_ext._exceptions import HostSchemaDriftError, PublishError, SiteBuildError
 from th_ext.catalog._reader import discover
-from th_ext.publish._host_schemas import first_difference, read_host_schemas
+from th_ext.publish._host import first_difference, read_host_schemas
 
 
 @pytest.fixture

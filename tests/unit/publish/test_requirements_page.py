@@ -11,8 +11,7 @@ import pytest
 
 from th_ext import find
 from th_ext._exceptions import CatalogError
-from th_ext.catalog._reader import load_version, spec_text
-from th_ext.catalog._requirements import load_requirements
+from th_ext.catalog._reader import load_requirements, load_version, spec_text
 from th_ext.publish import render_spec_page
 
 

@@ -10,7 +10,7 @@ from tests.support.seed import canonical_digest, source_schema_digest
 from th_ext import find
 from th_ext.catalog._reader import schema_document
 from th_ext.commands import COMMANDS_V1_URI, commands_v1_schema, render_schema
-from th_ext.publish._checks import check_schema_source
+from th_ext.publish._site_plan import check_schema_source
 
 
 def test_generated_schema_equals_committed_file_byte_for_byte(extensions_dir: Path) -> None:

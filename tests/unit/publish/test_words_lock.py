@@ -10,7 +10,7 @@ import pytest
 
 from th_ext import PublishError, discover, find
 from th_ext.publish import LOCK_FILE_NAME, add_to_lock, check_lock, plan_site, read_lock
-from th_ext.publish._words_lock import read_words
+from th_ext.publish._lock import read_words
 
 SITE = "https://madarauchiha-314.github.io/tiny-harness"
 ERRATUM = """

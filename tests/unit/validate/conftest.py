@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from th_ext.catalog._bundle import bundled_extensions_dir
+from th_ext.catalog._records import bundled_extensions_dir
 
 COMMANDS_URI = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"
 

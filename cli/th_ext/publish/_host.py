@@ -1,4 +1,5 @@
-"""The host's own schemas, served at their ``$id`` by the subtree build.
+"""The host's own schemas in the subtree build: served at their ``$id``, and a page generated
+for each that has none of its own.
 
 The host (tiny-harness) commits a JSON Schema for each of its extensions in its repository
 (``docs/a2a/ext/<name>.json``); its docs site serves none of them. The subtree build reads
@@ -12,18 +13,36 @@ byte for byte, or the build stops on the drift (``HostSchemaDriftError``).
 from __future__ import annotations
 
 import hashlib
+import html
+import json
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import HostSchemaDriftError, PublishError, SchemaError, SiteBuildError
+from th_ext.catalog._family import ExternalExtension
 from th_ext.catalog._reader import schema_bytes
 from th_ext.catalog._records import ExtensionVersion
-from th_ext.catalog._schema_check import declared_schema_defect
-from th_ext.catalog._schema_files import SchemaFile, parse_schema_bytes, read_schema_folder
+from th_ext.catalog._schemas import (
+    SchemaFile,
+    declared_schema_defect,
+    parse_schema_bytes,
+    read_schema_folder,
+)
+from th_ext.publish._field_table import FieldTable, field_tables
 
-__all__ = ["HostSchema", "HostSchemas", "first_difference", "read_host_schemas"]
+__all__ = [
+    "HostSchema",
+    "HostSchemas",
+    "first_difference",
+    "forwarding_page",
+    "host_page_title",
+    "read_host_schemas",
+    "render_host_page",
+]
+
 
 _SUFFIX = "/schema.json"
 # One segment of a host schema's path; the path is split on "/" first, so that no pattern
@@ -197,3 +216,119 @@ def read_host_schemas(
         else:
             raise HostSchemaDriftError(_drift_message(schema, version))
     return HostSchemas(serve=tuple(serve), same_as_published=tuple(same), skipped=tuple(skipped))
+
+
+# A reference page for a host extension that has no page of its own, made from its schema.
+#
+# The host writes the schema; this page only reads it: the URI, the schema's link and sha256,
+# where the data travels (from ``extensions/external.toml``), and one field table per object
+# definition in the schema's own words (``description``, else ``title``). It says which host
+# file it was generated from, so no reader takes it for the host's specification.
+
+_RST_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def _cell(text: str) -> str:
+    return _RST_LITERAL.sub(r"`\1`", " ".join(text.split()).replace("|", "\\|"))
+
+
+def host_page_title(schema: HostSchema) -> str:
+    """``Status extension v1`` for ``…/a2a/ext/status/v1``."""
+    *names, version = schema.folder.split("/")
+    name = " ".join(names).replace("-", " ") if names else version
+    return f"{name[:1].upper()}{name[1:]} extension {version}" if names else name
+
+
+def _table(table: FieldTable, anchors: dict[str, str], first: bool) -> list[str]:
+    role = "the document" if first else "definition"
+    lines = [f"### `{table.title}` ({role}) {{ #{table.anchor} }}", ""]
+    if table.description:
+        lines += [_cell(table.description), ""]
+    if not table.rows:
+        return [*lines, "No fields.", ""]
+    lines += ["| Field | Type | Required | Default | Description |", "|---|---|---|---|---|"]
+    for row in table.rows:
+        kind = _cell(row.type)
+        for title, anchor in anchors.items():
+            if row.type == title or row.type.endswith(f" {title}"):
+                prefix = _cell(row.type.removesuffix(title)).strip()
+                kind = (f"{prefix} " if prefix else "") + f"[`{title}`](#{anchor})"
+        default = f"`{_cell(row.default)}`" if row.default is not None else "—"
+        lines.append(
+            f"| `{_cell(row.name)}` | {kind} | {'yes' if row.required else 'no'} | {default} | "
+            f"{_cell(row.description) or '—'} |"
+        )
+    return [*lines, ""]
+
+
+def _travels(entry: ExternalExtension | None) -> list[str]:
+    if entry is None or not entry.applies_to:
+        return ["This project's list of the family does not record where this extension's data"
+                " travels.", ""]  # fmt: skip
+    return [*(f"- {place}" for place in entry.travels()), ""]
+
+
+def render_host_page(
+    schema: HostSchema, entry: ExternalExtension | None, owner: str, schemas_folder: str
+) -> str:
+    """The page's Markdown, for ``<folder>/index.md`` beside the served ``schema.json``;
+    ``schemas_folder`` is where the owner keeps its schemas (``docs/a2a/ext``)."""
+    title = host_page_title(schema)
+    source = f"{schemas_folder}/{schema.file.name}"
+    summary = " ".join(str(schema.document.get("description", "")).split())
+    tables = field_tables(schema.document)
+    anchors = {table.title: table.anchor for table in tables}
+    lines = [
+        "---",
+        f"title: {json.dumps(title)}",
+        f"description: {json.dumps(f'Reference for {schema.uri}, generated from its schema.')}",
+        "---",
+        "",
+        f"# {title}",
+        "",
+        f'!!! info "Generated from {owner}\'s `{source}`"',
+        "",
+        f"    {owner} owns this extension and writes its schema. This page is generated from",
+        f"    {owner}'s `{source}` and says nothing the schema does not say.",
+        "",
+        "- **URI:** `" + schema.uri + "`",
+        f"- **Schema:** [`{schema.schema_id}`](schema.json), served byte for byte as {owner}"
+        " commits it",
+        f"- **sha256:** `{schema.file.sha256}`",
+        f"- **Owner:** {owner}",
+        "",
+    ]
+    if summary:
+        lines += [_cell(summary), ""]
+    lines += ["## Where the data travels", "", *_travels(entry)]
+    lines += ["## Fields", ""]
+    if tables and tables[0].description == summary:  # said once, above
+        tables[0] = tables[0].model_copy(update={"description": ""})
+    for index, table in enumerate(tables):
+        lines += _table(table, anchors, index == 0)
+    lines += [
+        "## The schema document { #schema-document }",
+        "",
+        f'```json title="schema.json"\n{schema.file.content.decode("utf-8").rstrip()}\n```',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def forwarding_page(title: str, folder: str, host_page: str) -> bytes:
+    """``<folder>/index.html`` leading to the host's clean-URL page ``host_page`` (both
+    relative to the subtree). Serving ``<folder>/schema.json`` makes ``<folder>`` a folder,
+    and GitHub Pages then answers the URI by redirecting to ``<folder>/``, no longer with the
+    host's ``<folder>.html``; this page, in that folder, sends the reader on to it."""
+    target = html.escape(posixpath.relpath(host_page, folder), quote=True)
+    name = html.escape(title)
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">\n'
+        f"<title>{name}</title>\n"
+        f'<meta http-equiv="refresh" content="0; url={target}">\n'
+        f'<link rel="canonical" href="{target}">\n'
+        '<meta name="robots" content="noindex">\n'
+        f'</head><body><p>The {name} page is <a href="{target}">here</a>; its schema is'
+        ' <a href="schema.json">schema.json</a>.</p></body></html>\n'
+    ).encode()
