@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -34,7 +35,7 @@ from th_ext.cli._fleet_options import (
     QuietOption,
     ResumeOption,
 )
-from th_ext.cli._output import ExitCode, fail, use_color, write
+from th_ext.cli._output import ExitCode, fail, stderr_is_terminal, use_color, write
 
 __all__ = ["conform_command"]
 
@@ -192,7 +193,14 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         raise typer.Exit(conform_fleet(sources, fleet, output_format.value, options, junit_file))
     if not sources:
         fail("give a SOURCE, or a list of them with --from FILE")
-    report = run_conform(sources[0], options)
+    if quiet or not stderr_is_terminal():
+        report = run_conform(sources[0], options)
+    else:
+        # rich loads only for a terminal
+        from th_ext.cli._progress import StepProgress
+
+        with StepProgress() as progress:
+            report = run_conform(sources[0], replace(options, progress=progress))
     if html is not None:
         from th_ext.cli._conform_html import render_html
 

@@ -35,7 +35,7 @@ from th_ext.batch import (
     to_line,
 )
 from th_ext.cli._fleet_options import FleetOptions
-from th_ext.cli._output import ExitCode, error_line, fail, shown_source
+from th_ext.cli._output import ExitCode, error_line, fail, shown_source, stderr_is_terminal
 from th_ext.problems._text import escape_unsafe
 
 __all__ = ["Renderers", "run_fleet"]
@@ -271,8 +271,7 @@ class _NoProgress:
 
 
 def _progress(run: _Run, quiet: bool) -> Any:
-    isatty = getattr(sys.stderr, "isatty", None)
-    if quiet or not (isatty and isatty()):
+    if quiet or not stderr_is_terminal():
         return _NoProgress()
     from th_ext.cli._progress import FleetProgress  # rich loads only for a terminal
 

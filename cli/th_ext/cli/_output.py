@@ -15,6 +15,7 @@ __all__ = [
     "error_line",
     "fail",
     "shown_source",
+    "stderr_is_terminal",
     "use_color",
     "write",
 ]
@@ -44,6 +45,12 @@ def use_color(stream: TextIO) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def stderr_is_terminal() -> bool:
+    """Whether standard error is a terminal (where a progress line may be drawn)."""
+    isatty = getattr(sys.stderr, "isatty", None)
     return bool(isatty and isatty())
 
 

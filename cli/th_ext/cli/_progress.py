@@ -8,7 +8,6 @@ read, M is what it has listed so far (and grows). Only a terminal gets it, never
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from rich.console import Console
 from rich.progress import (
@@ -35,10 +34,10 @@ class _Rate(ProgressColumn):
         return Text(f"{speed:,.1f}/s" if speed else "-/s")
 
 
-def _progress(what: str) -> Progress:
+def _progress(what: str, *, errors: bool = True) -> Progress:
     return Progress(
         TextColumn("{task.completed}/{task.total} " + what),
-        TextColumn("· {task.fields[errors]} errors"),
+        TextColumn("· {task.fields[errors]} errors" if errors else ""),
         BarColumn(bar_width=24),
         _Rate(),
         TextColumn("· left"),
@@ -81,10 +80,11 @@ class FleetProgress:
 
 
 class StepProgress:
-    """The progress of one long run made of steps (a conformance run's exchanges)."""
+    """The progress of one long run made of steps (a conformance run's messages): give it as
+    the run's progress callback."""
 
     def __init__(self) -> None:
-        self.progress = _progress("exchanges")
+        self.progress = _progress("messages sent", errors=False)
         self.task = self.progress.add_task("steps", total=None, errors=0)
 
     def __enter__(self) -> StepProgress:
@@ -94,5 +94,5 @@ class StepProgress:
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
 
-    def __call__(self, done: int, total: int, failed: int, *_: Any) -> None:
-        self.progress.update(self.task, completed=done, total=total, errors=failed)
+    def __call__(self, done: int, total: int) -> None:
+        self.progress.update(self.task, completed=done, total=total)

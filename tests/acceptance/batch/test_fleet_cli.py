@@ -6,8 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pty
-import select
 import signal
 import subprocess
 import sys
@@ -18,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.support.card_origins import Origin, serve_origins
+from tests.support.terminal import run_in_terminal
 from th_ext.cli import app
 
 REPO = Path(__file__).resolve().parents[3]
@@ -219,34 +218,10 @@ def test_a_signal_stops_the_run_with_whole_lines_and_a_resume_finishes_it(
     assert sorted(every) == sorted(urls)  # each source exactly once
 
 
-def run_in_terminal(args: list[str], cwd: Path) -> str:
-    """What a terminal shows while ``th-ext args`` runs with its output on that terminal."""
-    main, child = pty.openpty()
-    process = subprocess.Popen(
-        [*COMMAND, *args], cwd=cwd, stdin=child, stdout=subprocess.DEVNULL, stderr=child
-    )
-    os.close(child)
-    shown = b""
-    while True:
-        ready, _, _ = select.select([main], [], [], 30)
-        if not ready:
-            break
-        try:
-            chunk = os.read(main, 65536)
-        except OSError:  # the terminal's other end closed: the process has ended
-            break
-        if not chunk:
-            break
-        shown += chunk
-    process.wait(timeout=30)
-    os.close(main)
-    return shown.decode("utf-8", "replace")
-
-
 def test_the_progress_line_on_a_terminal_and_not_with_quiet_or_a_pipe(cards: Path) -> None:
     args = ["validate", "--from", "list.txt", "-f", "jsonl"]
-    shown = run_in_terminal(args, cards)
+    shown = run_in_terminal([*COMMAND, *args], cards)
     assert "3/3 checked" in shown or "4/4 checked" in shown
     assert "errors" in shown and "/s" in shown
-    assert "checked" not in run_in_terminal([*args, "--quiet"], cards)
+    assert "checked" not in run_in_terminal([*COMMAND, *args, "--quiet"], cards)
     assert "checked" not in th_ext(*args, cwd=cards).stderr

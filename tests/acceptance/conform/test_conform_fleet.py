@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,9 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.support.card_origins import Origin, serve_origins
+from tests.support.terminal import run_in_terminal
 from th_ext.batch import OriginLimiter, PoliteTransport, check_agents
 from th_ext.cli import app
-from th_ext.conform import ConformOptions
+from th_ext.conform import ConformOptions, run_conform
 from th_ext.demo import DemoServer, DemoVariant
 
 pytestmark = pytest.mark.slow
@@ -107,3 +110,32 @@ def test_the_polite_transport_holds_each_origin_to_its_cap() -> None:
 
         asyncio.run(run())
     assert origin.requests == 20 and origin.most_at_once == 3
+
+
+def test_a_single_run_shows_its_progress_on_a_terminal(conform_agent: Agent) -> None:
+    script = Path(sys.executable).parent / "th-ext"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "th_ext"]
+    args = [
+        *command,
+        "conform",
+        conform_agent(DemoVariant.CORRECT).base_url,
+        "--binding",
+        "jsonrpc",
+    ]
+    shown = run_in_terminal(args)
+    planned = re.findall(r"(\d+)/(\d+) messages sent", shown)
+    assert planned, shown
+    done, total = planned[-1]
+    assert done == total and int(total) > 10
+    assert "messages sent" not in run_in_terminal([*args, "--quiet"])
+
+
+def test_the_progress_callback_counts_up_to_the_plan(conform_agent: Agent) -> None:
+    told: list[tuple[int, int]] = []
+    options = ConformOptions(
+        max_commands=1, progress=lambda done, total: told.append((done, total))
+    )
+    run_conform(conform_agent(DemoVariant.CORRECT).base_url, options)
+    assert told and told[-1][0] == told[-1][1]
+    assert [done for done, _ in told] == sorted(done for done, _ in told)
+    assert len({total for _, total in told}) == 1
