@@ -41,11 +41,17 @@ class CardReader:
     """Reads card URLs through one client, under one limiter of requests per origin."""
 
     def __init__(
-        self, client: httpx.AsyncClient, limiter: OriginLimiter, limits: SourceLimits
+        self,
+        client: httpx.AsyncClient,
+        limiter: OriginLimiter,
+        limits: SourceLimits,
+        validation_threads: int = 2,
     ) -> None:
         self.client = client
         self.limiter = limiter
         self.limits = limits
+        self.validating = asyncio.Semaphore(validation_threads)
+        """The threads that validate the large cards, whatever the number of jobs."""
 
     async def read(self, source: str, deadline: Deadline) -> SourceBytes:
         """The card at the URL ``source``; raises what ``read_source`` raises for a URL."""

@@ -55,6 +55,12 @@ DEFAULT_JOBS = 16
 DEFAULT_PER_ORIGIN = 4
 MAX_JOBS = 10_000
 """The most sources in flight: past a few hundred a machine's sockets, not the run, set the pace."""
+LOOP_VALIDATION_BYTES = 64 * 1024
+"""A card up to this size is validated on the event loop (about a millisecond for a real card:
+a hop to a thread would cost a tenth of that again, for nothing, since the work holds the GIL).
+A larger one goes to one of ``VALIDATION_THREADS`` threads, so that a card of megabytes does not
+stop the loop, and with it the other sources' requests and deadlines, for seconds."""
+VALIDATION_THREADS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +137,7 @@ def check_cards(
 
     async def run() -> AsyncIterator[Outcome]:
         async with _client(limiter) as client:
-            reader = CardReader(client, limiter, limits)
+            reader = CardReader(client, limiter, limits, VALIDATION_THREADS)
 
             async def check(index: int, source: str) -> Outcome:
                 return await _check_card(index, source, reader, limits, options)
@@ -256,9 +262,17 @@ async def _check_card(
     location, notices = raw.location, raw.notices
     body = [raw.data]
     del raw
-    report = validate_bytes(
-        body.pop(), source=source, location=location, notices=notices, options=options
-    )
+
+    def check() -> Report:  # the bytes handed over without another reference (see above)
+        return validate_bytes(
+            body.pop(), source=source, location=location, notices=notices, options=options
+        )
+
+    if len(body[0]) <= LOOP_VALIDATION_BYTES:
+        report = check()
+    else:
+        async with reader.validating:
+            report = await asyncio.to_thread(check)
     return Outcome(
         report.source, index, report.exit_code, _since(started), report.to_dict(), report
     )

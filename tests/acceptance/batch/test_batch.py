@@ -21,6 +21,8 @@ from th_ext.batch import (
     read_resume,
     to_line,
 )
+from th_ext.batch._run import LOOP_VALIDATION_BYTES
+from th_ext.validate import validate_bytes
 
 REPO = Path(__file__).resolve().parents[3]
 CARD = (REPO / "extensions" / "commands" / "v1" / "examples" / "card.json").read_bytes()
@@ -177,3 +179,19 @@ def test_the_summary_keeps_ten_failing_and_ten_slowest() -> None:
     assert len(summary.failing) == 10 and summary.failing[0] == ("s1", 1)
     assert [s for s, _ in summary.slowest] == [f"s{i}" for i in range(99, 89, -1)]
     assert summary.exit_code == 2
+
+
+def test_a_large_card_is_validated_off_the_loop_with_the_same_report(tmp_path: Path) -> None:
+    card = json.loads(CARD)
+    commands = card["capabilities"]["extensions"][0]["params"]["commands"]
+    commands += [{"name": f"c{i}", "description": "d" * 100} for i in range(1000)]
+    commands.append({"name": "Bad Name", "description": "d"})
+    large = tmp_path / "large.json"
+    large.write_text(json.dumps(card))
+    assert large.stat().st_size > LOOP_VALIDATION_BYTES
+    small = tmp_path / "small.json"
+    small.write_bytes(CARD)
+    outcomes = {o.source: o for o in run(check_cards([str(large), str(small)]))}
+    alone = validate_bytes(large.read_bytes(), source=str(large))
+    assert outcomes[str(large)].document == alone.to_dict()
+    assert outcomes[str(large)].exit_code == 1 and outcomes[str(small)].exit_code == 0
