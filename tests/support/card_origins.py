@@ -27,6 +27,8 @@ class Origin:
     mode: str = "answer"  # "answer", "silent" (never answers), "trickle" (a byte a second)
     body: bytes = b"{}"
     status: int = 200
+    redirect: str = ""
+    """A URL every request is sent to with a 302, when given."""
     port: int = 0
     requests: int = 0
     in_flight: int = 0
@@ -91,6 +93,13 @@ class Origins:
             await reader.read()
             raise ConnectionResetError
         await asyncio.sleep(origin.delay)
+        if origin.redirect:
+            location = origin.redirect.encode("latin-1")
+            writer.write(
+                b"HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n" % location
+            )
+            await writer.drain()
+            return
         reason = b"OK" if origin.status == 200 else b"Status"
         head = b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (
             origin.status,

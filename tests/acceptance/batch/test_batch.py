@@ -195,3 +195,18 @@ def test_a_large_card_is_validated_off_the_loop_with_the_same_report(tmp_path: P
     alone = validate_bytes(large.read_bytes(), source=str(large))
     assert outcomes[str(large)].document == alone.to_dict()
     assert outcomes[str(large)].exit_code == 1 and outcomes[str(small)].exit_code == 0
+
+
+def test_an_origin_that_redirects_to_another_listed_source() -> None:
+    """Both are checked, each once as a source; the first's card comes from where it points."""
+    target = Origin(body=CARD)
+    with serve_origins([target]):
+        pointing = Origin(redirect=f"{target.url}/card.json")
+        with serve_origins([pointing]):
+            urls = [f"{pointing.url}/card.json", f"{target.url}/card.json"]
+            outcomes = {o.source: o for o in run(check_cards(urls))}
+    assert set(outcomes) == set(urls)
+    assert all(o.exit_code == 0 for o in outcomes.values())
+    first = outcomes[urls[0]].document
+    assert first is not None and first["location"] == urls[1]
+    assert target.requests == 2 and pointing.requests == 1
