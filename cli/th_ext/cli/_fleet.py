@@ -218,7 +218,9 @@ class _Run:
 
     def _write(self, data: bytes) -> None:
         if self.out is not None:
-            self.out.write(data)
+            view = memoryview(data)
+            while view:  # a regular file takes it in one write; a short one is finished
+                view = view[self.out.write(view) or 0 :]
             return
         stdout = sys.stdout.buffer
         stdout.write(data)
