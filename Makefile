@@ -209,6 +209,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_conform.py
 	$(BIN)/python benchmarks/bench_hostile.py
+	$(BIN)/python benchmarks/bench_real_cards.py
 	$(BIN)/python benchmarks/bench_conform_hostile.py
 	$(BIN)/python benchmarks/bench_site_builds.py
 

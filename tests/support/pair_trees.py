@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from th_ext.validate._pointer import pointer
+from th_ext.validate._positions import pointer
 
 __all__ = ["duplicate_key_pointers", "has_duplicate_keys", "pair_text"]
 

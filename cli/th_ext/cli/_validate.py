@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
+from th_ext._deadline import Deadline
 from th_ext._exceptions import SourceError
 from th_ext.cli._common_options import (
     CARD_CHECK,
@@ -193,21 +194,19 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
         del raw
         # The bytes are handed over without another reference, so that a large card's body
         # is freed as soon as it is decoded, before the parse builds the value.
-        from th_ext.validate._deadline import deadline
-
         # The run's deadline covers the validation too: a --schema pattern can backtrack
         # for ever on a hostile name.
         remaining = options.limits.timeout - (time.monotonic() - started)
         timeout = options.limits.timeout
         message = f"the validation did not finish within --timeout ({timeout:g} s)"
-        with deadline(max(remaining, 0.1), message):
-            report = validate_bytes(
-                body.pop(),
-                source=source,
-                location=location,
-                notices=notices,
-                options=validate_options,
-            )
+        report = validate_bytes(
+            body.pop(),
+            source=source,
+            location=location,
+            notices=notices,
+            options=validate_options,
+            deadline=Deadline.after(max(remaining, 0.1), message),
+        )
     return report, None
 
 

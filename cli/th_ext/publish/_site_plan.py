@@ -44,7 +44,7 @@ from th_ext.publish._diagrams import (
 from th_ext.publish._field_table import check_field_descriptions
 from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock, read_words
 from th_ext.publish._spec_page import check_draft_examples, render_spec_page
-from th_ext.validate._pointer import resolve_pointer
+from th_ext.validate._positions import resolve_pointer
 
 __all__ = [
     "GeneratedFile",

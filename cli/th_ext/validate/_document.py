@@ -7,23 +7,156 @@ the parser finds the duplicate keys itself, through its object hook, as it build
 An empty body, bytes that are not UTF-8, text that is not JSON, and nesting deeper than
 ``MAX_DEPTH`` are fatal: there is no card to check. A top-level value that is not an object is
 fatal too. The parser never raises, and never lets a ``RecursionError`` escape.
+
+What a JSON syntax error most likely is, shown at its line with a caret.
+
+``json`` says where parsing stopped ("Expecting property name enclosed in double quotes: line
+3 column 5"), not why. ``explain`` adds the source line with a caret under the column, and a
+hint for the usual causes of a hand-edited card: a trailing comma, single quotes, a comment, an
+unquoted key, a template placeholder left in (``{{BASE_URL}}``, ``${URL}``). The HTML hint is
+given only when the body looks like an HTML page, which usually means a wrong URL.
+
+Reading a card for a command that needs the card, not a report on it.
+
+``dispatch``, ``commands`` and the demo read a card, use it, and stop with a clear error when
+the bytes are not a JSON object. They share the validator's document parser, so that every
+command agrees on what a card document is.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any
 
+from th_ext._deadline import Deadline
+from th_ext._exceptions import CardDocumentError
+from th_ext.net import HeaderScope
 from th_ext.problems._problem import Problem
-from th_ext.validate._fields import json_type
+from th_ext.sources._limits import SourceLimits
+from th_ext.sources._source import read_source
+from th_ext.validate._card import json_type
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
-from th_ext.validate._pointer import iter_paths, pointer
-from th_ext.validate._shape import MAX_DEPTH, deep_path_in_text, too_deep_path
+from th_ext.validate._positions import PathPart, children, iter_paths, pointer
 
-__all__ = ["MAX_DEPTH", "ParsedDocument", "decode_document", "parse_document", "parse_text"]
+__all__ = [
+    "MAX_DEPTH",
+    "LoadedCard",
+    "ParsedDocument",
+    "SyntaxExplanation",
+    "decode_document",
+    "explain",
+    "load_card",
+    "parse_document",
+    "parse_text",
+    "too_deep_path",
+]
+
+_MAX_EXCERPT = 120
+_PLACEHOLDER = re.compile(r"\{\{[^{}]*\}\}|\$\{[^{}]*\}|<%[^%]*%>|\{[A-Z][A-Z0-9_]*\}")
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxExplanation:
+    """The message, the hint, and the excerpt (the line, then a caret line)."""
+
+    message: str
+    hint: str
+    excerpt: str
+    line: int
+    column: int
+
+
+def explain(text: str, error: json.JSONDecodeError) -> SyntaxExplanation:
+    line_text = text.split("\n")[error.lineno - 1] if text else ""
+    message = f"not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+    return SyntaxExplanation(
+        message,
+        _hint(text, error, line_text),
+        _excerpt(line_text.rstrip("\r"), error.colno),
+        error.lineno,
+        error.colno,
+    )
+
+
+def _excerpt(line: str, column: int) -> str:
+    """The line (cut to a window around the column when long) and a caret under the column."""
+    start = 0
+    if len(line) > _MAX_EXCERPT:
+        start = max(0, min(column - 1 - _MAX_EXCERPT // 2, len(line) - _MAX_EXCERPT))
+        line = line[start : start + _MAX_EXCERPT]
+    caret = " " * max(0, column - 1 - start) + "^"
+    return f"{line.expandtabs(1)}\n{caret}"
+
+
+def _hint(text: str, error: json.JSONDecodeError, line: str) -> str:
+    head = text.lstrip()[:200].lower()
+    if head.startswith(("<!doctype html", "<html", "<head", "<body")) or "<html" in head:
+        return "this is an HTML page, not a card: an HTML page here usually means a wrong URL"
+    before = text[: error.pos].rstrip()
+    at = text[error.pos : error.pos + 1]
+    placeholder = _PLACEHOLDER.search(line)
+    if placeholder is not None:
+        return (
+            f"the template placeholder {placeholder.group()} was left in: fill it in before "
+            "serving the card"
+        )
+    if before.endswith(",") and at in "}]":
+        return "remove the comma before this closing bracket: JSON allows no trailing comma"
+    if at in ("/", "#"):
+        return "remove the comment: JSON has no comments"
+    if at == "'":
+        return "use double quotes: JSON strings and keys are in double quotes"
+    if "property name" in error.msg and re.match(r"[A-Za-z_$]", at):
+        return "quote the key: JSON keys are strings in double quotes"
+    return "check the card with a JSON parser near this place"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedCard:
+    """A card read and parsed: a JSON object, plus the warnings about reading and parsing it.
+
+    ``problems`` holds the notices of the source and the document problems that did not stop
+    the card from being read (a byte-order mark, a duplicate key, ``NaN``), in document order.
+    """
+
+    source: str
+    location: str
+    card: dict[str, Any]
+    problems: tuple[Problem, ...] = ()
+
+
+def load_card(
+    source: str, limits: SourceLimits | None = None, *, scope: HeaderScope | None = None
+) -> LoadedCard:
+    """Read ``source`` and parse it as a card: a JSON object.
+
+    Raises what ``read_source`` raises, and ``CardDocumentError`` when the bytes are not a JSON
+    object (empty, not UTF-8, not JSON, nested too deep, or a top-level array or scalar). Its
+    ``code`` is the document problem's code (``empty-document``, ``invalid-utf8``,
+    ``invalid-json``, ``too-deep``, ``not-an-object``).
+    """
+    raw = read_source(source, limits, scope=scope)
+    document = parse_document(raw.data)
+    fatal = next((p for p in document.problems if p.fatal), None)
+    if fatal is not None or not isinstance(document.value, dict):
+        problem = fatal or document.problems[-1]
+        raise CardDocumentError(
+            f"{raw.location}: {problem.message}", code=problem.code, path=problem.path
+        )
+    return LoadedCard(
+        source=raw.source,
+        location=raw.location,
+        card=document.value,
+        problems=raw.notices + document.problems,
+    )
+
+
+#: The deepest nesting of arrays and objects accepted; the card itself is 1.
+MAX_DEPTH = 64
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -98,8 +231,8 @@ def decode_document(data: bytes) -> tuple[str | None, list[Problem]]:
         return None, problems
 
 
-def parse_text(text: str) -> ParsedDocument:
-    """Parse decoded JSON text. Never raises."""
+def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
+    """Parse decoded JSON text. Never raises but ``DeadlineError`` once ``deadline`` passes."""
     problems: list[Problem] = []
     constants: list[str] = []
 
@@ -114,8 +247,6 @@ def parse_text(text: str) -> ParsedDocument:
         problems.append(_too_deep(deep_path_in_text(text)))
         return ParsedDocument(None, tuple(problems))
     except json.JSONDecodeError as exc:
-        from th_ext.validate._syntax import explain
-
         why = explain(text, exc)
         problems.append(
             Problem(
@@ -140,7 +271,7 @@ def parse_text(text: str) -> ParsedDocument:
             )
         )
         return ParsedDocument(None, tuple(problems))
-    too_deep = too_deep_path(value)
+    too_deep = too_deep_path(value, deadline)
     if too_deep is not None:
         problems.append(_too_deep(too_deep))
         return ParsedDocument(None, tuple(problems))
@@ -264,3 +395,60 @@ def _too_deep(path: str) -> Problem:
         f"arrays and objects are nested more than {MAX_DEPTH} deep",
         "a card needs far less nesting; this is likely malformed or hostile",
     )
+
+
+def too_deep_path(value: Any, deadline: Deadline | None = None) -> str | None:
+    """The pointer to the first container (in document order) nested past ``MAX_DEPTH``, or
+    ``None``. A walk with a stack of iterators, so any nesting the parser built is safe."""
+    path: list[PathPart] = []
+    stack = [children(value)]
+    walked = 0
+    while stack:
+        for key, child in stack[-1]:
+            if type(child) in _CONTAINERS:
+                path.append(key)
+                if len(stack) >= MAX_DEPTH:
+                    return pointer(path)
+                stack.append(children(child))
+                break
+        else:
+            stack.pop()
+            if path:
+                path.pop()
+            walked += 1
+            if deadline is not None and not walked % 4096:
+                deadline.check()
+    return None
+
+
+def deep_path_in_text(text: str) -> str:
+    """The pointer to where nesting first exceeds ``MAX_DEPTH``, read from the raw text.
+
+    Used only when the parser itself ran out of stack, so the value was never built. Scans
+    until the limit is passed, tracking array indices and object keys.
+    """
+    decoder = json.JSONDecoder()
+    stack: list[list[Any]] = []  # [kind, current key or index]
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            try:
+                string, end = decoder.raw_decode(text, i)
+            except ValueError:
+                break
+            if stack and stack[-1][0] == "{" and stack[-1][1] is None:
+                stack[-1][1] = string
+            i = end
+            continue
+        if ch in "[{":
+            if len(stack) >= MAX_DEPTH:
+                return pointer(tuple(entry[1] for entry in stack))
+            stack.append([ch, 0 if ch == "[" else None])
+        elif ch in "]}":
+            if stack:
+                stack.pop()
+        elif ch == "," and stack:
+            stack[-1][1] = stack[-1][1] + 1 if stack[-1][0] == "[" else None
+        i += 1
+    return ""

@@ -6,24 +6,257 @@ card that declares none of the required extensions is an error, and extensions t
 not publish are listed as not checked. The family's other extensions are checked the same way
 when their schema is given (``--schemas``, ``--fetch-schemas``) and applies to the card's
 params (media v1); otherwise a note says how to give it, or where their data travels instead.
+
+Extension URIs that nearly name a published one: a typo must not pass as "not checked".
+
+An extension th-ext does not publish is only noted, so a card whose commands entry has a
+trailing slash, ``http`` for ``https``, other letter case, or a missing or different version
+segment would otherwise pass without its params ever being checked. ``near_miss`` finds the
+published URI such a URI was meant to be, and says in words how the two differ.
+
+The commands extension's params, checked for what its schema does not encode.
+
+The rules themselves (a name matches ``^[a-z][a-z0-9-]*$``, names are unique because a name is
+what a message is matched against) and their words belong to ``th_ext.commands``; this module
+turns them into problems with JSON-pointer paths. Beside them, ``required: true`` is wrong
+because a client that does not know the extension must still work. A card may list many
+commands, so the common case (all names well formed and distinct) is decided with a few
+C-level passes; the per-command walk that finds the culprits runs only when one of them fails.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
+from th_ext._deadline import Deadline
+from th_ext.catalog._family import ExternalExtension, family_entry, unknown_schema_hint
+from th_ext.commands._entry import (
+    duplicate_message,
+    is_command_name,
+    name_mismatch,
+    repeated_names,
+    runs_on_message,
+)
+from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.problems._problem import Problem
-from th_ext.validate._commands_params import check_commands_params, explain_runs_on
 from th_ext.validate._limits import ProblemList
-from th_ext.validate._near_miss import near_miss
-from th_ext.validate._pointer import pointer
+from th_ext.validate._positions import pointer
 from th_ext.validate._schema import ParamsSchema
 
-if TYPE_CHECKING:
-    from th_ext.catalog._family import ExternalExtension
+__all__ = [
+    "ExtensionRules",
+    "KnownExtension",
+    "check_commands_params",
+    "check_extensions",
+    "explain_runs_on",
+    "near_miss",
+]
 
-__all__ = ["ExtensionRules", "KnownExtension", "check_extensions"]
+
+def near_miss(uri: str, published: Iterable[tuple[str, str]]) -> tuple[str, str] | None:
+    """``(key, difference)`` for the published ``(uri, key)`` that ``uri`` nearly is, or None.
+
+    ``difference`` completes "differs from <key> only by ...", e.g. "a trailing slash".
+    """
+    for known, key in published:
+        if uri == known:
+            return None
+        difference = _difference(uri, known)
+        if difference is not None:
+            return key, difference
+    return None
+
+
+def _difference(uri: str, known: str) -> str | None:
+    differences = []
+    candidate = uri.strip()
+    if candidate != uri:
+        differences.append("white space around it")
+    if candidate.endswith("/") and not known.endswith("/"):
+        candidate = candidate.rstrip("/")
+        differences.append("a trailing slash")
+    scheme, _, rest = candidate.partition("://")
+    known_scheme = known.partition("://")[0]
+    schemes = {scheme.lower(), known_scheme}
+    if scheme.lower() != known_scheme.lower() and schemes == {"http", "https"}:
+        differences.append(f"the scheme {scheme}: instead of {known_scheme}:")
+        candidate = f"{known_scheme}://{rest}"
+    if candidate != known and candidate.lower() == known.lower():
+        differences.append("letter case")
+        candidate = known
+    if candidate == known:
+        return " and ".join(differences) if differences else None
+    version = _version_difference(candidate, known)
+    if version is not None:
+        return " and ".join([*differences, version])
+    return None
+
+
+def _version_difference(candidate: str, known: str) -> str | None:
+    """A URI equal to ``known`` but for its last path segment (the version), or without it."""
+    parent, _, version = known.rpartition("/")
+    lowered = candidate.lower()
+    if lowered == parent.lower():
+        return f"a missing version segment (/{version})"
+    head, _, other = candidate.rpartition("/")
+    if head.lower() == parent.lower() and other and urlsplit(candidate).path:
+        return f"its version segment ({other!r} instead of {version!r})"
+    return None
+
+
+RUNS_ON_HINT = (
+    "two ways out: leave the commands the client runs itself off a v1 card (a client runs "
+    "them without the agent listing them), or declare the next version, "
+    "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v2 (a draft), whose "
+    "schema allows runsOn"
+)
+
+# Possessive (``*+``): each name ends at its newline, so there is nothing to backtrack into,
+# and telling the engine so makes the match several times faster on a long list.
+_ALL_NAMES = re.compile(f"{COMMAND_NAME_PATTERN.pattern}(?:\n{COMMAND_NAME_PATTERN.pattern})*+")
+_STR_ONLY = frozenset({str})
+
+
+def check_commands_params(
+    entry: dict[str, Any], params: Any, base: tuple[str | int, ...]
+) -> tuple[list[Problem], dict[str, Any]]:
+    """The rule problems of one commands entry, and its summary (the command names, in order)."""
+    problems = ProblemList()
+    if entry.get("required") is True:
+        problems.append(
+            Problem(
+                "warning",
+                "required-extension",
+                pointer((*base, "required")),
+                "the commands extension is marked required: true",
+                "set required: false (or leave it out): a client that does not know the "
+                "extension must still be able to talk to the agent",
+                "extension",
+            )
+        )
+    commands = params.get("commands") if isinstance(params, dict) else None
+    if not isinstance(commands, list):
+        return problems.finished(), {"commands": []}
+    names, all_strings = _names(commands)
+    strings = names if all_strings else [n for n in names if isinstance(n, str)]
+    if not _names_ok(strings):
+        for index, name in enumerate(names):
+            if isinstance(name, str) and not is_command_name(name):
+                problems.append(
+                    Problem(
+                        "error",
+                        "command-name-pattern",
+                        pointer((*base, "params", "commands", index, "name")),
+                        f"command {name_mismatch(name)}",
+                        _name_hint(name),
+                        "extension",
+                    )
+                )
+    if len(set(strings)) != len(strings):
+        for index, name, first in repeated_names(names):
+            problems.append(
+                Problem(
+                    "error",
+                    "duplicate-command",
+                    pointer((*base, "params", "commands", index, "name")),
+                    duplicate_message(name, first),
+                    "register each command once; a message can run only one of them",
+                    "extension",
+                )
+            )
+    return problems.finished(), {"commands": strings}
+
+
+def explain_runs_on(
+    problems: list[Problem], params: Any, base: tuple[str | int, ...]
+) -> list[Problem]:
+    """``problems`` with the schema's "runsOn is not allowed" on a command entry replaced by
+    ``command-runs-on``, which names the command and the two ways out.
+
+    Only a schema that refuses ``runsOn`` (commands v1) produces the problem it replaces, so a
+    card declaring a version that allows it is left alone.
+    """
+    commands = params.get("commands") if isinstance(params, dict) else None
+    prefix = pointer((*base, "params", "commands")) + "/"
+    # The problems are few (bounded); the commands may be half a million: look at them first.
+    if not isinstance(commands, list) or all(_runs_on_index(p, prefix) is None for p in problems):
+        return problems
+    result: list[Problem] = []
+    for problem in problems:
+        index = _runs_on_index(problem, prefix)
+        if index is None or index >= len(commands) or not isinstance(commands[index], dict):
+            result.append(problem)
+            continue
+        result.append(
+            Problem(
+                "error",
+                "command-runs-on",
+                problem.path,
+                runs_on_message(commands[index].get("name")),
+                RUNS_ON_HINT,
+                "extension",
+                at_key=True,
+            )
+        )
+    return result
+
+
+_NAME_HINT = "use lower-case letters, digits and '-', starting with a letter"
+
+
+def _name_hint(name: str) -> str:
+    """The hint for a malformed command name, with the valid name it most likely meant: the
+    name in lower case, or the name with one character left out at either end, or one
+    separator inside it (a space, ``_``, ``.``) made a ``-``; as unknown keys get the key they
+    most likely meant."""
+    meant = _meant_name(name)
+    return f"{_NAME_HINT}; did you mean {meant!r}?" if meant is not None else _NAME_HINT
+
+
+def _meant_name(name: str) -> str | None:
+    if is_command_name(name.lower()):
+        return name.lower()
+    last = len(name) - 1
+    for index, character in enumerate(name):
+        if 0 < index < last:
+            if character.isalnum():
+                continue
+            candidate = f"{name[:index]}-{name[index + 1 :]}"
+        else:
+            candidate = name[:index] + name[index + 1 :]
+        if candidate and is_command_name(candidate):
+            return candidate
+    return None
+
+
+def _runs_on_index(problem: Problem, prefix: str) -> int | None:
+    """The command index of a schema problem about a ``runsOn`` key, or None."""
+    if problem.code != "schema-violation" or not problem.path.startswith(prefix):
+        return None
+    index, _, rest = problem.path[len(prefix) :].partition("/")
+    return int(index) if rest == "runsOn" and index.isdigit() else None
+
+
+def _names(commands: list[Any]) -> tuple[list[Any], bool]:
+    """Each command's name (``None`` where there is none), and whether all are strings."""
+    names = [c.get("name") if isinstance(c, dict) else None for c in commands]
+    return names, _all_strings(names)
+
+
+def _all_strings(values: list[Any]) -> bool:
+    return set(map(type, values)) <= _STR_ONLY
+
+
+def _names_ok(names: list[str]) -> bool:
+    """Whether every name matches the pattern, in one regex pass over the joined names."""
+    if not names:
+        return True
+    joined = "\n".join(names)
+    return joined.count("\n") == len(names) - 1 and _ALL_NAMES.fullmatch(joined) is not None
+
 
 ExtensionRules = Callable[
     [dict[str, Any], Any, tuple[str | int, ...]], tuple[list[Problem], dict[str, Any]]
@@ -52,6 +285,7 @@ def check_extensions(
     card: dict[str, Any],
     known: Mapping[str, KnownExtension],
     required: Sequence[str] = (),
+    deadline: Deadline | None = None,
 ) -> tuple[list[Problem], list[dict[str, Any]]]:
     """The extension layer's problems, and a summary of every extension entry on the card."""
     problems = ProblemList()
@@ -62,6 +296,8 @@ def check_extensions(
         entries = []
     declared: dict[str, int] = {}
     for index, entry in enumerate(entries):
+        if deadline is not None:
+            deadline.check()
         if not isinstance(entry, dict) or not isinstance(entry.get("uri"), str):
             continue
         uri = entry["uri"]
@@ -85,7 +321,7 @@ def check_extensions(
                 problems.append(_unchecked(uri, pointer((*base, "uri")), known))
             summaries.append({"uri": uri, "path": pointer(base), "checked": False})
             continue
-        found, summary = _check_entry(entry, extension, base)
+        found, summary = _check_entry(entry, extension, base, deadline)
         if extension.draft:
             found.insert(0, _draft_warning(extension, base))
         problems.extend(found)
@@ -108,8 +344,6 @@ def check_extensions(
 def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Problem:
     """An extension th-ext does not check: an error when it nearly names one it does."""
     meant = near_miss(uri, ((k.uri, k.key) for k in known.values()))
-    from th_ext.catalog._family import family_entry  # read only for an unchecked URI
-
     family = family_entry(uri) if meant is None else None
     if family is not None:
         return _family_unchecked(family, path)
@@ -136,8 +370,6 @@ def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Prob
 
 def _family_unchecked(entry: ExternalExtension, path: str) -> Problem:
     """A host extension of the family whose params this run cannot check, and why."""
-    from th_ext.catalog._family import unknown_schema_hint
-
     owner = entry.publisher
     if "card params" in entry.applies_to:
         return Problem(
@@ -172,12 +404,15 @@ def _draft_warning(extension: KnownExtension, base: tuple[str | int, ...]) -> Pr
 
 
 def _check_entry(
-    entry: dict[str, Any], extension: KnownExtension, base: tuple[str | int, ...]
+    entry: dict[str, Any],
+    extension: KnownExtension,
+    base: tuple[str | int, ...],
+    deadline: Deadline | None,
 ) -> tuple[list[Problem], dict[str, Any]]:
     params = entry.get("params", {})
     if not isinstance(params, dict):
         return [], {}  # the card layer reports the wrong type
-    problems = extension.schema.problems(params, (*base, "params"))
+    problems = extension.schema.problems(params, (*base, "params"), deadline)
     explain = EXPLAINED.get(extension.key.split("/", 1)[0])
     if explain is not None:
         problems = explain(problems, params, base)

@@ -1,4 +1,14 @@
-"""Where a JSON pointer's value starts in the card's text: its line and column.
+"""Where each problem is in the card's text, the order they are listed in, and their lines.
+
+A problem names its place with a JSON pointer; a person reads a line and a column, and fixes
+a card top to bottom. After a card read as text is checked, ``place_problems`` gives each
+problem its line and column (a misspelt key at the key, a missing member at the object it
+belongs in) and sorts them layer by layer, by position; ``source_lines`` keeps the text of
+the lines they are on, so that a renderer can show each line with a caret under the column.
+
+RFC 6901 JSON pointers: building them, resolving them, and finding the values to name.
+
+Where a JSON pointer's value starts in the card's text: its line and column.
 
 Problems name their place with an RFC 6901 pointer, which a program resolves; an editor, a
 pre-commit hook or a CI annotation wants a line and a column instead. ``locate`` finds them
@@ -16,11 +26,99 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
-__all__ = ["Position", "locate"]
+from th_ext.problems._problem import LAYERS, Problem
+
+__all__ = [
+    "SUMMARY_CODES",
+    "Position",
+    "children",
+    "find_path",
+    "iter_paths",
+    "locate",
+    "needs_place",
+    "place_problems",
+    "pointer",
+    "resolve_pointer",
+    "sort_problems",
+    "source_lines",
+]
+
+PathPart = str | int
+
+
+def pointer(parts: Iterable[PathPart]) -> str:
+    """``("capabilities", "extensions", 0)`` as ``/capabilities/extensions/0``."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """The value at an RFC 6901 ``pointer``; ``KeyError`` when it is absent or not a pointer."""
+    if pointer == "":
+        return document
+    if not pointer.startswith("/"):
+        raise KeyError(pointer)
+    value = document
+    for token in pointer[1:].split("/"):
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        elif isinstance(value, dict) and key in value:
+            value = value[key]
+        else:
+            raise KeyError(pointer)
+    return value
+
+
+def find_path(
+    value: Any, predicate: Callable[[Any], bool], limit: int | None = None
+) -> list[tuple[PathPart, ...]]:
+    """The paths, in document order, of the values (containers or not) that match ``predicate``.
+
+    Iterative, so any nesting the parser accepted is safe to walk; ``limit`` stops early.
+    """
+    found: list[tuple[PathPart, ...]] = []
+    for path in iter_paths(value, predicate):
+        found.append(path)
+        if limit is not None and len(found) >= limit:
+            break
+    return found
+
+
+def iter_paths(value: Any, predicate: Callable[[Any], bool]) -> Iterator[tuple[PathPart, ...]]:
+    """``find_path`` one path at a time, in memory that grows with the depth, not the size."""
+    if predicate(value):
+        yield ()
+    stack: list[tuple[tuple[PathPart, ...], Iterator[tuple[PathPart, Any]]]] = [
+        ((), children(value))
+    ]
+    while stack:
+        path, items = stack[-1]
+        for key, child in items:
+            child_path = (*path, key)
+            if predicate(child):
+                yield child_path
+            kind = type(child)
+            if kind is dict or kind is list:
+                stack.append((child_path, children(child)))
+                break
+        else:
+            stack.pop()
+
+
+def children(value: Any) -> Iterator[tuple[PathPart, Any]]:
+    """The (key or index, value) pairs of an object or array; none for anything else."""
+    kind = type(value)
+    if kind is dict:
+        return iter(value.items())
+    if kind is list:
+        return enumerate(value)
+    return iter(())
+
 
 # A JSON string, written as an unrolled loop of possessive runs: a run of plain characters is
 # one step of the matcher, not one backtracking point per character, so a megabyte-long run
@@ -239,3 +337,63 @@ class _LineIndex:
     def position(self, offset: int) -> Position:
         line = bisect_right(self._starts, offset)
         return Position(line, offset - self._starts[line - 1] + 1)
+
+
+def place_problems(text: str, problems: list[Problem]) -> list[Problem]:
+    """``problems`` with ``line`` and ``column`` set from their paths in ``text``, in the
+    order a reader fixes them: layer by layer, each layer's problems by position (the "and M
+    more" summaries last)."""
+    unplaced = _unplaced(problems)
+    if not unplaced:
+        return sort_problems(problems)
+    keys = [p.path for p in problems if p.at_key and p.line is None]
+    positions = locate(text, unplaced, keys=keys)
+    placed = []
+    for problem in problems:
+        position = positions.get(problem.path) if needs_place(problem) else None
+        if position is None:
+            placed.append(problem)
+        else:
+            placed.append(replace(problem, line=position.line, column=position.column))
+    return sort_problems(placed)
+
+
+#: Problems that stand for many places, or for none: never placed, listed after the others.
+SUMMARY_CODES = frozenset({"more-problems", "too-many-problems"})
+
+
+def sort_problems(problems: list[Problem]) -> list[Problem]:
+    """Layer by layer; in a layer, by line and column, the unplaced and summaries after."""
+    far = 1 << 62
+
+    def key(problem: Problem) -> tuple[int, int, int, int]:
+        return (
+            LAYERS.index(problem.layer),
+            problem.code in SUMMARY_CODES,
+            far if problem.line is None else problem.line,
+            far if problem.column is None else problem.column,
+        )
+
+    return sorted(problems, key=key)
+
+
+def source_lines(text: str, problems: list[Problem]) -> dict[int, str]:
+    """The text of every line a problem is placed on, for showing it under the problem."""
+    wanted = {p.line for p in problems if p.line is not None and not p.excerpt}
+    if not wanted:
+        return {}
+    found: dict[int, str] = {}
+    last = max(wanted)
+    for number, line in enumerate(text.split("\n", last)[:last], start=1):
+        if number in wanted:
+            found[number] = line.rstrip("\r")
+    return found
+
+
+def needs_place(problem: Problem) -> bool:
+    return problem.line is None and problem.layer != "source" and problem.code not in SUMMARY_CODES
+
+
+def _unplaced(problems: list[Problem]) -> list[str]:
+    """The paths of the problems that still need a line and column."""
+    return [p.path for p in problems if needs_place(p)]

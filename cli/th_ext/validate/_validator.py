@@ -11,23 +11,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from th_ext._deadline import Deadline
 from th_ext._exceptions import SchemaError, SourceError
+from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import discover, schema_document
+from th_ext.catalog._records import ExtensionVersion
+from th_ext.net import redact, redact_url
 from th_ext.problems._problem import Problem
 from th_ext.validate._card import check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._limits import bounded
-from th_ext.validate._placement import place_problems, source_lines
+from th_ext.validate._positions import place_problems, source_lines
 from th_ext.validate._report import Report
-from th_ext.validate._schema import ParamsSchema
-from th_ext.validate._tables import shared_tables
-
-if TYPE_CHECKING:
-    from th_ext.catalog._family import FamilySchema
-    from th_ext.catalog._records import ExtensionVersion
+from th_ext.validate._schema import ParamsSchema, SchemaOverride
 
 __all__ = [
     "SchemaOverride",
@@ -36,16 +35,6 @@ __all__ = [
     "validate_bytes",
     "validate_value",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class SchemaOverride:
-    """A schema that replaces a bundled one (to try a draft): its contents and where from."""
-
-    schema: Any
-    origin: str
-    notices: tuple[Problem, ...] = ()
-    """Warnings about how the schema was read (such as a header withheld from a redirect)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +56,17 @@ def validate_bytes(
     location: str | None = None,
     notices: Sequence[Problem] = (),
     options: ValidateOptions | None = None,
+    deadline: Deadline | None = None,
 ) -> Report:
-    """Validate a card document. Raises only ``SchemaError`` (an unusable ``--schema``).
+    """Validate a card document. Raises only ``SchemaError`` (an unusable ``--schema``) and
+    ``DeadlineError`` (``deadline`` passed before the validation ended).
 
-    Pass the bytes without keeping another reference to them if the document is large: they
-    are released as soon as they are decoded. Every problem with a path gets the line and
-    column where that path's value starts in the text.
+    The deadline bounds this validation alone, in whatever thread or task it runs: it is
+    checked in the loops that can be long (the walk of a deep or large document, the schema's
+    errors, each extension entry, a schema's pattern). Pass the bytes without keeping another
+    reference to them if the document is large: they are released as soon as they are decoded.
+    Every problem with a path gets the line and column where that path's value starts in the
+    text.
     """
     options = options or ValidateOptions()
     text, problems = decode_document(data)
@@ -81,22 +75,26 @@ def validate_bytes(
     report = Report(source, location or source, problems, strict=options.strict)
     if text is None:
         return _unread(report)
-    with shared_tables():  # the document, schema and rules passes share a long array's facts
-        parsed = parse_text(text)
-        problems.extend(parsed.problems)
-        if parsed.fatal:
-            return _unread(report)
-        _check_value(report, parsed.value, options)
-        del parsed  # freed first, so that placing many problems never holds both at once
+    parsed = parse_text(text, deadline)
+    problems.extend(parsed.problems)
+    if parsed.fatal:
+        return _unread(report)
+    _check_value(report, parsed.value, options, deadline)
+    del parsed  # freed first, so that placing many problems never holds both at once
     report.problems = place_problems(text, report.problems)
     report.source_lines = source_lines(text, report.problems)
     return report
 
 
 def validate_value(
-    value: Any, *, source: str = "<value>", options: ValidateOptions | None = None
+    value: Any,
+    *,
+    source: str = "<value>",
+    options: ValidateOptions | None = None,
+    deadline: Deadline | None = None,
 ) -> Report:
-    """Validate an already parsed JSON value (the card and extension layers, and its type)."""
+    """Validate an already parsed JSON value (the card and extension layers, and its type),
+    within ``deadline`` as ``validate_bytes`` does."""
     options = options or ValidateOptions()
     report = Report(source, source, strict=options.strict)
     if not isinstance(value, dict):
@@ -112,8 +110,7 @@ def validate_value(
             )
         )
         return _unread(report)
-    with shared_tables():
-        return _check_value(report, value, options)
+    return _check_value(report, value, options, deadline)
 
 
 def report_for_source_error(
@@ -153,12 +150,16 @@ def bundled_extensions() -> tuple[tuple[ExtensionVersion, dict[str, Any]], ...]:
     return tuple((version, schema_document(version)) for version in discover())
 
 
-def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions) -> Report:
+def _check_value(
+    report: Report, card: dict[str, Any], options: ValidateOptions, deadline: Deadline | None
+) -> Report:
     checked, stopped = bounded(check_card, card)
+    if deadline is not None:
+        deadline.check()
     report.problems.extend(checked if checked is not None else stopped or ())
     known = known_extensions(card, options)
     required = tuple(_resolve_uri(name) for name in options.extensions)
-    result, stopped = bounded(check_extensions, card, known, required)
+    result, stopped = bounded(check_extensions, card, known, required, deadline)
     found, summaries = result if result is not None else (stopped or [], [])
     report.problems.extend(found)
     report.card = summarize_card(card)
@@ -169,8 +170,6 @@ def _check_value(report: Report, card: dict[str, Any], options: ValidateOptions)
 def _redact(url: str) -> str:
     if "@" not in url:
         return url
-    from th_ext.net import redact_url
-
     return redact_url(url)
 
 
@@ -178,8 +177,6 @@ def _redacted(report: Report) -> Report:
     """The report with no URL credentials (``user:password@``) in a message or hint."""
     if not any("@" in p.message or "@" in p.hint for p in report.problems):
         return report
-
-    from th_ext.net import redact
 
     report.problems = [
         replace(p, message=redact(p.message), hint=redact(p.hint))

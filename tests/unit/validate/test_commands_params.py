@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from th_ext.validate._commands_params import check_commands_params
+from th_ext.validate._extensions import check_commands_params
 
 BASE = ("capabilities", "extensions", 0)
 WHERE = "/capabilities/extensions/0/params/commands"
@@ -20,13 +20,15 @@ def found(params: Any, **entry: Any) -> list[tuple[str, str, str, str, str, str]
     return [(p.severity, p.code, p.path, p.message, p.hint, p.layer) for p in problems]
 
 
-def bad_name(index: int, name: str) -> tuple[str, str, str, str, str, str]:
+def bad_name(
+    index: int, name: str, meant: str | None = None
+) -> tuple[str, str, str, str, str, str]:
     return (
         "error",
         "command-name-pattern",
         f"{WHERE}/{index}/name",
         f"command name {name!r} does not match ^[a-z][a-z0-9-]*$",
-        NAME_HINT,
+        NAME_HINT if meant is None else f"{NAME_HINT}; did you mean {meant!r}?",
         "extension",
     )
 
@@ -60,18 +62,28 @@ def test_required_true_is_a_warning_with_its_reason() -> None:
 
 def test_a_name_whose_only_fault_is_a_line_break() -> None:
     commands = [{"name": "good"}, {"name": "line\nbreak"}]
-    assert found({"commands": commands}) == [bad_name(1, "line\nbreak")]
+    assert found({"commands": commands}) == [bad_name(1, "line\nbreak", "line-break")]
+
+
+#: The valid name a malformed one most likely meant, where there is one.
+MEANT = {
+    "Model": "model",
+    "model ": "model",
+    "-model": "model",
+    "1model": "model",
+    "mo_del": "mo-del",
+}
 
 
 @pytest.mark.parametrize("name", ["Model", "model ", "-model", "1model", "", "modèl", "mo_del"])
 def test_one_bad_name_among_good_ones(name: str) -> None:
     commands = [{"name": "help"}, {"name": name}, {"name": "review"}]
-    assert found({"commands": commands}) == [bad_name(1, name)]
+    assert found({"commands": commands}) == [bad_name(1, name, MEANT.get(name))]
 
 
 def test_names_in_a_list_that_also_holds_other_values() -> None:
     commands: list[Any] = ["help", {"name": "Bad"}, None, {"name": "a"}, {"x": 1}, {"name": "a"}]
-    assert found({"commands": commands}) == [bad_name(1, "Bad"), repeated(5, "a", 3)]
+    assert found({"commands": commands}) == [bad_name(1, "Bad", "bad"), repeated(5, "a", 3)]
     _, summary = check_commands_params({}, {"commands": commands}, BASE)
     assert summary == {"commands": ["Bad", "a", "a"]}
 
@@ -101,3 +113,32 @@ def test_a_long_list_of_entries_without_names_has_no_names_to_judge(size: int) -
     commands = [{"description": "d"} for _ in range(size)]
     problems, summary = check_commands_params({}, {"commands": commands}, BASE)
     assert (problems, summary) == ([], {"commands": []})
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("Help", "help"),
+        ("HELP", "help"),
+        ("hElp", "help"),
+        ("help!", "help"),
+        ("?help", "help"),
+        ("run_tests", "run-tests"),
+        ("run tests", "run-tests"),
+        ("run.tests", "run-tests"),
+    ],
+)
+def test_a_name_one_step_from_a_valid_one_gets_it_in_the_hint(name: str, meant: str) -> None:
+    commands = [{"name": name}]
+    (problem,) = check_commands_params({}, {"commands": commands}, BASE)[0]
+    assert problem.hint == (
+        f"use lower-case letters, digits and '-', starting with a letter; did you mean {meant!r}?"
+    )
+
+
+@pytest.mark.parametrize(
+    "name", ["", "-", "Run_Tests", "run__tests", "modèl", "a\u202eb!", "!help!", "12", "HELP ME!"]
+)
+def test_a_name_further_from_any_valid_one_gets_the_generic_hint(name: str) -> None:
+    (problem,) = check_commands_params({}, {"commands": [{"name": name}]}, BASE)[0]
+    assert problem.hint == NAME_HINT

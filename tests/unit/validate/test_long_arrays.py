@@ -1,5 +1,5 @@
-"""Long arrays of objects take the shared-facts path (``_tables``): it must find what the plain
-walk finds. Each check is compared with an oracle that walks the value item by item."""
+"""Long arrays of objects (a card's ``commands``): every check finds what a plain walk finds.
+Each check is compared with an oracle that walks the value item by item."""
 
 from __future__ import annotations
 
@@ -10,20 +10,20 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jsonschema import Draft202012Validator
 
 from tests.support.pair_trees import duplicate_key_pointers, pair_text
-from tests.unit.validate.conftest import COMMANDS_URI, commands_schema, example_card
+from tests.unit.validate.conftest import COMMANDS_URI, example_card
 from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.problems._problem import Problem
 from th_ext.validate import MAX_DEPTH, parse_document, validate_bytes
-from th_ext.validate._fastschema import compile_check
+from th_ext.validate._document import too_deep_path
 from th_ext.validate._limits import MAX_PER_CODE, MAX_PER_LAYER
-from th_ext.validate._pointer import iter_paths, pointer
-from th_ext.validate._shape import too_deep_path
-from th_ext.validate._tables import MIN_ROWS, shared_tables, table
+from th_ext.validate._positions import iter_paths, pointer
 
 SETTINGS = settings(max_examples=80)
+
+#: A long array: the lengths tried lie on both sides of it.
+MIN_ROWS = 256
 
 atoms = st.none() | st.booleans() | st.integers() | st.text(max_size=6) | st.just("a:b")
 values = st.recursive(
@@ -196,8 +196,7 @@ def test_depth_of_long_arrays_matches_a_plain_walk(
     long = _long(rows, odd, size)
     value = json.loads(json.dumps(_wrapped({"x": {"rows": long}, "y": [[]]}, levels)))
     expected = _oracle_depths(value, (), 1)
-    with shared_tables():
-        found = too_deep_path(value)
+    found = too_deep_path(value)
     assert found == (min(expected, key=lambda f: f[0])[1] if expected else None)
 
 
@@ -228,66 +227,6 @@ def test_long_array_at_the_depth_limit(levels: int) -> None:
     # The card is at depth 1, the arrays at 2 to levels + 2, the long array's objects one more.
     too_deep = [p.path for p in parsed.problems if p.code == "too-deep"]
     assert too_deep == ([] if levels + 3 <= MAX_DEPTH else ["/x" + "/0" * (MAX_DEPTH - 1)])
-
-
-schema_types = st.sampled_from(["object", "string", "integer", "number", "boolean", "null"])
-row_schemas = st.fixed_dictionaries(
-    {"type": st.just("object")},
-    optional={
-        "properties": st.dictionaries(
-            st.sampled_from(["a", "b", "c"]),
-            st.fixed_dictionaries({"type": schema_types | st.lists(schema_types, min_size=1)}),
-            max_size=3,
-        ),
-        "required": st.lists(st.sampled_from(["a", "b", "c"]), max_size=3, unique=True),
-        "additionalProperties": st.booleans() | st.fixed_dictionaries({"type": schema_types}),
-    },
-)
-
-
-@SETTINGS
-@given(
-    row_schemas,
-    st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), atoms), min_size=1, max_size=3),
-    st.lists(st.tuples(st.integers(0, MIN_ROWS + 3), values), max_size=2),
-    SIZES,
-)
-def test_fast_check_agrees_with_jsonschema_on_long_arrays(
-    row_schema: Any, rows: list[Any], odd: list[tuple[int, Any]], size: int
-) -> None:
-    schema = {"type": "array", "items": {"$ref": "#/$defs/row"}, "$defs": {"row": row_schema}}
-    items = _long(rows, odd, size)
-    check = compile_check(schema, {})
-    assert check is not None
-    expected = Draft202012Validator(schema).is_valid(items)
-    assert check(items) == expected
-    with shared_tables():
-        table(items).parsed_objects()
-        assert check(items) == expected
-        assert check(items) == expected
-
-
-@pytest.mark.parametrize(
-    "odd",
-    [
-        {"name": "a", "description": "d"},
-        {"name": "a", "description": "d", "extra": "x"},
-        {"name": "a", "argument_hint": "h"},
-        {"name": "a", "description": 1},
-        {"name": "a", "description": "d", "argument_hint": None},
-        "not an object",
-    ],
-)
-def test_fast_check_on_long_command_lists(odd: Any) -> None:
-    schema = commands_schema()
-    params = {"commands": _long([{"name": "a", "description": "d", "argument_hint": "h"}], [])}
-    params["commands"][MIN_ROWS // 2] = odd
-    check = compile_check(schema, {})
-    assert check is not None
-    expected = Draft202012Validator(schema).is_valid(params)
-    assert check(params) == expected
-    with shared_tables():
-        assert check(params) == expected
 
 
 # ``None``: an element that is not an object; ``...``: an object without a name.
@@ -330,26 +269,6 @@ def test_command_rules_on_long_lists(
     in_order = sorted(listed_problems, key=lambda c: (int(c[1].split("/")[-2]), c[0][0] == "d"))
     assert found == in_order
     assert report.extensions[0]["commands"] == [n for n in listed if isinstance(n, str)]
-
-
-def test_facts_of_a_table() -> None:
-    rows: list[Any] = [{"a": "x", "b": 1}, {"a": "y", "b": 2}] * MIN_ROWS
-    facts = table(rows)
-    assert facts.parsed_objects() and facts.of_objects
-    assert facts.keys == {"a", "b"} and facts.same_keys
-    assert facts.value_types == {str, int}
-    ragged = table([{"a": 1}, {"b": 2}, {"a": 1, "b": 2}])
-    assert ragged.lengths == {1, 2} and not ragged.same_keys
-    mixed = table([{"a": 1}, "text", [1]])
-    assert not mixed.parsed_objects() and mixed.kinds == {dict, str, list}
-
-
-def test_facts_are_shared_within_a_scope_only() -> None:
-    rows = [{"a": 1}] * MIN_ROWS
-    assert table(rows) is not table(rows)
-    with shared_tables():
-        assert table(rows) is table(rows)
-        assert table(list(rows)) is not table(rows)
 
 
 def test_whitespace_only_documents_are_empty() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from tests.unit.validate.conftest import COMMANDS_URI
 from th_ext.validate import validate_value
-from th_ext.validate._near_miss import near_miss
+from th_ext.validate._extensions import near_miss
 
 PUBLISHED = [(COMMANDS_URI, "commands/v1")]
 PARENT = COMMANDS_URI.rsplit("/", 1)[0]
