@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from th_ext._deadline import Deadline
-from th_ext._exceptions import SourceArgumentError, SourceError, ThExtError
+from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
 from th_ext.batch._fetch import CardReader
 from th_ext.batch._list import ListEntry
 from th_ext.batch._polite import OriginLimiter, PoliteTransport
@@ -246,9 +246,8 @@ async def _check_card(
     options: ValidateOptions,
 ) -> Outcome:
     started = time.monotonic()
-    deadline = Deadline.after(
-        limits.timeout, f"the check did not finish within the timeout ({limits.timeout:g} s)"
-    )
+    # One deadline over the fetch and the checking, each saying what did not finish in time.
+    deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
     try:
         if is_url(source):
             raw = await reader.read(source, deadline)
@@ -263,16 +262,29 @@ async def _check_card(
     body = [raw.data]
     del raw
 
+    checking = Deadline(
+        max(deadline.expires_at, time.monotonic() + 0.1),
+        f"the validation did not finish within the timeout ({limits.timeout:g} s)",
+    )
+
     def check() -> Report:  # the bytes handed over without another reference (see above)
         return validate_bytes(
-            body.pop(), source=source, location=location, notices=notices, options=options
+            body.pop(),
+            source=source,
+            location=location,
+            notices=notices,
+            options=options,
+            deadline=checking,
         )
 
-    if len(body[0]) <= LOOP_VALIDATION_BYTES:
-        report = check()
-    else:
-        async with reader.validating:
-            report = await asyncio.to_thread(check)
+    try:
+        if len(body[0]) <= LOOP_VALIDATION_BYTES:
+            report = check()
+        else:
+            async with reader.validating:
+                report = await asyncio.to_thread(check)
+    except DeadlineError as exc:  # what --format json gives for it: the error document
+        return _failed(index, source, exc, "validate", started)
     return Outcome(
         report.source, index, report.exit_code, _since(started), report.to_dict(), report
     )

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources, check_cards
+from th_ext.cli._error_document import error_document
 from th_ext.cli._fleet import Renderers, run_fleet
 from th_ext.cli._fleet_options import FleetOptions
 from th_ext.cli._json import to_json
@@ -36,14 +37,15 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
     """Check every source and render the outcomes; the worst exit code."""
 
     def one(outcome: Outcome, output: str) -> str:
-        assert isinstance(outcome.report, Report)
+        if not isinstance(outcome.report, Report):  # checked too long: the error document
+            assert outcome.error is not None
+            return error_document(outcome.error, output, command="validate", source=outcome.source)
         return render(outcome.report, output)
 
     def many(outcomes: list[Outcome], output: str) -> str:
-        reports = [o.report for o in outcomes if isinstance(o.report, Report)]
         if output == "junit":
-            return merged_junit(reports)
-        return to_json([report.to_dict() for report in reports]) + "\n"
+            return merged_junit([o.report for o in outcomes if isinstance(o.report, Report)])
+        return to_json([o.document for o in outcomes]) + "\n"
 
     def start(
         entries: AsyncIterator[ListEntry], counts: BatchCounts, skip: SeenSources | None

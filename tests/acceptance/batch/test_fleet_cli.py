@@ -225,3 +225,30 @@ def test_the_progress_line_on_a_terminal_and_not_with_quiet_or_a_pipe(cards: Pat
     assert "errors" in shown and "/s" in shown
     assert "checked" not in run_in_terminal([*COMMAND, *args, "--quiet"], cards)
     assert "checked" not in th_ext(*args, cwd=cards).stderr
+
+
+def test_each_source_s_validation_has_its_own_deadline(cards: Path) -> None:
+    """A --schema pattern that backtracks for ever on one card's name ends that card's check
+    at its timeout; the other cards are checked as usual."""
+    schema = json.loads((REPO / "extensions" / "commands" / "v1" / "schema.json").read_text())
+    schema["$defs"]["CommandSpec"]["properties"]["name"]["pattern"] = "^(a|a)*$"
+    (cards / "s.json").write_text(json.dumps(schema))
+    hostile = json.loads(CARD.read_text())
+    hostile["capabilities"]["extensions"][0]["params"]["commands"][0]["name"] = "a" * 64 + "!"
+    (cards / "hostile.json").write_text(json.dumps(hostile))
+    args = ["--schema", "s.json", "--timeout", "0.5"]
+    started = time.monotonic()
+    run = th_ext_here("validate", "hostile.json", "good.json", *args, "-f", "jsonl", cwd=cards)
+    assert time.monotonic() - started < 5
+    found = {str(d["source"]): d for d in lines(run.stdout)}
+    alone = json.loads(
+        th_ext_here("validate", "hostile.json", *args, "-f", "json", cwd=cards).stdout
+    )
+    error = found["hostile.json"]["error"]
+    assert isinstance(error, dict) and error["code"] == alone["error"]["code"] == "deadline"
+    assert {k: v for k, v in found["hostile.json"].items() if k != "error"} == {
+        k: v for k, v in alone.items() if k != "error"
+    }
+    # the other card is checked against the draft (whose pattern its names do not match)
+    assert found["good.json"]["exit_code"] == 1 and found["good.json"]["card_read"] is True
+    assert run.returncode == 2
