@@ -2,7 +2,8 @@
 
 ``action.yml`` installs th-ext and runs this script with its inputs in ``TH_EXT_*`` variables.
 For a card it runs ``th-ext validate --format github`` (GitHub turns each line into an
-annotation on the card's file), for an agent ``th-ext conform --format github``; each also
+annotation on the card's file), for an agent ``th-ext conform --format github``; the ``keys``
+input becomes one ``--keys`` per JWKS for both, to verify the card's signatures; each also
 writes its JUnit file, from which the Markdown job summary is made. The step's exit code is
 the worst of the checks' (0 passed, 1 problems, 2 nothing could be checked), and the
 ``exit-code`` output says it.
@@ -49,9 +50,12 @@ def main() -> int:
     binary = os.environ.get("TH_EXT_BIN", "th-ext")
     try:
         extra = shlex.split(os.environ.get("TH_EXT_ARGS", ""))
+        keys = shlex.split(os.environ.get("TH_EXT_KEYS", ""))
     except ValueError as exc:
-        print(f"::error title=th-ext::the args input cannot be split into arguments: {exc}")
+        print(f"::error title=th-ext::the args or keys input cannot be split: {exc}")
         return _finish([], 2)
+    for jwks in keys:  # each JWKS verifies the card's signatures (validate and conform)
+        extra += ["--keys", jwks]
     if not card and not agent:
         print("::error title=th-ext::give the action a card, an agent-url, or both")
         return _finish([], 2)

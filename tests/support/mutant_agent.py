@@ -18,35 +18,28 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from enum import StrEnum
 from typing import Any
 
+import uvicorn
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
+from a2a.server.tasks import InMemoryTaskStore
+from a2a.types import (
+    AgentCard,
+    Message,
+    TaskArtifactUpdateEvent,
+    TaskState,
+    TaskStatusUpdateEvent,
+)
+from google.protobuf import json_format
+from starlette.applications import Starlette
 from starlette.routing import Mount
 
 from th_ext.commands import CommandCall, build_command_reply, parse_command
 from th_ext.commands._dispatch_rule import ASCII_WHITESPACE
-from th_ext.commands._entry import is_command_name
-from th_ext.commands._names import EXTENSION_URI
-from th_ext.demo._card import demo_card
-from th_ext.demo._executor import _new_task, _status_update
-from th_ext.demo._harness import DemoHarness
-from th_ext.demo._model import stand_in_answer
-from th_ext.demo._sdk import (
-    AgentCard,
-    AgentExecutor,
-    DefaultRequestHandler,
-    EventQueue,
-    InMemoryTaskStore,
-    Message,
-    RequestContext,
-    Starlette,
-    TaskArtifactUpdateEvent,
-    TaskState,
-    TaskStatusUpdateEvent,
-    create_agent_card_routes,
-    create_jsonrpc_routes,
-    create_rest_routes,
-    json_format,
-    uvicorn,
-)
-from th_ext.demo._server import _bind, _SnapshotFirstHandler
+from th_ext.commands._entry import EXTENSION_URI, is_command_name
+from th_ext.demo._harness import DemoHarness, demo_card, stand_in_answer
+from th_ext.demo._server import _bind, _new_task, _SnapshotFirstHandler, _status_update
 
 __all__ = ["Switch", "build_mutant_app", "serve_mutants"]
 

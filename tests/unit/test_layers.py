@@ -31,6 +31,7 @@ RANKS: dict[str, int] = {
     "checks": 6,
     "dispatch": 7,
     "publish": 7,
+    "signatures": 7,  # th_ext.signatures: signed cards, on the card model and the card fetch
     "conform": 8,
     "demo": 9,
     "testing": 9,  # th_ext.testing: the checks from an agent's own pytest suite

@@ -51,8 +51,7 @@ CASES = {
         (
             *HEAVY,
             "hashlib",
-            "th_ext.dispatch._live",
-            "th_ext.commands._models",
+            "th_ext.commands._registry",
             "http.client",
         ),
     ),

@@ -115,7 +115,7 @@ def error_document(exc: ThExtError, command: str, source: str) -> dict[str, Any]
 def check_cards(
     sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
     *,
-    options: ValidateOptions | None = None,
+    options: ValidateOptions | Callable[[str | None, float], ValidateOptions] | None = None,
     limits: SourceLimits | None = None,
     jobs: int = DEFAULT_JOBS,
     per_origin: int = DEFAULT_PER_ORIGIN,
@@ -124,15 +124,23 @@ def check_cards(
 ) -> AsyncIterator[Outcome]:
     """Validate the card at each source, ``jobs`` at once, yielding each outcome when ready.
 
-    Each source is read under ``limits`` (its own ``timeout`` covers its fetch) and checked with
-    ``options``, as ``th-ext validate SOURCE`` would. At most ``per_origin`` requests go to one
+    Each source is read under ``limits`` (its own ``timeout`` covers its fetch and its checking)
+    and checked with ``options``, as ``th-ext validate SOURCE`` would. ``options`` may also be a
+    function of the card's URL (``None`` for a file) and the ``time.monotonic()`` its check
+    began, giving each source its own (for a check bound to the card's origin, such as its
+    signatures' keys). At most ``per_origin`` requests go to one
     origin at once. Sources in ``skip`` are passed over; one listed twice is checked once.
     Raises ``SourceArgumentError`` for limits out of range.
     """
     limits = limits or SourceLimits()
     check_limits(limits)
     _check_counts(jobs, per_origin)
-    options = options or ValidateOptions()
+    given = options or ValidateOptions()
+
+    def options_for(card_url: str | None, started: float) -> ValidateOptions:
+        return given if isinstance(given, ValidateOptions) else given(card_url, started)
+
+    strict = options_for(None, time.monotonic()).strict
     limiter = OriginLimiter(per_origin)
 
     async def run() -> AsyncIterator[Outcome]:
@@ -140,10 +148,10 @@ def check_cards(
             reader = CardReader(client, limiter, limits, VALIDATION_THREADS)
 
             async def check(index: int, source: str) -> Outcome:
-                return await _check_card(index, source, reader, limits, options)
+                return await _check_card(index, source, reader, limits, options_for)
 
             def bad_line(index: int, error: SourceError) -> Outcome:
-                report = report_for_source_error(_label(error), error, strict=options.strict)
+                report = report_for_source_error(_label(error), error, strict=strict)
                 document = report.to_dict()
                 return Outcome(report.source, index, 2, 0.0, document, report, error)
 
@@ -243,7 +251,7 @@ async def _check_card(
     source: str,
     reader: CardReader,
     limits: SourceLimits,
-    options: ValidateOptions,
+    options_for: Callable[[str | None, float], ValidateOptions],
 ) -> Outcome:
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
@@ -254,11 +262,13 @@ async def _check_card(
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
-        report = report_for_source_error(source, exc, strict=options.strict)
+        strict = options_for(None, started).strict
+        report = report_for_source_error(source, exc, strict=strict)
         return Outcome(
             report.source, index, 2, _since(started), report.to_dict(), report, error=exc
         )
     location, notices = raw.location, raw.notices
+    options = options_for(location if is_url(source) else None, started)
     body = [raw.data]
     del raw
 

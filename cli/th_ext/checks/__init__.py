@@ -6,11 +6,24 @@ conform`` runs them over every scenario and binding; ``th-ext dispatch --live`` 
 message. They read only A2A 1.0 JSON and never raise on a malformed answer.
 """
 
-from th_ext.checks._command_checks import check, command_checks, command_ran, find_reply
-from th_ext.checks._core import CORE_RULES, CoreRule, stream_order_check
-from th_ext.checks._observe import Check, CheckStatus, Exchange, Observation
+from th_ext.checks._command_checks import (
+    TaskReader,
+    command_checks,
+    command_ran,
+    find_reply,
+    task_ref_check,
+)
+from th_ext.checks._observe import (
+    CORE_RULES,
+    Check,
+    CheckStatus,
+    CoreRule,
+    Exchange,
+    Observation,
+    check,
+    stream_order_check,
+)
 from th_ext.checks._ordinary_checks import ordinary_checks, stale_task_metadata
-from th_ext.checks._task_ref import TaskReader, task_ref_check
 
 __all__ = [
     "CORE_RULES",

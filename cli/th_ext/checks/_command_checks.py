@@ -8,23 +8,26 @@ judged by ``task.metadata``. The command
 metadata may be on the reply message, on the status update, or on both (CMD-3 asks for one
 place, CMD-19 recommends both). Each check names the requirement it guards, and a requirement
 whose premise is missing (no reply found) is not judged twice. The stream's order is core A2A
-(``A2A-3.1.2``), checked by ``th_ext.checks._core``.
+(``A2A-3.1.2``), checked in ``th_ext.checks._observe``. CMD-4, the one check that sends a
+request, reads the task a reply's ``task_ref`` names with whatever reads tasks for the binding
+at hand (a ``TaskReader``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from th_ext.checks._core import stream_order_check
 from th_ext.checks._observe import (
     Check,
-    CheckStatus,
+    Exchange,
     Observation,
     artifacts,
+    check,
     event_kind,
     message_of,
     metadata,
     state,
+    stream_order_check,
     task_of,
 )
 
@@ -33,12 +36,14 @@ _TERMINAL = frozenset(
 )
 _KEYS = ("command", "task_ref")
 
-__all__ = ["check", "command_checks", "command_ran", "find_reply", "unmarked_reply"]
-
-
-def check(obs: Observation, requirement: str, ok: bool | None, detail: str) -> Check:
-    status: CheckStatus = "skip" if ok is None else "pass" if ok else "fail"
-    return Check(requirement, status, obs.binding, obs.scenario, obs.mode, detail)
+__all__ = [
+    "TaskReader",
+    "command_checks",
+    "command_ran",
+    "find_reply",
+    "task_ref_check",
+    "unmarked_reply",
+]
 
 
 def find_reply(obs: Observation, name: str) -> dict[str, Any] | None:
@@ -241,12 +246,17 @@ def _state_unchanged(obs: Observation, reply: dict[str, Any]) -> Check:
         )
     now = state(obs.after)
     if not (obs.existing and obs.before is not None):
+        # The scenario already says "new task"; only a task whose state before is unknown says
+        # why it is judged as one.
+        judged = (
+            "the state before is unknown, so it is judged as a new task: " if obs.existing else ""
+        )
         if replied in _TERMINAL:
             return check(
-                obs, "CMD-5", False, f"new task: the reply ended it in {replied}, a terminal state"
+                obs, "CMD-5", False, f"{judged}the reply ended it in {replied}, a terminal state"
             )
         ok = replied == now
-        return check(obs, "CMD-5", ok, f"new task: {replied} in the reply, {now} after")
+        return check(obs, "CMD-5", ok, f"{judged}{replied} in the reply, {now} after")
     was = state(obs.before)
     ok = was == replied == now
     return check(
@@ -314,3 +324,23 @@ def _model_not_invoked(obs: Observation, reply: dict[str, Any], message: dict[st
                 "after the reply the task's status message is another one: the model answered",
             )
     return check(obs, "CMD-1", True, "no model answer, no artifact")
+
+
+class TaskReader(Protocol):
+    """Reads a task by id (``GetTask``) on one binding."""
+
+    async def get_task(self, task_id: str) -> Exchange: ...
+
+
+async def task_ref_check(wire: TaskReader, obs: Observation, reply: dict[str, Any]) -> Check:
+    """CMD-4: a ``task_ref`` in the reply names a task ``GetTask`` can read."""
+    ref = metadata(reply).get("task_ref") or metadata(message_of(reply)).get("task_ref")
+    if ref is None:
+        return check(obs, "CMD-4", None, "the command started no sub-task (no task_ref)")
+    if not isinstance(ref, str) or not ref:
+        return check(obs, "CMD-4", False, f"task_ref {ref!r} is not a task id")
+    exchange = await wire.get_task(ref)
+    task = exchange.results[0] if exchange.ok and exchange.results else None
+    if isinstance(task, dict) and task.get("id") == ref:
+        return check(obs, "CMD-4", True, f"GetTask {ref}: {state(task)}")
+    return check(obs, "CMD-4", False, f"GetTask {ref}: {exchange.problem() or 'not that task'}")

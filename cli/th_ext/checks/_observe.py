@@ -1,13 +1,33 @@
-"""What one scenario produced: the answer to the send and the task before and after it.
+"""What one scenario produced, the readers over it, and the core A2A rule every answer shows.
 
-Small readers over A2A 1.0 JSON live here too, shared by the checks; none of them raises on a
-malformed answer.
+An ``Observation`` is the answer to one send with the task before and after it; a ``Check`` is
+one verdict on it. Small readers over A2A 1.0 JSON live here too, shared by the checks; none of
+them raises on a malformed answer. The one rule of core A2A 1.0 the checks judge (a stream
+begins with the Task, ``A2A-3.1.2``) is here as well: it is not the extension's requirement, so
+a report lists it in a section of its own, as a warning that fails a run only when it is strict.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
+
+__all__ = [
+    "CORE_RULES",
+    "Check",
+    "CheckStatus",
+    "CoreRule",
+    "Exchange",
+    "Observation",
+    "artifacts",
+    "check",
+    "event_kind",
+    "message_of",
+    "metadata",
+    "state",
+    "stream_order_check",
+    "task_of",
+]
 
 CheckStatus = Literal["pass", "fail", "skip"]
 
@@ -40,20 +60,6 @@ class Check:
     """The URL of the interface it ran over ("" for the card, or when only one was used)."""
     excerpt: str = ""
     """For a failed check: a short, bounded excerpt of what the agent sent."""
-
-
-__all__ = [
-    "Check",
-    "CheckStatus",
-    "Exchange",
-    "Observation",
-    "artifacts",
-    "event_kind",
-    "message_of",
-    "metadata",
-    "state",
-    "task_of",
-]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,3 +131,51 @@ def task_of(observation: Observation) -> dict[str, Any] | None:
             task: dict[str, Any] = result["task"]
             return task
     return None
+
+
+def check(obs: Observation, requirement: str, ok: bool | None, detail: str) -> Check:
+    """A check of ``obs`` that passes (True), fails (False) or does not apply (None)."""
+    status: CheckStatus = "skip" if ok is None else "pass" if ok else "fail"
+    return Check(requirement, status, obs.binding, obs.scenario, obs.mode, detail)
+
+
+@dataclass(frozen=True, slots=True)
+class CoreRule:
+    """A rule of core A2A that conform reports beside the extension's requirements."""
+
+    id: str
+    summary: str
+    url: str
+
+
+CORE_RULES = (
+    CoreRule(
+        id="A2A-3.1.2",
+        summary=(
+            "A stream for a task begins with the Task object (for an existing task, its current "
+            "snapshot) or, for a direct answer, a Message; status and artifact updates follow."
+        ),
+        url="https://a2a-protocol.org/latest/specification/#312-send-streaming-message",
+    ),
+)
+"""Every core rule the checks may report, in report order."""
+
+
+def _stream_order(obs: Observation, ok: bool, detail: str) -> Check:
+    return check(obs, "A2A-3.1.2", ok, detail)
+
+
+def stream_order_check(obs: Observation) -> Check:
+    """A2A-3.1.2: the stream's first event is the Task of the message's task, or a Message."""
+    kinds = [event_kind(r) for r in obs.results]
+    if not kinds:
+        return _stream_order(obs, False, "the stream held no event")
+    first = kinds[0]
+    if first == "message":
+        return _stream_order(obs, True, "the stream is one Message")
+    if first != "task":
+        return _stream_order(obs, False, f"the stream began with {first}, not the Task")
+    task = obs.results[0]["task"]
+    if obs.existing and obs.before is not None and task.get("id") != obs.before.get("id"):
+        return _stream_order(obs, False, "the stream's Task is not the task the message went to")
+    return _stream_order(obs, True, "the stream began with the Task")

@@ -10,11 +10,11 @@ what it did not see, it does not claim.
 
 from __future__ import annotations
 
-from th_ext.checks._command_checks import check
 from th_ext.checks._observe import (
     Check,
     Observation,
     artifacts,
+    check,
     event_kind,
     message_of,
     metadata,

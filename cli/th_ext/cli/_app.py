@@ -30,6 +30,7 @@ COMPLETE_VAR = "_TH_EXT_COMPLETE"
 #: ``typer.Typer``) that implements it, as ``module:attribute``, imported when it is built.
 SUBCOMMANDS: dict[str, str] = {
     "validate": "th_ext.cli._validate:validate_command",
+    "sign": "th_ext.cli._signatures:sign_command",
     "dispatch": "th_ext.cli._dispatch:dispatch_command",
     "commands": "th_ext.cli._card_commands:commands_command",
     "conform": "th_ext.cli._conform:conform_command",

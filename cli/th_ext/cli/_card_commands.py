@@ -40,7 +40,7 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     params have entries a client cannot use, 2 when no card could be read.
     """
     from th_ext.commands._card import read_card_commands
-    from th_ext.commands._names import EXTENSION_URI
+    from th_ext.commands._entry import EXTENSION_URI
     from th_ext.problems._text import clean
     from th_ext.sources._limits import header_scope
     from th_ext.validate import load_card

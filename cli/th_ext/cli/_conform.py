@@ -36,6 +36,12 @@ from th_ext.cli._fleet_options import (
     ResumeOption,
 )
 from th_ext.cli._output import ExitCode, fail, stderr_is_terminal, use_color, write
+from th_ext.cli._signatures import (
+    FetchKeysOption,
+    KeysOption,
+    RequireSignatureOption,
+    signature_options,
+)
 
 __all__ = ["conform_command"]
 
@@ -141,6 +147,9 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: Annotated[float, timeout_option(EACH_EXCHANGE)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    keys: KeysOption = None,
+    fetch_keys: FetchKeysOption = False,
+    require_signature: RequireSignatureOption = False,
     from_file: FromOption = None,
     jobs: JobsOption = DEFAULT_JOBS,
     per_origin: PerOriginOption = DEFAULT_PER_ORIGIN,
@@ -181,6 +190,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         max_commands=max_commands,
         family=family,
         family_changed=tuple(changed),
+        signatures=signature_options(keys, fetch_keys, require_signature, limits),
     )
     sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
@@ -205,6 +215,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         from th_ext.cli._conform_html import render_html
 
         _write_file(html, "--html", render_html(report))
+        write(f"wrote {html}", err=True)
     if junit_file is not None:
         from th_ext.cli._conform_junit import render_junit
 

@@ -93,8 +93,9 @@ def render_text(report: ConformReport, *, color: bool = False) -> str:
     if report.core:
         lines += [
             "",
-            "core A2A (rules of A2A itself, not of the extension; warnings that fail only "
-            "with --strict):",
+            "core A2A (rules of A2A itself, not of the extension; each is a MUST of A2A that "
+            "th-ext reports as a warning, because it is not the extension's rule, so it fails "
+            "the run only with --strict):",
         ]
         lines += _requirement_lines(report.core, shared, color)
     if report.other:

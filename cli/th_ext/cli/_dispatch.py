@@ -98,8 +98,9 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
 
         color = use_color(sys.stdout)
         sent = plan.request is not None and scope.allows(plan.request.url)
+        # the live run prints the dry run whole: the same request, then what came back
         plan_text = render_plan(
-            plan, loaded.location, len(limits.headers) if sent else 0, color=color, compact=live
+            plan, loaded.location, len(limits.headers) if sent else 0, color=color
         )
         write(plan_text)
         if report is not None:

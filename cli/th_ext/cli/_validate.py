@@ -7,6 +7,7 @@ JSON); with several sources, the worst of them. No traceback reaches the user un
 """
 
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
@@ -41,6 +42,13 @@ from th_ext.cli._fleet_options import (
     ResumeOption,
 )
 from th_ext.cli._output import fail, shown_source, use_color
+from th_ext.cli._signatures import (
+    FetchKeysOption,
+    KeysOption,
+    RequireSignatureOption,
+    card_check,
+    signature_options,
+)
 from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits
 from th_ext.sources._source import is_url, read_source
 
@@ -103,6 +111,9 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: Annotated[float, timeout_option(CARD_CHECK)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    keys: KeysOption = None,
+    fetch_keys: FetchKeysOption = False,
+    require_signature: RequireSignatureOption = False,
     from_file: FromOption = None,
     jobs: JobsOption = DEFAULT_JOBS,
     per_origin: PerOriginOption = DEFAULT_PER_ORIGIN,
@@ -122,6 +133,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         junit_file,
         schemas,
         fetch_schemas,
+        signature_options(keys, fetch_keys, require_signature, limits),
     )
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
     if fleet.wanted(sources, output_format.value):
@@ -134,7 +146,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
             fleet,
             output_format.value,
             limits,
-            _validate_options(options)[0],
+            _validate_options(options)[0],  # each source's, for its card URL
             junit_file,
             lambda report, output: render(report, ReportFormat(output)),
         )
@@ -160,6 +172,7 @@ class _Options(NamedTuple):
     junit_file: Path | None = None
     schemas_dir: Path | None = None
     fetch_schemas: bool = False
+    signatures: Any = None  # th_ext.signatures.SignatureOptions, when a keys option is given
 
 
 def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
@@ -204,15 +217,18 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
             source=source,
             location=location,
             notices=notices,
-            options=validate_options,
+            options=validate_options(location if is_url(source) else None, started),
             deadline=Deadline.after(max(remaining, 0.1), message),
         )
     return report, None
 
 
-def _validate_options(options: _Options) -> tuple["ValidateOptions", list[Any]]:
-    """The library's options of this run (the ``--schema`` and the family's schemas read
-    once), and the notices of the family's schemas."""
+def _validate_options(
+    options: _Options,
+) -> tuple[Callable[[str | None, float], "ValidateOptions"], list[Any]]:
+    """The library's options of a source read from a card URL (``None``: a file or standard
+    input) whose check began at a ``time.monotonic()`` moment, with the ``--schema`` and the
+    family's schemas read once for the run; and the notices of the family's schemas."""
     from th_ext.validate import ValidateOptions
 
     override = None
@@ -231,9 +247,16 @@ def _validate_options(options: _Options) -> tuple["ValidateOptions", list[Any]]:
         family, family_notices = family_schemas(
             options.schemas_dir, options.fetch_schemas, options.limits, ("card params",)
         )
-    validate_options = ValidateOptions(
-        strict=options.strict, extensions=options.extensions, schema=override, family=family
-    )
+
+    def validate_options(card_url: str | None, started: float) -> ValidateOptions:
+        return ValidateOptions(
+            strict=options.strict,
+            extensions=options.extensions,
+            schema=override,
+            family=family,
+            card_checks=card_check(options.signatures, card_url, started),
+        )
+
     return validate_options, family_notices
 
 

@@ -30,7 +30,7 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
     fleet: FleetOptions,
     output_format: str,
     limits: SourceLimits,
-    options: ValidateOptions,
+    options_for: Callable[[str | None, float], ValidateOptions],
     junit_file: Path | None,
     render: Callable[[Report, str], str],
 ) -> int:
@@ -52,7 +52,7 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
     ) -> AsyncIterator[Outcome]:
         return check_cards(
             entries,
-            options=options,
+            options=options_for,
             limits=limits,
             jobs=fleet.jobs,
             per_origin=fleet.per_origin,

@@ -5,6 +5,12 @@ registered commands (for ``/`` completion and for the dispatch rule), and anythi
 the params. Entries that cannot be used (by the rules in ``_entry``) are left out and named in
 ``problems``; the rest are kept, so one bad entry does not hide the others. Plain dataclasses
 keep this, like the rule, free of pydantic, so that a client's start-up stays light.
+
+A command's ``argument_hint`` follows the convention of usage lines: ``<focus>`` is a required
+argument, anything in square brackets (``[<model>]``) is optional. A hint comes from a card, so
+it may be anything, 150 kB of ``[`` or ``<`` included: ``asks_for_argument`` reads it with
+``str.find`` only, each character looked at a bounded number of times, so the time is linear in
+its length (a regular expression searched from every position was quadratic on such a hint).
 """
 
 from __future__ import annotations
@@ -12,10 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from th_ext.commands._entry import entry_fault, listed_twice, repeated_names
-from th_ext.commands._names import EXTENSION_URI
+from th_ext.commands._entry import EXTENSION_URI, entry_fault, listed_twice, repeated_names
 
-__all__ = ["CardCommand", "CardCommands", "read_card_commands"]
+__all__ = [
+    "CardCommand",
+    "CardCommands",
+    "asks_for_argument",
+    "read_card_commands",
+    "without_optional",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,3 +117,27 @@ def _find_entry(card: Any, uri: str) -> dict[str, Any] | None:
         if isinstance(entry, dict) and entry.get("uri") == uri:
             return entry
     return None
+
+
+def without_optional(hint: str) -> str:
+    """``hint`` with every ``[...]`` removed (a ``[`` never closed stays, with what follows)."""
+    kept: list[str] = []
+    start = 0
+    while True:
+        opening = hint.find("[", start)
+        if opening < 0:
+            break
+        closing = hint.find("]", opening + 1)
+        if closing < 0:
+            break
+        kept.append(hint[start:opening])
+        start = closing + 1
+    kept.append(hint[start:])
+    return "".join(kept)
+
+
+def asks_for_argument(hint: str) -> bool:
+    """True when a ``<...>`` stands outside square brackets in ``hint``."""
+    rest = without_optional(hint)
+    opening = rest.find("<")
+    return opening >= 0 and rest.find(">", opening + 1) >= 0

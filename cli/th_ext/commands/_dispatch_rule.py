@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
 from th_ext.commands._entry import is_command_name
@@ -92,8 +93,6 @@ def closest_name(name: str, names: Collection[str]) -> str | None:
     candidates = [n for n in names if isinstance(n, str) and n and n != name]
     if not name or not candidates:
         return None
-    from difflib import SequenceMatcher
-
     wanted = name.lower()
     best, best_score = None, 0.0
     for candidate in candidates:

@@ -3,19 +3,22 @@
 The schema states the shape; the spec adds what a schema cannot: a name matches
 ``^[a-z][a-z0-9-]*$`` and is listed once. The card reader (``dispatch``, ``th-ext commands``),
 the validator, the registry and the reply builder all ask here, so that they agree in their
-verdicts, and the words each of them prints are written here once. Standard library only,
-like the dispatch rule.
+verdicts, and the words each of them prints are written here once. The extension's URI and
+the name rule live here too, the identifiers every part shares. Standard library only, like the
+dispatch rule, so that deciding a message needs nothing heavier than ``re``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from th_ext.commands._names import COMMAND_NAME_PATTERN, NAME_RULE
-
 __all__ = [
+    "COMMAND_NAME_PATTERN",
     "ENTRY_FIELDS",
+    "EXTENSION_URI",
+    "NAME_RULE",
     "duplicate_message",
     "entry_fault",
     "is_command_name",
@@ -25,6 +28,15 @@ __all__ = [
     "repeated_names",
     "runs_on_message",
 ]
+
+EXTENSION_URI = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"
+"""The extension's URI, exported as ``th_ext.commands.COMMANDS_V1_URI``."""
+
+NAME_RULE = "^[a-z][a-z0-9-]*$"
+"""The name rule as the spec and every message write it."""
+
+COMMAND_NAME_PATTERN = re.compile(NAME_RULE[1:-1])
+"""What a registered command name looks like (matched against the whole name)."""
 
 ENTRY_FIELDS = frozenset({"name", "description", "argument_hint"})
 """The fields an entry may have; ``name`` and ``description`` are required."""

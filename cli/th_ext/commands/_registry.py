@@ -1,8 +1,13 @@
-"""The command registry: the one place an agent says which slash commands it understands.
+"""The command registry and the card ``params`` models it fills: what an agent puts on its card.
 
-The registry enforces what the card's schema cannot: a name matches ``^[a-z][a-z0-9-]*$`` and
-is registered once. It keeps registration order, because the card lists the commands in that
-order and clients offer them as completions in the same order.
+The registry is the one place an agent says which slash commands it understands. It enforces
+what the card's schema cannot: a name matches ``^[a-z][a-z0-9-]*$`` and is registered once. It
+keeps registration order, because the card lists the commands in that order and clients offer
+them as completions in the same order.
+
+The pydantic models are the source of ``extensions/commands/v1/schema.json``: their JSON
+schema, with the ``$id`` and ``$schema`` added, is the published file byte for byte. The models'
+docstrings are therefore part of the published schema and must not change for v1.
 """
 
 from __future__ import annotations
@@ -10,11 +15,51 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from th_ext._exceptions import CommandRegistrationError
-from th_ext.commands._entry import is_command_name, name_requirement
-from th_ext.commands._models import COMMANDS_V1_URI, CommandsExtensionParams, CommandSpec
+from pydantic import BaseModel, ConfigDict
 
-__all__ = ["CommandRegistry"]
+from th_ext._exceptions import CommandRegistrationError
+from th_ext.catalog._records import canonical_schema_text as render_schema
+from th_ext.commands._entry import EXTENSION_URI as COMMANDS_V1_URI
+from th_ext.commands._entry import is_command_name, name_requirement
+
+__all__ = [
+    "COMMANDS_V1_URI",
+    "CommandRegistry",
+    "CommandSpec",
+    "CommandsExtensionParams",
+    "commands_v1_schema",
+    "render_schema",
+]
+
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+class CommandSpec(BaseModel):
+    """What clients see on the card (R6.7). ``name`` must match ``[a-z][a-z0-9-]*``; the
+    registry enforces it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str
+    argument_hint: str = ""
+
+
+class CommandsExtensionParams(BaseModel):
+    """The commands extension's card ``params``: every registered command, in registration
+    order, for clients to offer as ``/`` completions (R6.7)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    commands: list[CommandSpec] = []
+
+
+def commands_v1_schema() -> dict[str, Any]:
+    """The v1 params schema as a dict: the models' schema plus ``$id`` and ``$schema``."""
+    schema = CommandsExtensionParams.model_json_schema()
+    schema["$id"] = f"{COMMANDS_V1_URI}/schema.json"
+    schema["$schema"] = JSON_SCHEMA_DIALECT
+    return schema
 
 
 class CommandRegistry:

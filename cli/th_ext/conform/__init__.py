@@ -14,8 +14,10 @@ from th_ext.conform._model import (
     CheckStatus,
     ConformReport,
     InterfaceInfo,
+    InterfaceRow,
     RequirementResult,
     RequirementStatus,
+    interface_rows,
 )
 from th_ext.conform._run import (
     DEFAULT_MAX_INTERFACES,
@@ -24,7 +26,6 @@ from th_ext.conform._run import (
     run_conform,
     run_conform_async,
 )
-from th_ext.conform._summary import InterfaceRow, interface_rows
 from th_ext.conform._wire import BINDINGS
 
 __all__ = [

@@ -21,6 +21,7 @@ from th_ext.catalog._family import (
     family_key,
     unknown_schema_hint,
 )
+from th_ext.catalog._schemas import local_validator
 from th_ext.checks import Observation
 from th_ext.checks._observe import event_kind, metadata
 
@@ -99,8 +100,6 @@ def _places(entry: ExternalExtension) -> set[str]:
 
 
 def _problems(schema: FamilySchema, payloads: list[FamilyPayload]) -> list[str]:
-    from th_ext.catalog._schemas import local_validator
-
     validator = local_validator(schema.document)
     found: list[str] = []
     for payload in payloads:

@@ -1,15 +1,26 @@
-"""The conformance report as data: checks, requirement verdicts, and the whole report.
+"""The conformance report as data, and how checks become its verdicts and its first table.
 
 Plain dataclasses that serialise to the JSON ``th-ext conform --format json`` prints, so that a
 program (a CI step, a pytest plugin) reads the same thing a person reads.
+
+A failed check fails a MUST requirement and only warns on a SHOULD or MAY one (``strict`` turns
+warnings into a failed run). A requirement with no check that ran is skipped, with the reason.
+A core A2A rule (``A2A-3.1.2``) only ever warns: it is a MUST of A2A itself, not the extension's
+rule, so the extension's report does not fail an agent for it unless the run is strict.
+
+The report's first table has one row per interface of the card, with what its checks found: a
+bug often lives in one binding's wiring, so the text and HTML reports open with it, before the
+requirement-by-requirement detail.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from th_ext.checks import Check, CheckStatus
+from th_ext.catalog._reader import Requirement
+from th_ext.checks import CORE_RULES, Check, CheckStatus
 from th_ext.conform._family import OtherExtensionResult
 
 __all__ = [
@@ -18,9 +29,15 @@ __all__ = [
     "CheckStatus",
     "ConformReport",
     "InterfaceInfo",
+    "InterfaceRow",
     "RequirementResult",
     "RequirementStatus",
+    "core_results",
+    "interface_rows",
+    "requirement_results",
+    "run_passed",
 ]
+
 
 RequirementStatus = Literal["pass", "fail", "warn", "skip"]
 
@@ -112,3 +129,122 @@ def _counts(results: list[RequirementResult]) -> dict[str, int]:
     for result in results:
         totals[result.status] += 1
     return totals
+
+
+def requirement_results(
+    requirements: Iterable[Requirement], checks: list[Check], spec_url: str
+) -> list[RequirementResult]:
+    results = []
+    for requirement in requirements:
+        if not requirement.in_force:
+            continue
+        own = [c for c in checks if c.requirement == requirement.id]
+        status: RequirementStatus
+        reason = ""
+        if any(c.status == "fail" for c in own):
+            status = "fail" if requirement.level == "MUST" else "warn"
+        elif any(c.status == "pass" for c in own):
+            status = "pass"
+        else:
+            status = "skip"
+            reason = requirement.why_not or (
+                "no scenario applied" if own else "no scenario checks it on this agent"
+            )
+        results.append(
+            RequirementResult(
+                id=requirement.id,
+                level=requirement.level,
+                subject=requirement.subject,
+                summary=requirement.summary,
+                anchor_url=f"{spec_url}#{requirement.anchor}",
+                status=status,
+                checks=own,
+                reason=reason,
+            )
+        )
+    return results
+
+
+def core_results(checks: list[Check]) -> list[RequirementResult]:
+    """The verdict on every core A2A rule the checks judged; a failure is a warning."""
+    results = []
+    for rule in CORE_RULES:
+        own = [c for c in checks if c.requirement == rule.id]
+        status: RequirementStatus = (
+            "warn"
+            if any(c.status == "fail" for c in own)
+            else "pass"
+            if any(c.status == "pass" for c in own)
+            else "skip"
+        )
+        results.append(
+            RequirementResult(
+                id=rule.id,
+                level="MUST",
+                subject="agent",
+                summary=rule.summary,
+                anchor_url=rule.url,
+                status=status,
+                checks=own,
+                reason="" if status != "skip" else "no stream was checked",
+            )
+        )
+    return results
+
+
+def run_passed(results: list[RequirementResult], *, strict: bool) -> bool:
+    bad = {"fail", "warn"} if strict else {"fail"}
+    return not any(r.status in bad for r in results)
+
+
+@dataclass(frozen=True, slots=True)
+class InterfaceRow:
+    """One interface's line: its checks' totals and the requirements it failed or warned on."""
+
+    binding: str
+    url: str
+    status: str
+    """``pass``, ``fail``, ``warn``, ``unreachable`` or ``not checked``."""
+    modes: str
+    checks: int
+    failed: int
+    requirements: tuple[str, ...]
+    """The IDs of the requirements a check on this interface failed, in report order."""
+    reason: str = ""
+
+
+def interface_rows(report: ConformReport) -> list[InterfaceRow]:
+    """A row for every interface the card lists, in card order."""
+    rows = []
+    levels = {r.id: r.level for r in report.requirements}
+    modes = "stream, send" if report.agent.streaming else "send"
+    for interface in report.agent.interfaces:
+        if interface.status != "checked":
+            rows.append(
+                InterfaceRow(
+                    interface.binding,
+                    interface.url,
+                    interface.status,
+                    "",
+                    0,
+                    0,
+                    (),
+                    interface.reason,
+                )
+            )
+            continue
+        own = [
+            c
+            for r in report.requirements
+            for c in r.checks
+            if c.interface == interface.url and c.binding == interface.binding
+        ]
+        failing = [c for c in own if c.status == "fail"]
+        ids = tuple(dict.fromkeys(c.requirement for c in failing))
+        must = any(levels.get(rid) == "MUST" for rid in ids)
+        status = "fail" if must else "warn" if ids else "pass"
+        ran = sum(1 for c in own if c.status != "skip")
+        rows.append(
+            InterfaceRow(interface.binding, interface.url, status, modes, ran, len(failing), ids)
+        )
+    return rows

@@ -1,8 +1,21 @@
 """The entry point: ``run_conform`` checks a live agent against every requirement it can.
 
-It reads the card, picks the bindings the card declares among JSON-RPC and HTTP+JSON (gRPC and
+It reads the card, picks the interfaces the card declares among JSON-RPC and HTTP+JSON (gRPC and
 others are reported as not checked), runs every scenario on a new and on an existing task,
 streaming and with ``SendMessage`` as the card allows, and returns a ``ConformReport``.
+
+All HTTP goes through one ``httpx.AsyncClient`` built on the transport the caller gives (or
+httpx's own), counted request by request; the card is read through it too when a transport is
+given (the well-known path for a base URL, the card reader's byte cap and deadline, redirects
+not followed), so a test can run the whole check in-process against an ASGI app. Without one,
+the card is read by ``th_ext.validate.load_card`` with the limits and header rules ``validate``
+uses. The card's own part of conformance is checked here: it lists the registered commands in
+the extension's params (CMD-7).
+
+Every JSON-RPC and HTTP+JSON interface is checked, the same URL and binding once, up to a limit
+(``--max-interfaces``); the others are listed with the reason, and a note names the ones left
+over the limit. After the run, an interface whose every request found no server is marked
+unreachable. URLs are shown with their credentials redacted.
 """
 
 from __future__ import annotations
@@ -11,42 +24,68 @@ import asyncio
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
 
-from th_ext._exceptions import AgentUnreachableError, ConformError
+from th_ext._exceptions import (
+    AgentUnreachableError,
+    CardDocumentError,
+    ConformError,
+    FetchError,
+    HTTPStatusError,
+    SourceTooLargeError,
+)
 from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import find, load_requirements, spec_text
 from th_ext.commands._card import CardCommands, read_card_commands
-from th_ext.commands._names import EXTENSION_URI
-from th_ext.conform._card_check import card_check, fetch_card
+from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform._family import fails_run, other_extension_results
-from th_ext.conform._interfaces import interface_info, select_interfaces, unreachable_wires
-from th_ext.conform._model import AgentInfo, Check, ConformReport
+from th_ext.conform._model import (
+    AgentInfo,
+    Check,
+    ConformReport,
+    InterfaceInfo,
+    RequirementResult,
+    RequirementStatus,
+    core_results,
+    requirement_results,
+    run_passed,
+)
 from th_ext.conform._runner import (
+    GroupResult,
+    Interface,
     gather_groups,
     header_card_check,
     open_wire,
     run_header_check,
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
-from th_ext.conform._verdicts import core_results, requirement_results, run_passed
-from th_ext.conform._wire import Wire
+from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.dispatch._exchange import RpcExchange
 from th_ext.net import HeaderScope, redact_url, ssl_context
+from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope
-from th_ext.sources._source import is_url
+from th_ext.sources._source import is_url, well_known_urls
+from th_ext.validate import load_card
+from th_ext.validate._document import parse_document
 
 __all__ = [
     "DEFAULT_MAX_COMMANDS",
     "DEFAULT_MAX_INTERFACES",
     "LEVELS",
     "ConformOptions",
+    "card_check",
+    "fetch_card",
+    "interface_info",
     "run_conform",
     "run_conform_async",
+    "select_interfaces",
+    "unreachable_wires",
 ]
+
 
 LEVELS = ("MUST", "SHOULD", "MAY")
 DEFAULT_MAX_INTERFACES = 8
@@ -78,13 +117,16 @@ class ConformOptions:
     max_commands: int = DEFAULT_MAX_COMMANDS
     """The most commands exercised, in card order; a note names the others."""
     rule_edges: bool = True
-    """Send the edges of the dispatch rule (``th_ext.conform._rule_edges``) to each interface;
+    """Send the edges of the dispatch rule (``th_ext.conform._scenarios``) to each interface;
     without them a run checks the replies to the commands and far fewer ordinary messages."""
     family: tuple[FamilySchema, ...] = ()
     """The host extensions' schemas found for this run (``--schemas``, ``--fetch-schemas``):
     the payloads they apply to are checked in the "other extensions" section."""
     family_changed: tuple[tuple[str, str], ...] = ()
     """``(uri, message)`` for a fetched schema that differs from its pin."""
+    signatures: SignatureOptions | None = None
+    """Verify the card's signatures (A2A 1.0 section 8.4) as ``validate --keys`` does: the
+    verdicts are the core rule ``A2A-8.4``, where an error fails the run."""
     progress: Callable[[int, int], None] | None = None
     """Told ``(messages sent, messages planned)`` after each message to the agent, for a
     progress display of a long run (a card of thousands of commands)."""
@@ -110,8 +152,6 @@ def run_conform(
     except RuntimeError:
         return run()
     # Called from code that runs an event loop in this thread: run ours in another one.
-    from concurrent.futures import ThreadPoolExecutor
-
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(run).result()
 
@@ -137,8 +177,6 @@ async def run_conform_async(
         if transport is not None and is_url(source):
             card, location = await fetch_card(client, source, limits, scope)
         else:
-            from th_ext.validate import load_card
-
             loaded = load_card(source, limits, scope=scope)
             card, location = loaded.card, loaded.location
             counter.count += 1 if is_url(source) else 0
@@ -214,6 +252,9 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     requirements = [r for r in load_requirements(version) if r.level in options.levels]
     results = requirement_results(requirements, checks, version.uri)
     core = core_results(checks)
+    if options.signatures is not None:
+        card_url = location if is_url(location) else None
+        core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
     other = other_extension_results(
         _declared(card),
         options.family,
@@ -242,6 +283,44 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         seconds=round(time.perf_counter() - started, 3),
         core=core,
         other=other,
+    )
+
+
+def signature_result(card: dict[str, Any], options: SignatureOptions) -> RequirementResult:
+    """The card's signature verdicts as the core rule ``A2A-8.4``: ``fail`` on an error,
+    ``warn`` on a warning, ``pass`` when a signature verified, ``skip`` when none was there."""
+    problems = check_signatures(card, options)
+    checks = [
+        Check(
+            "A2A-8.4",
+            "pass" if p.severity == "info" else "fail",
+            "card",
+            p.path or "the agent card",
+            "card",
+            f"{p.code}: {p.message}",
+        )
+        for p in problems
+    ]
+    severities = {p.severity for p in problems}
+    status: RequirementStatus = (
+        "fail"
+        if "error" in severities
+        else "warn"
+        if "warning" in severities
+        else "pass"
+        if severities
+        else "skip"
+    )
+    return RequirementResult(
+        id="A2A-8.4",
+        level="MUST",
+        subject="agent card",
+        summary="A signed Agent Card's signatures verify over the canonical form of "
+        "section 8.4.1 (RFC 8785 after the Protocol Buffer presence rules).",
+        anchor_url="https://a2a-protocol.org/latest/specification/#84-agent-card-signing",
+        status=status,
+        checks=checks,
+        reason="" if problems else "the card carries no signature",
     )
 
 
@@ -316,3 +395,116 @@ class _Counting(httpx.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+def card_check(extension: CardCommands) -> Check:
+    if not extension.declared:
+        ok, detail = False, "the card does not declare the extension"
+    elif extension.problems:
+        ok, detail = False, "; ".join(extension.problems)
+    else:
+        names = ", ".join(f"/{name}" for name in extension.names) or "none"
+        ok, detail = True, f"params list the registered commands: {names}"
+    return Check("CMD-7", "pass" if ok else "fail", "card", "the agent card", "card", detail)
+
+
+async def fetch_card(
+    client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
+) -> tuple[dict[str, Any], str]:
+    """GET the card through ``client`` with the card reader's limits: the well-known path for a
+    base URL, the byte cap, the whole-fetch deadline. Redirects are not followed."""
+    url, _ = well_known_urls(source)
+    data = bytearray()
+    try:
+        async with asyncio.timeout(limits.timeout):
+            headers = {**dict(scope.headers_for(url)), "Accept": "application/json"}
+            async with client.stream("GET", url, headers=headers) as response:
+                if response.status_code >= 300:
+                    raise HTTPStatusError(
+                        f"{url}: HTTP {response.status_code}", status=response.status_code, url=url
+                    )
+                async for chunk in response.aiter_bytes():
+                    data += chunk
+                    if len(data) > limits.max_bytes:
+                        raise SourceTooLargeError(
+                            f"{url}: larger than the cap of {limits.max_bytes} bytes"
+                        )
+    except TimeoutError:
+        raise FetchError(f"{url}: no answer within {limits.timeout:g} s", code="timeout") from None
+    except Exception as exc:
+        if isinstance(exc, FetchError | SourceTooLargeError):
+            raise
+        raise FetchError(f"{url}: {type(exc).__name__}: {exc}") from None
+    document = parse_document(bytes(data))
+    fatal = next((p for p in document.problems if p.fatal), None)
+    if fatal is not None or not isinstance(document.value, dict):
+        problem = fatal or document.problems[-1]
+        raise CardDocumentError(f"{url}: {problem.message}", code=problem.code, path=problem.path)
+    return document.value, url
+
+
+def select_interfaces(
+    card: dict[str, Any], bindings: tuple[str, ...], limit: int, notes: list[str]
+) -> tuple[list[Interface], list[str], list[InterfaceInfo]]:
+    """The interfaces to check (every JSON-RPC and HTTP+JSON one, the same URL and binding
+    once, at most ``max_interfaces``), the bindings not checked, and every interface listed."""
+    chosen: list[Interface] = []
+    not_checked: list[str] = []
+    listed: list[InterfaceInfo] = []
+    seen: set[tuple[str, str]] = set()
+    left_out: list[str] = []
+    declared = card.get("supportedInterfaces")
+    for entry in declared if isinstance(declared, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        binding, url = str(entry.get("protocolBinding")), entry.get("url")
+        shown = redact_url(str(url))  # user:password@ is shown as ***@ in every note and report
+        if (binding, shown) in seen:
+            continue
+        seen.add((binding, shown))
+        if binding not in BINDINGS:
+            not_checked.append(binding)
+            reason = "conform speaks JSON-RPC and HTTP+JSON"
+            notes.append(f"{binding} interface at {shown}: not checked ({reason})")
+            listed.append(InterfaceInfo(binding, shown, "not checked", reason))
+        elif bindings and binding not in bindings:
+            listed.append(InterfaceInfo(binding, shown, "not checked", "left out by --binding"))
+        elif not isinstance(url, str) or not is_url(url):
+            notes.append(f"{binding} interface has no http(s) url ({shown!r}); not checked")
+            listed.append(InterfaceInfo(binding, shown, "not checked", "no http(s) url"))
+        elif len(chosen) >= limit:
+            left_out.append(f"{binding} {shown}")
+            listed.append(InterfaceInfo(binding, shown, "not checked", "over --max-interfaces"))
+        else:
+            tenant = entry.get("tenant")
+            chosen.append(Interface(binding, url, tenant if isinstance(tenant, str) else ""))
+            listed.append(InterfaceInfo(binding, shown, "checked"))
+    if left_out:
+        notes.append(
+            f"{len(left_out)} interface(s) over --max-interfaces {limit} were "
+            f"not checked: {', '.join(left_out)}"
+        )
+    if not chosen:
+        wanted = " or ".join(bindings or BINDINGS)
+        raise ConformError(f"the card declares no {wanted} interface with an http(s) url to check")
+    return chosen, not_checked, listed
+
+
+def unreachable_wires(wires: list[Wire], groups: list[GroupResult], modes: int) -> dict[Wire, str]:
+    """The interfaces whose every group found no server, with what the first request met."""
+    found: dict[Wire, str] = {}
+    for index, wire in enumerate(wires):
+        own = groups[index * modes : (index + 1) * modes]
+        if all(group.unreachable for group in own):
+            found[wire] = own[0].unreachable
+    return found
+
+
+def interface_info(
+    entry: InterfaceInfo, wires: list[Wire], unreachable: dict[Wire, str]
+) -> InterfaceInfo:
+    shown = (entry.binding, entry.url)  # the report's URLs are redacted
+    wire = next((w for w in wires if (w.binding, redact_url(w.url)) == shown), None)
+    if wire is not None and wire in unreachable:
+        return InterfaceInfo(entry.binding, entry.url, "unreachable", unreachable[wire])
+    return entry

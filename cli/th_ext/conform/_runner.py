@@ -1,9 +1,11 @@
-"""One conformance run: read the card, send every scenario over every binding, collect checks.
+"""One group of scenarios over one interface and mode: send each, read the task, collect checks.
 
-All HTTP goes through one ``httpx.AsyncClient`` built on the transport the caller gives (or
-httpx's own), counted request by request; the card is read through it too when a transport is
-given, so a test can run the whole check in-process against an ASGI app. Without one, the card
-is read by ``th_ext.sources._source`` with the limits and header rules ``validate`` uses.
+Each scenario goes on a new task, then on an existing one; the answers are judged by
+``th_ext.checks`` and the host extensions' payloads are gathered on the way. A failed check
+carries its evidence: a short excerpt of what the agent sent, each event of the answer in a few
+words (its kind, its state, the start of its message's text, the command metadata it carries),
+joined with arrows, cleaned of control characters and cut to a fixed length, so that a report
+leads to the bug without quoting a whole stream.
 """
 
 from __future__ import annotations
@@ -25,22 +27,31 @@ from th_ext.checks import (
     stream_order_check,
     task_ref_check,
 )
-from th_ext.checks._observe import message_of, state
+from th_ext.checks._observe import Exchange, event_kind, message_of, metadata, state
 from th_ext.commands._card import CardCommand, CardCommands
-from th_ext.conform._excerpt import excerpt
 from th_ext.conform._family import FAMILY_KEYS, FamilyPayload, payloads_of
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._exchange import FINAL_STATES
 from th_ext.dispatch._verdict import task_id_of
 from th_ext.net import redact_url
+from th_ext.problems._text import clean
 
 if TYPE_CHECKING:
     import httpx
 
     from th_ext.net import HeaderScope
 
-__all__ = ["GroupResult", "Interface", "open_wire", "run_group", "run_header_check"]
+__all__ = [
+    "MAX_EXCERPT",
+    "GroupResult",
+    "Interface",
+    "excerpt",
+    "open_wire",
+    "run_group",
+    "run_header_check",
+]
+
 
 _TERMINAL = FINAL_STATES - {"TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"}
 _GREETING = ({"text": "Hello! This task is for th-ext conform."},)
@@ -263,3 +274,58 @@ async def gather_groups(
 
 def _where(wire: Wire) -> str:
     return f"{wire.binding} {redact_url(wire.url)}"
+
+
+MAX_EXCERPT = 300
+"""The most characters an excerpt holds."""
+_TEXT = 60
+_EVENTS = 8
+
+
+def excerpt(exchange: Exchange) -> str:
+    """What came back, in a line of at most ``MAX_EXCERPT`` characters."""
+    if not exchange.results:
+        return _cut(clean(exchange.problem() or "nothing"))
+    shown = [_event(result) for result in exchange.results[:_EVENTS]]
+    if len(exchange.results) > _EVENTS:
+        shown.append(f"{len(exchange.results) - _EVENTS} more")
+    if not exchange.ok:
+        shown.append(exchange.problem())
+    return _cut(clean(" -> ".join(shown)))
+
+
+def _event(result: Any) -> str:
+    kind = event_kind(result)
+    if kind == "unknown":
+        return "an unknown event"
+    event = result[kind]
+    words = [kind]
+    if state(event):
+        words.append(str(state(event)).removeprefix("TASK_STATE_"))
+    message = event if kind == "message" else message_of(event)
+    if kind == "artifactUpdate":
+        message = event.get("artifact") if isinstance(event.get("artifact"), dict) else None
+    if message is not None:
+        role = message.get("role")
+        if isinstance(role, str) and role:
+            words.append(role.removeprefix("ROLE_").lower())
+        text = _text(message)
+        if text:
+            words.append(repr(text if len(text) <= _TEXT else text[: _TEXT - 1] + "…"))
+        if "command" in metadata(message):
+            words.append(f"message metadata.command={metadata(message)['command']!r}")
+    if kind != "message" and "command" in metadata(event):
+        words.append(f"metadata.command={metadata(event)['command']!r}")
+    return " ".join(words)
+
+
+def _text(message: dict[str, Any]) -> str:
+    parts = message.get("parts")
+    for part in parts if isinstance(parts, list) else []:
+        if isinstance(part, dict) and isinstance(part.get("text"), str):
+            return str(part["text"])[: _TEXT * 2]
+    return ""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_EXCERPT else text[: MAX_EXCERPT - 1] + "…"

@@ -15,6 +15,7 @@ import json
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
+from th_ext.dispatch._answer import read_answer
 from th_ext.dispatch._exchange import RpcExchange, exchange_http
 from th_ext.dispatch._jsonrpc import JsonRpcClient
 
@@ -181,8 +182,6 @@ class RestWire:
 def _take(exchange: RpcExchange, data: bytes) -> None:
     """Record one HTTP+JSON answer (a whole body or one event's data): the object itself, or
     the error when it is an object with ``error`` alone."""
-    from th_ext.dispatch._answer import read_answer
-
     value, failure = read_answer(data)
     if failure is not None:
         exchange.failure = failure

@@ -6,11 +6,17 @@ It needs the optional ``demo`` extra; importing this package without it raises
 the correct agent or one broken on purpose.
 """
 
-from th_ext.demo._card import demo_card
-from th_ext.demo._harness import CommandOutcome, DemoHarness, demo_registry
-from th_ext.demo._model import DEFAULT_MODEL, MODELS, stand_in_answer
+from th_ext.demo._harness import (
+    DEFAULT_MODEL,
+    MODELS,
+    CommandOutcome,
+    DemoHarness,
+    demo_card,
+    demo_registry,
+    stand_in_answer,
+)
 from th_ext.demo._run import DemoRun, run_demo
-from th_ext.demo._server import DemoServer, build_demo_app, serve_forever
+from th_ext.demo._server import DemoServer, DemoTaskStore, build_demo_app, serve_forever
 from th_ext.demo._variants import DemoVariant
 
 __all__ = [
@@ -20,6 +26,7 @@ __all__ = [
     "DemoHarness",
     "DemoRun",
     "DemoServer",
+    "DemoTaskStore",
     "DemoVariant",
     "build_demo_app",
     "demo_card",

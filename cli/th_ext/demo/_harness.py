@@ -1,18 +1,50 @@
-"""The demo agent's harness: its registered commands and what each one does.
+"""The demo agent without the SDK: its commands, its stand-in model, and its card.
 
-This is the part of an agent that the commands extension is about, written without the A2A SDK:
-the registry that the card's params come from, and the commands that run on the harness
-instead of reaching the model. The server module wires it to the SDK.
+This is the part of an agent that the commands extension is about: the registry that the card's
+params come from, and the commands that run on the harness instead of reaching the model. The
+stand-in model stands where a harness would call a language model, with a deterministic answer
+so that the demo needs no model or network; its answers name the model the task chose with
+``/model``, which makes the effect of the command visible in the conversation. The card is A2A
+1.0 JSON, with the commands params made by the registry. ``th_ext.demo._server`` wires all of it
+to the SDK.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from th_ext._version import __version__
 from th_ext.commands import CommandCall, CommandRegistry
-from th_ext.demo._model import DEFAULT_MODEL, MODELS
 
-__all__ = ["CommandOutcome", "DemoHarness", "demo_registry"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "MODELS",
+    "REST_PATH",
+    "RPC_PATH",
+    "CommandOutcome",
+    "DemoHarness",
+    "demo_card",
+    "demo_registry",
+    "stand_in_answer",
+]
+
+
+MODELS = ("balanced", "fast", "thorough")
+"""The models a task can choose from with ``/model``."""
+DEFAULT_MODEL = "balanced"
+
+_STYLES = {
+    "balanced": "Here is a balanced answer",
+    "fast": "Quick answer",
+    "thorough": "Here is a thorough answer, considered from every side",
+}
+
+
+def stand_in_answer(model: str, text: str) -> str:
+    """What the stand-in ``model`` says to ``text``."""
+    style = _STYLES.get(model, _STYLES[DEFAULT_MODEL])
+    return f"[{model}] {style} to {text!r}."
 
 
 def demo_registry() -> CommandRegistry:
@@ -79,3 +111,50 @@ class DemoHarness:
             f"Review ({focus}): {message_count} message{'s' if message_count != 1 else ''} "
             "read; the stand-in model found nothing to change."
         )
+
+
+RPC_PATH = "/a2a"
+"""Where the demo serves its JSON-RPC interface, under its base URL."""
+REST_PATH = "/rest"
+"""Where the demo serves its HTTP+JSON (REST) interface, under its base URL."""
+
+
+def demo_card(
+    base_url: str, registry: CommandRegistry, *, streaming: bool = True
+) -> dict[str, Any]:
+    """The card the demo agent serves at ``<base_url>/.well-known/agent-card.json``."""
+    return {
+        "name": "th-ext demo agent",
+        "description": (
+            "A tiny-harness agent that answers with a stand-in model and runs slash commands "
+            "on the harness."
+        ),
+        "version": __version__,
+        "supportedInterfaces": [
+            {
+                "url": base_url.rstrip("/") + RPC_PATH,
+                "protocolBinding": "JSONRPC",
+                "protocolVersion": "1.0",
+            },
+            {
+                "url": base_url.rstrip("/") + REST_PATH,
+                "protocolBinding": "HTTP+JSON",
+                "protocolVersion": "1.0",
+            },
+        ],
+        "capabilities": {
+            "streaming": streaming,
+            "extensions": [registry.card_extension("Slash commands run on the harness.")],
+        },
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [
+            {
+                "id": "chat",
+                "name": "Chat",
+                "description": "Answers in plain text with a stand-in model.",
+                "tags": ["chat", "demo"],
+                "examples": ["What is A2A?", "/model fast", "/help"],
+            }
+        ],
+    }

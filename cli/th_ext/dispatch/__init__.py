@@ -2,26 +2,26 @@
 
 ``plan_dispatch`` is the dry run (from the card alone); ``check_live`` sends the message and
 checks the agent's answer against the extension. ``text_message`` and ``load_message`` make the
-message to send. The live check (and its HTTP client) is imported on first use, so that a dry
-run loads nothing it does not need.
+message to send.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from th_ext._lazy import lazy_names as _lazy_names
-from th_ext.dispatch._message import check_message, load_message, read_message, text_message
-from th_ext.dispatch._plan import DispatchPlan, DispatchRequest, ExtensionSummary, plan_dispatch
-
-if TYPE_CHECKING:
-    from th_ext.dispatch._live import (
-        CHECK_NAMES,
-        LiveCheck,
-        LiveReport,
-        check_live,
-        check_live_async,
-    )
+from th_ext.dispatch._live import (
+    CHECK_NAMES,
+    LiveReport,
+    check_live,
+    check_live_async,
+)
+from th_ext.dispatch._plan import (
+    DispatchPlan,
+    DispatchRequest,
+    ExtensionSummary,
+    check_message,
+    load_message,
+    plan_dispatch,
+    read_message,
+    text_message,
+)
+from th_ext.dispatch._verdict import LiveCheck
 
 __all__ = [
     "CHECK_NAMES",
@@ -38,14 +38,3 @@ __all__ = [
     "read_message",
     "text_message",
 ]
-
-__getattr__ = _lazy_names(
-    __name__,
-    {
-        "CHECK_NAMES": "th_ext.dispatch._live",
-        "LiveCheck": "th_ext.dispatch._live",
-        "LiveReport": "th_ext.dispatch._live",
-        "check_live": "th_ext.dispatch._live",
-        "check_live_async": "th_ext.dispatch._live",
-    },
-)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from th_ext.dispatch._answer import read_answer
 from th_ext.dispatch._exchange import RpcExchange, exchange_http
 
 if TYPE_CHECKING:
@@ -80,8 +81,6 @@ class JsonRpcClient:
 
 def _take(exchange: RpcExchange, data: bytes) -> None:
     """Record one JSON-RPC response (a whole body or one event's data)."""
-    from th_ext.dispatch._answer import read_answer
-
     value, failure = read_answer(data)
     if failure is not None:
         exchange.failure = failure

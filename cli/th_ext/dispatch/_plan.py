@@ -1,4 +1,9 @@
-"""The dry run: what one message would do to an agent, decided from its card alone.
+"""The dry run: the message a dispatch sends, and what it would do to an agent, from its card.
+
+The message is built from a line of text (``text_message``) or read as a whole A2A 1.0
+Message (``read_message``, ``load_message``), checked only as far as sending it needs: a JSON
+object with a ``messageId``, a 1.0 ``role`` and at least one part with exactly one content
+field. The dispatch rule itself never rejects a message; it only calls it ordinary.
 
 ``plan_dispatch`` applies the dispatch rule with the commands the card registers, and writes
 down the exact request a client would send (the preferred JSON-RPC interface, the A2A headers,
@@ -8,19 +13,28 @@ than the standard library is imported: a dry run is meant to be instant.
 
 from __future__ import annotations
 
+import json
+import sys
+import uuid
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from th_ext._exceptions import DispatchError
+from th_ext._exceptions import DispatchError, MessageError
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._dispatch_rule import decide
-from th_ext.commands._names import EXTENSION_URI as COMMANDS_V1_URI
+from th_ext.commands._entry import EXTENSION_URI as COMMANDS_V1_URI
+from th_ext.net import redact_url
+from th_ext.sources._limits import read_bounded
 
 __all__ = [
     "DispatchPlan",
     "DispatchRequest",
     "ExtensionSummary",
+    "check_message",
+    "load_message",
     "plan_dispatch",
+    "read_message",
+    "text_message",
 ]
 
 A2A_VERSION = "1.0"
@@ -74,7 +88,7 @@ class DispatchPlan:
             "request": None
             if request is None
             else {
-                "url": _redact_url(request.url),
+                "url": redact_url(request.url),
                 "method": request.method,
                 "headers": dict(request.headers),
                 "body": request.body,
@@ -254,9 +268,84 @@ def _expected_reply(
     }
 
 
-def _redact_url(url: str) -> str:
-    if "@" not in url:
-        return url
-    from th_ext.net import redact_url
+_ROLES = ("ROLE_USER", "ROLE_AGENT")
+_CONTENT = ("text", "raw", "url", "data")
 
-    return redact_url(url)
+
+def text_message(text: str, *, task_id: str | None = None) -> dict[str, Any]:
+    """A user message whose only part is ``text``, for the task ``task_id`` if given."""
+    message: dict[str, Any] = {
+        "messageId": str(uuid.uuid4()),
+        "role": "ROLE_USER",
+        "parts": [{"text": text}],
+    }
+    if task_id:
+        message["taskId"] = task_id
+    return message
+
+
+def read_message(path: str, max_bytes: int, *, task_id: str | None = None) -> dict[str, Any]:
+    """The message in the file ``path`` (``-`` for standard input), at most ``max_bytes`` long.
+
+    ``MessageError`` when it cannot be read, is over the cap, or is not an A2A 1.0 Message.
+    """
+    try:
+        if path == "-":
+            data = read_bounded(sys.stdin.buffer, max_bytes)
+            where = "<stdin>"
+        else:
+            with open(path, "rb") as handle:  # noqa: PTH123 (keeps pathlib off the start-up path)
+                data = read_bounded(handle, max_bytes)
+            where = path
+    except OSError as exc:
+        raise MessageError(
+            f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})"
+        ) from None
+    if data is None:
+        raise MessageError(f"{where}: larger than the cap of {max_bytes} bytes")
+    return load_message(data, where, task_id=task_id)
+
+
+def load_message(data: bytes, where: str, *, task_id: str | None = None) -> dict[str, Any]:
+    """Parse ``data`` (read from ``where``) as an A2A 1.0 Message; ``MessageError`` if it is not."""
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise MessageError(f"{where}: not valid JSON ({exc})") from None
+    return check_message(value, where, task_id=task_id)
+
+
+def check_message(value: Any, where: str, *, task_id: str | None = None) -> dict[str, Any]:
+    """``value`` if it can be sent as an A2A 1.0 Message, with ``taskId`` set from ``task_id``."""
+    if not isinstance(value, dict):
+        raise MessageError(f"{where}: a message must be a JSON object")
+    if "kind" in value:
+        raise MessageError(f"{where}: has 'kind', which is A2A 0.3; a 1.0 Message has none")
+    message_id = value.get("messageId")
+    if not isinstance(message_id, str) or not message_id:
+        raise MessageError(f"{where}: messageId is missing or empty")
+    if value.get("role") not in _ROLES:
+        raise MessageError(
+            f"{where}: role must be ROLE_USER or ROLE_AGENT, not {value.get('role')!r}"
+        )
+    parts = value.get("parts")
+    if not isinstance(parts, list) or not parts:
+        raise MessageError(f"{where}: parts must be a list with at least one part")
+    for index, part in enumerate(parts):
+        if not isinstance(part, dict):
+            raise MessageError(f"{where}: parts[{index}] is not a JSON object")
+        present = [key for key in _CONTENT if key in part]
+        if len(present) != 1:
+            found = ", ".join(present) or "none"
+            raise MessageError(
+                f"{where}: parts[{index}] needs exactly one of text, raw, url, data (found {found})"
+            )
+        if "kind" in part:
+            raise MessageError(f"{where}: parts[{index}] has 'kind', which is A2A 0.3")
+    if task_id:
+        existing = value.get("taskId")
+        if existing and existing != task_id:
+            raise MessageError(f"{where}: taskId {existing!r} differs from --task-id {task_id!r}")
+        value = {**value, "taskId": task_id}
+    message: dict[str, Any] = value
+    return message

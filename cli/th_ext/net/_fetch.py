@@ -38,7 +38,7 @@ from th_ext._exceptions import (
     SourceArgumentError,
     SourceTooLargeError,
 )
-from th_ext.net import HeaderScope, redact_url
+from th_ext.net import HeaderScope, origin_of, redact_url
 from th_ext.net._fetch_wire import InterimSkippingResponse, describe, inflater_for, shorten
 
 __all__ = ["FetchResult", "fetch"]
@@ -67,11 +67,13 @@ def fetch(
     max_bytes: int,
     max_redirects: int = 5,
     user_agent: str = "th-ext",
+    same_origin: bool = False,
 ) -> FetchResult:
     """GET ``url`` and return the body, or raise a ``FetchError`` / ``SourceTooLargeError``.
 
     Each request (the first and every redirect) carries ``scope.headers_for`` its URL. Every
-    URL in a message is redacted (no ``user:password@``).
+    URL in a message is redacted (no ``user:password@``). With ``same_origin``, a redirect to
+    another origin than ``url``'s is refused before it is followed (``redirect-off-origin``).
     """
     deadline = time.monotonic() + timeout
     seen = [url]
@@ -99,6 +101,11 @@ def fetch(
             raise RedirectError(
                 f"{where} redirects to {to}: only http and https redirects are followed",
                 code="redirect-not-http",
+            )
+        if same_origin and origin_of(target) != origin_of(url):
+            raise RedirectError(
+                f"{where} redirects to {to}, on another origin: not followed",
+                code="redirect-off-origin",
             )
         if target in seen:
             raise RedirectError(

@@ -5,8 +5,8 @@
 conformance kit against an ASGI application in-process (no port, no network) or against a
 running agent, and raises ``ConformanceFailed`` when the agent does not conform. The module is
 also a pytest plugin (the ``pytest11`` entry point ``th_ext``): it adds the
-``th_ext_check_card`` fixture and names th-ext's version in pytest's header. Importing it is
-cheap: the checks load on first use.
+``th_ext_check_card`` fixture and names th-ext's version in pytest's header. Importing it
+loads the card check; the conformance kit (and httpx) loads when ``conform`` is first called.
 """
 
 from th_ext.testing._card import CardCheckFailed, check_card

@@ -9,12 +9,14 @@ shown on one line each, without control characters, so a key holding a newline a
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SourceTooLargeError
 from th_ext.problems._text import clean, escape_unsafe
+from th_ext.signatures import KeySet, SignatureOptions, check_signatures, parse_jwks, read_keys
 from th_ext.sources._limits import DEFAULT_MAX_BYTES, read_bounded
 from th_ext.validate import (
     Problem,
@@ -31,8 +33,11 @@ class CardCheckFailed(AssertionError):
     """The card is not valid; ``report`` holds every problem, and the message lists them.
 
     A card file that cannot be read (missing, over the cap) gives the report ``th-ext
-    validate`` gives it: one ``source`` problem, exit code 2.
+    validate`` gives it: one ``source`` problem, exit code 2. The message's first line, the one
+    pytest's short summary shows, begins with the reason: the first problem's own words.
     """
+
+    __module__ = "th_ext.testing"  # its public home: tracebacks and ``-ra`` name it so
 
     def __init__(self, report: Report) -> None:
         self.report = report
@@ -45,18 +50,27 @@ def check_card(
     strict: bool = False,
     extensions: tuple[str, ...] = (),
     max_bytes: int = DEFAULT_MAX_BYTES,
+    keys: Sequence[str | PathLike[str] | dict[str, Any]] = (),
+    require_signature: bool = False,
 ) -> Report:
     """Validate a card exactly as ``th-ext validate`` does, and return the report.
 
     ``card_or_path`` is the card as a dict, the path of a card file, or the card's bytes.
     ``extensions`` (URIs or keys such as ``commands/v1``) must be declared; ``strict`` fails
     on warnings too; a card file larger than ``max_bytes`` (5 MiB by default, as the command
-    line) is not read past the cap. Raises ``CardCheckFailed`` (an ``AssertionError``) when
-    the card is not valid or cannot be read, with every problem and its line in the message.
+    line) is not read past the cap. ``keys`` (JWKS files or URLs, or JWKS documents as dicts)
+    verify the card's signatures as ``--keys`` does; ``require_signature`` fails a card with
+    no signature that verifies. Raises ``CardCheckFailed`` (an ``AssertionError``) when the
+    card is not valid or cannot be read, with every problem and its line in the message, and
+    ``th_ext.signatures.KeysError`` when a keys source gives no JWKS.
     """
     # A failure shows the agent author's line and the problems, not th-ext's own source.
     __tracebackhide__ = True
-    options = ValidateOptions(strict=strict, extensions=extensions)
+    signatures = SignatureOptions(
+        tuple(_key_set(source, max_bytes) for source in keys), require=require_signature
+    )
+    checks = (lambda card: check_signatures(card, signatures),) if signatures.active else ()
+    options = ValidateOptions(strict=strict, extensions=extensions, card_checks=checks)
     if isinstance(card_or_path, dict):
         data, source = json.dumps(card_or_path, indent=2).encode(), "<card>"
     elif isinstance(card_or_path, bytes):
@@ -75,12 +89,28 @@ def check_card(
     return report
 
 
+def _key_set(source: str | PathLike[str] | dict[str, Any], max_bytes: int) -> KeySet:
+    if isinstance(source, dict):
+        return parse_jwks(json.dumps(source).encode(), "<keys>")
+    from th_ext.sources._limits import SourceLimits
+
+    return read_keys(str(source), SourceLimits(max_bytes=max_bytes))
+
+
 def describe(report: Report) -> str:
-    """The report in a few plain lines: the verdict, then one line per problem."""
+    """The report in a few plain lines: the reason and the verdict, then one line per problem.
+
+    The first line leads with the first failing problem's message, so that a summary cut to
+    the width of a terminal still shows why the card failed.
+    """
     failing = [p for p in report.problems if report.fails(p)]
     location = clean(report.location)
-    head = f"agent card {location} is not valid: {len(failing)} problem(s)"
-    lines = [head, *(_line(p, location) for p in report.problems)]
+    verdict = f"agent card {location} is not valid: {len(failing)} problem(s)"
+    if failing:
+        first = failing[0]
+        where = f" at {clean(first.path)}" if first.path else ""
+        verdict = f"{clean(first.message)} ({first.code}{where}); {verdict}"
+    lines = [verdict, *(_line(p, location) for p in report.problems)]
     return escape_unsafe("\n".join(lines))
 
 

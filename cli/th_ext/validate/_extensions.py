@@ -34,13 +34,13 @@ from urllib.parse import urlsplit
 from th_ext._deadline import Deadline
 from th_ext.catalog._family import ExternalExtension, family_entry, unknown_schema_hint
 from th_ext.commands._entry import (
+    COMMAND_NAME_PATTERN,
     duplicate_message,
     is_command_name,
     name_mismatch,
     repeated_names,
     runs_on_message,
 )
-from th_ext.commands._names import COMMAND_NAME_PATTERN
 from th_ext.problems._problem import Problem
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._positions import pointer

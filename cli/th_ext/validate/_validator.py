@@ -8,7 +8,7 @@ is no card to look at.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -41,12 +41,15 @@ __all__ = [
 class ValidateOptions:
     """``strict`` fails on warnings; ``extensions`` (URIs or keys such as ``commands/v1``)
     are the extensions the card must declare; ``schema`` replaces an extension's schema;
-    ``family`` are the host extensions' schemas found for this run (``--schemas``)."""
+    ``family`` are the host extensions' schemas found for this run (``--schemas``);
+    ``card_checks`` are further checks of the parsed card, run after the extension layer,
+    whose problems are placed and reported with the others (signatures, for one)."""
 
     strict: bool = False
     extensions: tuple[str, ...] = ()
     schema: SchemaOverride | None = None
     family: tuple[FamilySchema, ...] = ()
+    card_checks: tuple[Callable[[dict[str, Any]], list[Problem]], ...] = ()
 
 
 def validate_bytes(
@@ -162,6 +165,8 @@ def _check_value(
     result, stopped = bounded(check_extensions, card, known, required, deadline)
     found, summaries = result if result is not None else (stopped or [], [])
     report.problems.extend(found)
+    for check in options.card_checks:
+        report.problems.extend(check(card))
     report.card = summarize_card(card)
     report.extensions = summaries
     return _redacted(report)

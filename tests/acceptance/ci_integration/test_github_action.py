@@ -104,8 +104,32 @@ def test_an_unreadable_card_could_not_be_checked(tmp_path: Path) -> None:
 def test_action_metadata_runs_this_script_with_its_inputs() -> None:
     action = yaml.safe_load((REPO_ROOT / "action.yml").read_text(encoding="utf-8"))
     assert action["runs"]["using"] == "composite"
-    assert set(action["inputs"]) == {"card", "agent-url", "args", "junit-dir", "python"}
+    assert set(action["inputs"]) == {"card", "agent-url", "args", "junit-dir", "python", "keys"}
     check = next(step for step in action["runs"]["steps"] if step.get("id") == "check")
     assert "action/run.py" in check["run"]
     passed = {name.removeprefix("TH_EXT_").lower().replace("_", "-") for name in check["env"]}
-    assert {"card", "agent-url", "args", "junit-dir"} <= passed
+    assert {"card", "agent-url", "args", "junit-dir", "keys"} <= passed
+
+
+def test_the_keys_input_verifies_the_cards_signature(tmp_path: Path) -> None:
+    from tests.support.signing import make_key
+    from th_ext.signatures import sign_card
+
+    key = make_key("ES256", "action-key")
+    card = good_card()
+    for command in card["capabilities"]["extensions"][0]["params"]["commands"]:
+        command.pop("argument_hint", None)
+    (tmp_path / "agent").mkdir()
+    signed = sign_card(json.dumps(card, indent=2).encode(), key.pem, kid=key.kid).data
+    (tmp_path / "agent" / "agent-card.json").write_bytes(signed)
+    (tmp_path / "jwks.json").write_text(json.dumps(key.jwks()), encoding="utf-8")
+    done, _, output = _run_action(tmp_path, card="agent/agent-card.json", keys="jwks.json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "::notice" in done.stdout and "signature-verified" in done.stdout
+    tampered = json.loads(signed)
+    tampered["version"] = "0.0.0-tampered"
+    (tmp_path / "agent" / "agent-card.json").write_text(json.dumps(tampered), encoding="utf-8")
+    done, _, output = _run_action(tmp_path, card="agent/agent-card.json", keys="jwks.json")
+    assert done.returncode == 1
+    assert "title=signature-invalid::" in done.stdout
+    assert output.endswith("exit-code=1\n")

@@ -151,3 +151,32 @@ def test_an_agent_that_never_answers_is_unreachable_within_the_timeout(
     error = json.loads(out)["error"]
     assert error["code"] == "unreachable"
     assert "no complete answer within 0.5 s" in error["message"]
+
+
+def test_html_says_on_standard_error_where_it_wrote_the_report(
+    conform_agent: Agent, tmp_path: Path
+) -> None:
+    path = tmp_path / "report.html"
+    code, out, err = conform(conform_agent(DemoVariant.CORRECT).base_url, "--html", str(path))
+    assert code == 0
+    assert err == f"wrote {path}\n"
+    assert f"wrote {path}" not in out
+    page = path.read_text(encoding="utf-8")
+    # the core A2A section says why a MUST of A2A is only a warning here
+    assert (
+        "each is a MUST of A2A that th-ext reports as a warning, because it is not the "
+        "extension's rule, so it fails the run only with <code>--strict</code>"
+    ) in page
+
+
+def test_the_core_section_says_a_must_of_a2a_is_reported_as_a_warning(
+    conform_agent: Agent,
+) -> None:
+    code, out, _ = conform(conform_agent(DemoVariant.CORRECT).base_url)
+    assert code == 0
+    assert (
+        "\ncore A2A (rules of A2A itself, not of the extension; each is a MUST of A2A that th-ext "
+        "reports as a warning, because it is not the extension's rule, so it fails the run only "
+        "with --strict):\n"
+    ) in out
+    assert "warnings that fail only with --strict" not in out

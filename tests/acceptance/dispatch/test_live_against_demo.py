@@ -4,6 +4,7 @@ against each variant broken on purpose."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -300,3 +301,24 @@ def test_an_answer_over_the_byte_cap_fails_answered(
     assert code == 1
     assert failed(report) == ["answered"]
     assert "larger than the cap of 1500 bytes" in report["checks"][0]["detail"]
+
+
+def _request_block(text: str) -> list[str]:
+    """The ``request`` block of the text output, the message's fresh id masked."""
+    lines = text.split("\nrequest    ", 1)[1].split("\n\n", 1)[0].splitlines()
+    return [re.sub(r'"messageId": "[^"]*"', '"messageId": "<id>"', line) for line in lines]
+
+
+def test_the_live_run_shows_the_request_the_dry_run_shows(
+    th_ext: Callable[..., Result], demo_agent: Agent
+) -> None:
+    server = demo_agent(DemoVariant.CORRECT)
+    dry = th_ext("dispatch", server.base_url, "/model fast")
+    sent = th_ext("dispatch", server.base_url, "/model fast", "--live")
+    assert (dry.exit_code, sent.exit_code) == (0, 0), sent.stdout
+    request = _request_block(dry.stdout)
+    assert request[0] == f"POST {server.base_url}/a2a"
+    assert '    "method": "SendStreamingMessage",' in request
+    assert '            "text": "/model fast"' in request
+    assert _request_block(sent.stdout) == request
+    assert "\nlive check against " in sent.stdout

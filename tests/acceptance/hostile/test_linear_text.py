@@ -17,7 +17,7 @@ import pytest
 
 from tests.acceptance.hostile.conftest import Origin, Result, card_for
 from tests.support.raw_http import RawScript
-from th_ext.commands._hint import asks_for_argument, without_optional
+from th_ext.commands._card import asks_for_argument, without_optional
 from th_ext.dispatch._sse import EventParser
 from th_ext.net import redact
 

@@ -55,9 +55,7 @@ def test_its_new_task_parking_and_snapshots_pass_the_state_rules(reports: Report
     assert by_id["CMD-5"].status == "pass"
     assert by_id["CMD-14"].status == "pass"
     new_task = [c.detail for c in by_id["CMD-5"].checks if "new task" in c.scenario]
-    assert "new task: TASK_STATE_INPUT_REQUIRED in the reply, TASK_STATE_INPUT_REQUIRED after" in (
-        new_task
-    )
+    assert "TASK_STATE_INPUT_REQUIRED in the reply, TASK_STATE_INPUT_REQUIRED after" in new_task
     assert any("then a Task snapshot" in c.detail for c in by_id["CMD-14"].checks)
 
 

@@ -102,17 +102,26 @@ class _RequestHandler(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def card_server() -> Iterator[CardServer]:
+@contextlib.contextmanager
+def serve_routes() -> Iterator[CardServer]:
+    """A ``CardServer`` on its own port of 127.0.0.1 (its own origin), for the block."""
     state = CardServer()
     handler = type("Handler", (_RequestHandler,), {"card_server": state})
     server = LoopbackServer(("127.0.0.1", 0), handler)
     state.base = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()
-    yield state
-    server.shutdown()
-    server.server_close()
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def card_server() -> Iterator[CardServer]:
+    with serve_routes() as state:
+        yield state
 
 
 @pytest.fixture

@@ -135,7 +135,11 @@ def test_a_new_task_ended_by_the_command_fails_cmd_5() -> None:
     bad = next(c for c in command_checks(obs, "model") if c.requirement == "CMD-5")
     assert (bad.status, bad.detail) == (
         "fail",
-        "new task: the reply ended it in TASK_STATE_COMPLETED, a terminal state",
+        "the reply ended it in TASK_STATE_COMPLETED, a terminal state",
+    )
+    # the report writes the scenario before the detail: each says "new task" once
+    assert f"{bad.scenario}: {bad.detail}" == (
+        "/model, new task: the reply ended it in TASK_STATE_COMPLETED, a terminal state"
     )
 
 

@@ -22,7 +22,7 @@ def test_a_new_task_may_rest_in_the_state_the_reply_left_it_in() -> None:
     answer = reply()
     obs = stream({"task": task(SUBMITTED)}, {"statusUpdate": answer}, after=done(answer), new=True)
     checks = command_checks(obs, "model")
-    assert the(checks, "CMD-5") == ("pass", f"new task: {STATE} in the reply, {STATE} after")
+    assert the(checks, "CMD-5") == ("pass", f"{STATE} in the reply, {STATE} after")
     assert the(checks, "CMD-14") == ("pass", "the reply is the only status update")
 
 
@@ -31,7 +31,7 @@ def test_a_new_task_that_moved_on_after_the_reply_fails_cmd_5() -> None:
     obs = stream({"task": task(SUBMITTED)}, {"statusUpdate": answer}, after=task(WORKING), new=True)
     assert the(command_checks(obs, "model"), "CMD-5") == (
         "fail",
-        f"new task: {STATE} in the reply, {WORKING} after",
+        f"{STATE} in the reply, {WORKING} after",
     )
 
 
@@ -99,7 +99,8 @@ def test_without_the_state_before_an_existing_task_is_judged_as_a_new_one() -> N
     obs = stream({"task": task()}, {"statusUpdate": answer}, after=done(answer), unread=True)
     assert the(command_checks(obs, "model"), "CMD-5") == (
         "pass",
-        f"new task: {STATE} in the reply, {STATE} after",
+        f"the state before is unknown, so it is judged as a new task: {STATE} in the reply,"
+        f" {STATE} after",
     )
     unmarked_answer = reply(on_message=False, on_event=False)
     obs = stream(

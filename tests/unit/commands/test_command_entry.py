@@ -9,6 +9,7 @@ import pytest
 from tests.unit.validate.conftest import example_card
 from th_ext.commands import read_card_commands
 from th_ext.commands._entry import (
+    NAME_RULE,
     duplicate_message,
     entry_fault,
     is_command_name,
@@ -17,7 +18,6 @@ from th_ext.commands._entry import (
     name_requirement,
     repeated_names,
 )
-from th_ext.commands._names import NAME_RULE
 from th_ext.validate import validate_value
 
 URI = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1"

@@ -101,8 +101,8 @@ def test_the_card_extension_entry_matches_the_example_shape(extensions_dir: obje
 
 
 def test_the_light_uri_constant_is_the_models_uri() -> None:
-    from th_ext.commands._models import COMMANDS_V1_URI as FROM_MODELS
-    from th_ext.commands._names import EXTENSION_URI
+    from th_ext.commands._entry import EXTENSION_URI
+    from th_ext.commands._registry import COMMANDS_V1_URI as FROM_MODELS
 
     assert EXTENSION_URI == FROM_MODELS == COMMANDS_V1_URI == find("commands/v1").uri
 

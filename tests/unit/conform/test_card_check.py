@@ -18,7 +18,7 @@ from tests.support.asgi_server import serve_app
 from th_ext._exceptions import CardDocumentError, FetchError, HTTPStatusError, SourceTooLargeError
 from th_ext.commands._card import CardCommand, CardCommands
 from th_ext.conform import Check
-from th_ext.conform._card_check import card_check, fetch_card
+from th_ext.conform._run import card_check, fetch_card
 from th_ext.net import HeaderScope
 from th_ext.sources._limits import SourceLimits
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from th_ext.conform._excerpt import MAX_EXCERPT, excerpt
+from th_ext.conform._runner import MAX_EXCERPT, excerpt
 from th_ext.dispatch._exchange import RpcExchange
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from th_ext._exceptions import ConformError
 from th_ext.conform import InterfaceInfo
-from th_ext.conform._interfaces import interface_info, select_interfaces, unreachable_wires
+from th_ext.conform._run import interface_info, select_interfaces, unreachable_wires
 from th_ext.conform._runner import GroupResult, Interface
 from th_ext.dispatch._exchange import RpcExchange
 

@@ -11,7 +11,7 @@ from th_ext._exceptions import ConformError
 from th_ext.cli._conform_html import render_html
 from th_ext.cli._conform_text import render_text
 from th_ext.conform import AgentInfo, Check, ConformReport, InterfaceInfo, RequirementResult
-from th_ext.conform._interfaces import select_interfaces
+from th_ext.conform._run import select_interfaces
 
 
 def card(*interfaces: tuple[str, str]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from th_ext import find
 from th_ext.catalog._reader import spec_text
-from th_ext.conform._rule_edges import RuleEdge, rule_edges, spec_table_rows
+from th_ext.conform._scenarios import RuleEdge, rule_edges, spec_table_rows
 
 SPEC = spec_text(find("commands/v1"))
 REGISTERED = ["help", "model"]

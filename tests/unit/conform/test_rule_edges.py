@@ -8,7 +8,7 @@ from th_ext import find
 from th_ext.catalog._reader import spec_text
 from th_ext.commands import ASCII_WHITESPACE, decide
 from th_ext.commands._dispatch_rule import NON_TEXT_CONTENT
-from th_ext.conform._rule_edges import other_whitespace, rule_edges, spec_table_rows
+from th_ext.conform._scenarios import other_whitespace, rule_edges, spec_table_rows
 
 SPEC = spec_text(find("commands/v1"))
 REGISTERED = ["model", "help", "review"]

@@ -14,11 +14,14 @@ from typing import Any
 
 import httpx
 import pytest
+from a2a.server.context import ServerCallContext
+from a2a.server.tasks import InMemoryTaskStore
+from a2a.types import Task
 
 from th_ext._exceptions import AgentUnreachableError, ConformError
-from th_ext.commands._names import EXTENSION_URI
+from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform import ConformOptions, ConformReport, run_conform
-from th_ext.demo._server import build_demo_app
+from th_ext.demo._server import DemoTaskStore, build_demo_app
 from th_ext.demo._variants import DemoVariant
 
 BASE = "http://agent.test"
@@ -89,8 +92,14 @@ def statuses(report: ConformReport) -> dict[str, str]:
 # --- the report of a conformant agent ---
 
 
+def sdk_store_app() -> App:
+    """The demo agent on the SDK's own task store, which keeps each reply's command metadata
+    on the task: what conform's note about a task's stale metadata is for."""
+    return build_demo_app(BASE, task_store=InMemoryTaskStore())
+
+
 def test_the_demo_agent_s_report_in_every_field() -> None:
-    report = run()
+    report = run(app=sdk_store_app())
     assert report.passed and not report.strict
     assert report.failed() == []
     agent = report.agent
@@ -255,7 +264,7 @@ def test_max_commands_names_the_commands_it_leaves_out(tmp_path: Path) -> None:
     assert report.commands_run == ["/model (10 times)"]
     report = run(max_commands=2)
     assert report.notes[0] == "1 command(s) over --max-commands 2 were not exercised: /review"
-    assert run(max_commands=3).notes[0].startswith("JSONRPC: after")
+    assert run(max_commands=3, app=sdk_store_app()).notes[0].startswith("JSONRPC: after")
 
 
 def test_bindings_and_levels_narrow_the_run() -> None:
@@ -858,3 +867,25 @@ def test_a_schema_that_changed_from_its_pin_is_a_warning(tmp_path: Path) -> None
     )
     status = next(r for r in report.other if r.key == "status/v1")
     assert (status.status, status.problems) == ("warn", ["the fetched schema differs from its pin"])
+
+
+def test_the_demo_agent_leaves_no_command_metadata_on_its_tasks() -> None:
+    """The reference agent's tasks keep no reply's command metadata, so a run of it has no note
+    about it; the SDK's own store keeps it, and the note appears (the note can fire)."""
+    assert run().notes == []
+    assert run(rule_edges=True).notes == []
+    noted = run(app=sdk_store_app()).notes
+    assert [note.split(":")[0] for note in noted] == ["JSONRPC", "HTTP+JSON"]
+    assert all("still holds command" in note for note in noted)
+
+
+def test_the_demo_task_store_drops_only_the_reply_metadata() -> None:
+    store = DemoTaskStore()
+    context = ServerCallContext()
+    task = Task(id="t1", context_id="c1")
+    task.metadata.update({"command": "review", "task_ref": "t2", "parent_task": "t0"})
+    asyncio.run(store.save(task, context))
+    saved = asyncio.run(store.get("t1", context))
+    assert saved is not None
+    assert dict(saved.metadata) == {"parent_task": "t0"}
+    assert dict(task.metadata)["command"] == "review"  # the caller's task is left as it was

@@ -8,7 +8,7 @@ import pytest
 from th_ext.catalog._reader import Requirement
 from th_ext.checks import CORE_RULES
 from th_ext.conform import Check, CheckStatus, RequirementResult, RequirementStatus
-from th_ext.conform._verdicts import core_results, requirement_results, run_passed
+from th_ext.conform._model import core_results, requirement_results, run_passed
 
 SPEC = "https://example.com/ext/commands/v1"
 

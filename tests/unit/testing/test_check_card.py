@@ -38,7 +38,11 @@ def test_an_invalid_card_raises_an_assertion_with_every_problem_and_its_line(
     assert isinstance(raised.value, AssertionError)
     message = str(raised.value)
     first, second = message.splitlines()[:2]
-    assert first == f"agent card {path} is not valid: 1 problem(s)"
+    assert first == (
+        "command name 'Model' does not match ^[a-z][a-z0-9-]*$ (command-name-pattern at "
+        f"/capabilities/extensions/0/params/commands/0/name); agent card {path} is not valid:"
+        " 1 problem(s)"
+    )
     assert second.startswith(
         "  error command-name-pattern at /capabilities/extensions/0/params/commands/0/name"
         f" ({path}:"

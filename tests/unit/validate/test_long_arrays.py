@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tests.support.pair_trees import duplicate_key_pointers, pair_text
 from tests.unit.validate.conftest import COMMANDS_URI, example_card
-from th_ext.commands._names import COMMAND_NAME_PATTERN
+from th_ext.commands._entry import COMMAND_NAME_PATTERN
 from th_ext.problems._problem import Problem
 from th_ext.validate import MAX_DEPTH, parse_document, validate_bytes
 from th_ext.validate._document import too_deep_path

@@ -1,0 +1,92 @@
+"""``sign_card``: the signature appended, every other byte kept, the key's own algorithm."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from tests.support.signing import make_key
+from tests.unit.signatures.conftest import EXAMPLE, key
+from th_ext.signatures import KeysError, sign_card
+
+
+def header_of(data: bytes, index: int = -1) -> dict[str, str]:
+    protected = json.loads(data)["signatures"][index]["protected"]
+    value: dict[str, str] = json.loads(base64.urlsafe_b64decode(protected + "=="))
+    return value
+
+
+def test_every_byte_outside_the_new_signature_is_kept() -> None:
+    original = EXAMPLE.read_bytes()
+    out = sign_card(original, key().pem, kid="key-1").data
+    entry = json.dumps(json.loads(out)["signatures"][0])
+    assert out.replace(b',\n  "signatures": [' + entry.encode() + b"]", b"") == original
+
+
+def test_a_signature_is_appended_to_an_existing_array() -> None:
+    text = b'{"name": "n",\n "signatures": [ {"protected": "a", "signature": "b"} ] , "x": 1}\n'
+    out = sign_card(text, key().pem, kid="key-1").data
+    entry = json.dumps(json.loads(out)["signatures"][1]).encode()
+    assert out == text.replace(b"} ]", b"}, " + entry + b" ]")
+
+
+def test_an_empty_object_and_a_byte_order_mark_are_kept() -> None:
+    out = sign_card(b"\xef\xbb\xbf{}", key().pem, kid="key-1").data
+    assert out.startswith(b'\xef\xbb\xbf{"signatures": [')
+    assert len(json.loads(out[3:])["signatures"]) == 1
+
+
+def test_the_protected_header_is_the_specifications() -> None:
+    out = sign_card(b"{}", key().pem, kid="key-1", jku="https://a.example/jwks.json").data
+    assert list(header_of(out).items()) == [
+        ("alg", "ES256"),
+        ("typ", "JOSE"),
+        ("kid", "key-1"),
+        ("jku", "https://a.example/jwks.json"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("alg", "expected"),
+    [
+        ("ES256", "ES256"),
+        ("ES384", "ES384"),
+        ("ES512", "ES512"),
+        ("RS256", "RS256"),
+        ("EdDSA", "EdDSA"),
+    ],
+)
+def test_the_default_alg_is_the_keys_own(alg: str, expected: str) -> None:
+    assert sign_card(b"{}", make_key(alg).pem, kid="k").alg == expected
+
+
+def test_a_jwk_private_key_signs_with_its_alg() -> None:
+    jwk = {**key("RS256", "r").private_jwk(), "alg": "PS256"}
+    out = sign_card(b"{}", json.dumps(jwk).encode(), kid="r")
+    assert out.alg == "PS256"
+
+
+@pytest.mark.parametrize(
+    ("key_text", "alg", "words"),
+    [
+        (b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", None, "PEM"),
+        (b"not a key", None, "neither a PEM private key nor a JWK"),
+        (b'{"kty": "oct", "k": "c2VjcmV0"}', None, "not an EC, RSA or OKP private key"),
+        (None, "HS256", "th-ext signs with"),
+        (None, "RS256", "does not fit the key"),
+    ],
+)
+def test_a_key_that_cannot_sign_is_one_line(
+    key_text: bytes | None, alg: str | None, words: str
+) -> None:
+    with pytest.raises(KeysError, match=words):
+        sign_card(b"{}", key_text or key().pem, kid="k", alg=alg)
+
+
+def test_signing_says_why_the_sdk_will_reject_the_signature() -> None:
+    signed = sign_card(EXAMPLE.read_bytes(), key().pem, kid="key-1")
+    assert "a2a-sdk 1.3's verifier will reject this signature" in signed.sdk_rejects
+    assert "/capabilities/extensions/0/params/commands/1/argument_hint" in signed.sdk_rejects
+    assert sign_card(b'{"name": "n"}', key().pem, kid="key-1").sdk_rejects == ""
