@@ -294,7 +294,7 @@ def test_every_jku_of_a_card_shares_one_timeout(tmp_path: Path, card_server: Car
     import time
 
     def slow(request: BaseHTTPRequestHandler) -> None:
-        time.sleep(3)
+        time.sleep(6)
         respond(200, {"keys": []})(request)
 
     card = agreeing_card()
@@ -306,7 +306,7 @@ def test_every_jku_of_a_card_shares_one_timeout(tmp_path: Path, card_server: Car
 
         text = sign_card(text, k.pem, kid=k.kid, jku=jku).data
     url = card_server.route("/card.json", respond(200, text))
-    run = run_validate(url, "--fetch-keys", "--timeout", "1.5", "--format", "json")
+    run = run_validate(url, "--fetch-keys", "--timeout", "3", "--format", "json")
     assert run.code == 0, run.stderr
     messages = [p["message"] for p in run.report["problems"]]
     assert len(messages) == 3
