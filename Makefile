@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: card-model demo example test lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
+.PHONY: card-model demo example test test-deps test-deps-lowest test-deps-newest lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
 	browser diagrams axe js-agent vitepress-host actionlint lock-deps dist-check clean
 
 $(BIN)/python:
@@ -34,6 +34,10 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
 		$(VENV)/.installed-zensical
 
+$(VENV)/.installed-deps: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[deps]'
+	touch $@
+
 $(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,mutate]'
 	touch $@ $(VENV)/.installed-test $(VENV)/.installed-demo $(VENV)/.installed-site \
@@ -54,6 +58,23 @@ PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist worksteal
 PY_SOURCES := cli tests benchmarks tools action examples scripts
 ## Regular expressions that can backtrack catastrophically (dlint DUO138), in every Python source.
 REGEX_CHECK := $(BIN)/flake8 --isolated --select=DUO138 $(PY_SOURCES)
+
+## Both ends of every declared range, each in a throwaway environment under build/: the lowest
+## version pyproject.toml allows for each direct dependency (uv's lowest-direct resolution, the
+## packages they pull in at their newest), and the newest of everything the index holds. Each
+## runs the unit and CLI tests (not the browser and site tests) in that environment.
+DEPS_TESTS := tests/unit tests/acceptance/cli
+test-deps: test-deps-lowest test-deps-newest
+
+test-deps-lowest test-deps-newest: test-deps-%: $(VENV)/.installed-deps
+	rm -rf build/deps-$*
+	$(BIN)/uv pip compile -q --python $(BIN)/python pyproject.toml --extra test \
+		--resolution $(if $(filter lowest,$*),lowest-direct,highest) -o build/deps-$*.txt
+	$(BIN)/uv venv -q --python $(BIN)/python build/deps-$*
+	$(BIN)/uv pip install -q --python build/deps-$*/bin/python -r build/deps-$*.txt
+	$(BIN)/uv pip install -q --python build/deps-$*/bin/python --no-deps -e .
+	@echo "test-deps-$*: $$(build/deps-$*/bin/python scripts/direct_versions.py)"
+	build/deps-$*/bin/pytest -q -n 2 -p no:cacheprovider -m "not browser" $(DEPS_TESTS)
 
 ## Every check: lint and format, type-check, and the whole test suite (browser tests included).
 test: $(VENV)/.installed-test browser js-agent axe diagram-tool vitepress-host actionlint
