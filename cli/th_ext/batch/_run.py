@@ -144,7 +144,7 @@ def check_cards(
     limiter = OriginLimiter(per_origin)
 
     async def run() -> AsyncIterator[Outcome]:
-        async with _client(limiter) as client:
+        async with _client(limiter, jobs) as client:
             reader = CardReader(client, limiter, limits, VALIDATION_THREADS)
 
             async def check(index: int, source: str) -> Outcome:
@@ -225,10 +225,14 @@ def _check_counts(jobs: int, per_origin: int) -> None:
         )
 
 
-def _client(limiter: OriginLimiter) -> httpx.AsyncClient:
-    inner = httpx.AsyncHTTPTransport(verify=ssl_context(), trust_env=False)
+def _client(limiter: OriginLimiter, jobs: int) -> httpx.AsyncClient:
+    """The run's one client: a connection pool per origin, kept alive for the next source of
+    the same origin, under the per-origin slots. No timeout of its own: every fetch runs under
+    its source's deadline."""
+    pool = httpx.Limits(max_connections=None, max_keepalive_connections=jobs)
+    inner = httpx.AsyncHTTPTransport(verify=ssl_context(), trust_env=False, limits=pool)
     return httpx.AsyncClient(
-        transport=_Owning(PoliteTransport(inner, limiter), inner), **client_options()
+        transport=_Owning(PoliteTransport(inner, limiter), inner), timeout=None, **client_options()
     )
 
 
