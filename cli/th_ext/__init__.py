@@ -6,8 +6,7 @@ This is the library; ``th_ext.cli`` is the command line built on it. Everything 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from th_ext._deadline import Deadline
 from th_ext._exceptions import (
     AgentUnreachableError,
     CardDocumentError,
@@ -24,27 +23,24 @@ from th_ext._exceptions import (
     PublishError,
     RedirectError,
     SchemaError,
+    SiteBuildError,
     SourceArgumentError,
     SourceError,
     SourceTooLargeError,
     SourceUnreadableError,
     ThExtError,
 )
-from th_ext._lazy import lazy_names as _lazy_names
 from th_ext._version import __version__
-
-if TYPE_CHECKING:
-    from th_ext.catalog._reader import discover, find
-    from th_ext.catalog._records import Example, ExtensionVersion, HistoryEntry
-    from th_ext.sources._limits import SourceLimits
-    from th_ext.sources._source import read_source
-    from th_ext.validate import LoadedCard, load_card
+from th_ext.catalog import Example, ExtensionVersion, HistoryEntry, discover, find
+from th_ext.sources import SourceLimits, read_source
+from th_ext.validate import LoadedCard, load_card
 
 __all__ = [
     "AgentUnreachableError",
     "CardDocumentError",
     "CatalogError",
     "CommandRegistrationError",
+    "Deadline",
     "DeadlineError",
     "DemoUnavailableError",
     "DispatchError",
@@ -60,6 +56,7 @@ __all__ = [
     "PublishedSchemaChangedError",
     "RedirectError",
     "SchemaError",
+    "SiteBuildError",
     "SourceArgumentError",
     "SourceError",
     "SourceLimits",
@@ -72,20 +69,3 @@ __all__ = [
     "load_card",
     "read_source",
 ]
-
-# Imported on first use: every ``th-ext`` command imports this package first, and most of them
-# never read the catalog (``tomllib``) or load a card.
-__getattr__ = _lazy_names(
-    __name__,
-    {
-        "Example": "th_ext.catalog._records",
-        "ExtensionVersion": "th_ext.catalog._records",
-        "HistoryEntry": "th_ext.catalog._records",
-        "discover": "th_ext.catalog._reader",
-        "find": "th_ext.catalog._reader",
-        "SourceLimits": "th_ext.sources._limits",
-        "read_source": "th_ext.sources._source",
-        "LoadedCard": "th_ext.validate",
-        "load_card": "th_ext.validate",
-    },
-)

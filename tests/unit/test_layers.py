@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "cli" / "th_ext"
 
 #: Lower rank first. The top-level private modules (``th_ext._exceptions``, ``th_ext._version``,
-#: ``th_ext._lazy``) are the ground every package stands on; then the network policy and the
+#: are the ground every package stands on; then the network policy and the
 #: HTTP exchange (``th_ext.net``), problems as data (``th_ext.problems``), reading a source
 #: (``th_ext.sources``) and the extensions' catalog (``th_ext.catalog``).
 RANKS: dict[str, int] = {
@@ -36,8 +36,9 @@ RANKS: dict[str, int] = {
     "demo": 9,
     "testing": 9,  # th_ext.testing: the checks from an agent's own pytest suite
     "batch": 9,  # th_ext.batch: many sources checked at once, each result streamed
-    "cli": 10,
-    "_facade": 11,  # th_ext/__init__.py and __main__.py re-export what is below them
+    "report": 10,  # th_ext.report: every report format, by name
+    "_facade": 11,  # th_ext/__init__.py re-exports what is below it
+    "cli": 12,  # the command line (and th_ext/__main__.py): public names, th_ext's too
 }
 
 TERMINAL = ("typer", "click", "rich", "shellingham")
@@ -46,7 +47,9 @@ TERMINAL = ("typer", "click", "rich", "shellingham")
 def layer_of(module: str) -> str:
     """``th_ext.validate._card`` -> ``validate``; ``th_ext._exceptions`` -> ``_ground``."""
     parts = module.split(".")
-    if parts in (["th_ext"], ["th_ext", "__main__"]):
+    if parts == ["th_ext", "__main__"]:
+        return "cli"
+    if parts == ["th_ext"]:
         return "_facade"
     if len(parts) == 2 and parts[1].startswith("_"):
         return "_ground"

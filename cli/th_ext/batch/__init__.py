@@ -4,15 +4,15 @@
 such as ``read_source_list``) and limits, and return an async iterator of ``Outcome``, one per
 source as soon as it is checked; the command line only renders them. ``jobs`` sources are in
 flight at once on one event loop, and at most ``per_origin`` requests go to one origin at once.
-A source listed twice is checked once. ``to_line`` writes an outcome's document as a line of
-JSON Lines, ``read_resume`` reads such a file back to skip what it holds, ``Summary`` keeps the
-totals.
+A source listed twice is checked once. An outcome's ``document`` is its line of JSON Lines
+(``th_ext.report``'s ``jsonl`` format); ``read_resume`` reads such a file back to skip what it
+holds, ``Summary`` keeps the totals.
 
 Past one machine, this function is the unit another engine maps: give each worker its share of
 the list and concatenate their JSON Lines.
 """
 
-from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume, to_line
+from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
 from th_ext.batch._polite import OriginLimiter, PoliteTransport
 from th_ext.batch._run import (
@@ -47,5 +47,4 @@ __all__ = [
     "exit_code_of",
     "read_resume",
     "read_source_list",
-    "to_line",
 ]

@@ -1,12 +1,9 @@
-"""JSON Lines: one source's report a line, and reading such a file back to resume a run.
+"""Reading a run's JSON Lines back, to resume it.
 
-Each line is the object ``--format json`` gives for one source (``th-ext validate``: the card's
-report; ``th-ext conform``: the agent's report with its ``source``; either command: the error
-document of a source that could not be read), on one line, ASCII, strict JSON (a non-finite
-number is written as the string ``"Infinity"``, ``"-Infinity"`` or ``"NaN"``). A line is written
-whole, with one ``write`` of its bytes, so an interrupted run leaves whole lines only.
-
-``read_resume`` reads a file written so: the sources it holds (to be skipped) and the worst
+Each line of the file (``th_ext.report``'s ``jsonl`` format) is the object ``--format json``
+gives for one source (``th-ext validate``: the card's report; ``th-ext conform``: the agent's
+report with its ``source``; either command: the error document of a source that could not be
+read). ``read_resume`` reads a file written so: the sources it holds (to be skipped) and the worst
 exit code so far. A file that is not th-ext JSON Lines of the same command is refused with one
 line, and nothing is written to it.
 """
@@ -14,49 +11,15 @@ line, and nothing is written to it.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from th_ext._exceptions import SourceArgumentError
 from th_ext.batch._seen import SeenSources
 
-__all__ = ["ResumeState", "exit_code_of", "read_resume", "to_line"]
+__all__ = ["ResumeState", "exit_code_of", "read_resume"]
 
 _MAX_LINE = 256 * 1024 * 1024  # far beyond any report th-ext writes
-
-
-def to_line(document: dict[str, Any]) -> bytes:
-    """``document`` as one line of strict, ASCII JSON, newline included."""
-    try:
-        text = json.dumps(document, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-    except ValueError:
-        text = json.dumps(
-            _finite(document), ensure_ascii=True, allow_nan=False, separators=(",", ":")
-        )
-    return text.encode("ascii") + b"\n"
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with each non-finite float replaced by its name, walked without recursion."""
-    root: list[Any] = [value]
-    stack: list[tuple[Any, Any]] = [(root, 0)]
-    while stack:
-        container, key = stack.pop()
-        item = container[key]
-        if isinstance(item, float) and not math.isfinite(item):
-            container[key] = (
-                "NaN" if math.isnan(item) else ("Infinity" if item > 0 else "-Infinity")
-            )
-        elif isinstance(item, dict):
-            copy = dict(item)
-            container[key] = copy
-            stack.extend((copy, k) for k in copy)
-        elif isinstance(item, list | tuple):
-            copy_list = list(item)
-            container[key] = copy_list
-            stack.extend((copy_list, i) for i in range(len(copy_list)))
-    return root[0]
 
 
 def exit_code_of(document: Any, command: str) -> int | None:

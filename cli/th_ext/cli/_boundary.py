@@ -1,8 +1,8 @@
 """The command line's one error boundary: exceptions to exit codes, ``--debug``, closed pipes.
 
-Every subcommand's function runs inside ``guarded``, put around it by ``GuardedGroup`` when the
-application is built, so the rules below hold for every command, present and future, with no
-code of their own:
+Every command's function is registered through ``add_command``, which puts it behind
+``guarded``, so the rules below hold for every command, present and future, with no code of
+their own:
 
 * an error th_ext raises on purpose (``ThExtError``) is one line on standard error,
   ``th-ext: error: <message>``, and exit code 2; with ``--format json``, ``junit`` or
@@ -10,29 +10,55 @@ code of their own:
 * standard output closed early (``th-ext commands CARD | head -1``) ends the command quietly
   with exit code 141, as a Unix tool stopped by ``SIGPIPE`` does;
 * anything else is a bug in th-ext: one line naming it, exit 2, and with ``--debug`` (taken by
-  every command) the traceback instead.
+  every command and group) the traceback instead.
 
-``GuardedGroup.main`` also puts standard output and standard error behind the sanitiser for
-the whole run, click's own messages included.
+Every command and group also gets its ``--help`` here (the application turns the built-in
+one off with ``help_option_names``): the same text, but a required argument shows in the
+usage line by its name, ``SOURCE``, as optional ones show as ``[TEXT]``, where typer writes
+``{SOURCE}``, and an argument is listed by its name without a Python type (``<str>``): the
+help names values, as the options' metavars do.
+
+``group_callback`` gives an application's (or a group's) callback the same ``--debug``; the
+application's own also starts the run: standard output and standard error go behind the
+sanitiser while it parses its arguments, so that click's own messages (a usage error that
+echoes a hostile argument) pass it too. Everything here is typer's public API: parameters are
+declared in the function's signature, which typer reads.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup, TyperOption
 
-from th_ext._exceptions import ThExtError
-from th_ext.cli._output import ExitCode, error_line, write
-from th_ext.cli._sanitise import sanitised_streams
+from th_ext import ThExtError
+from th_ext.cli._terminal import (
+    ExitCode,
+    error_line,
+    install_sanitiser,
+    sanitised_streams,
+    write,
+)
+from th_ext.report import error_document
 
-__all__ = ["GuardedGroup", "guard_command", "guarded_run", "run_guarded"]
+__all__ = [
+    "add_command",
+    "group_callback",
+    "guarded",
+    "guarded_run",
+    "plain_usage",
+    "run_guarded",
+    "summary",
+]
+
+DEBUG_HELP = "Show a traceback if th-ext itself fails."
 
 
 class _Run:
@@ -41,42 +67,100 @@ class _Run:
     debug = False
 
 
-def _take_debug(_context: Any, _parameter: Any, value: bool) -> None:
+def _start_run(value: bool) -> bool:
+    """The application's ``--debug``, handled first (eager): a new run, its output sanitised."""
+    install_sanitiser()
+    _Run.debug = value
+    return value
+
+
+def _take_debug(value: bool) -> bool:
     if value:
         _Run.debug = True
+    return value
 
 
-def _debug_option() -> TyperOption:
-    return TyperOption(
-        param_decls=["--debug"],
-        is_flag=True,
-        default=False,
-        expose_value=False,
+StartDebugOption = Annotated[
+    bool, typer.Option("--debug", is_eager=True, callback=_start_run, help=DEBUG_HELP)
+]
+DebugOption = Annotated[
+    bool, typer.Option("--debug", is_eager=True, callback=_take_debug, help=DEBUG_HELP)
+]
+
+
+def _show_help(ctx: typer.Context, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        typer.echo(plain_usage(ctx.get_help()))
+        raise typer.Exit()
+
+
+HelpOption = Annotated[
+    bool,
+    typer.Option(
+        "--help",
         is_eager=True,
-        callback=_take_debug,
-        help="Show a traceback if th-ext itself fails.",
-    )
+        expose_value=False,
+        callback=_show_help,
+        help="Show this message and exit.",
+    ),
+]
+
+_REQUIRED = re.compile(r"\{([^{}]*?)(\.\.\.)?\}(\.\.\.)?")
+_ARGUMENT_TYPE = re.compile(r"^(  \S+)( <[^<>\s]+>)", re.MULTILINE)
 
 
-def guard_command(command: Any) -> None:
-    """Give ``command`` (and, for a group, each of its subcommands) ``--debug`` and put its
-    function behind the boundary. Applying it twice changes nothing."""
-    if not any(parameter.name == "debug" for parameter in command.params):
-        command.params.append(_debug_option())
-    callback = command.callback
-    if callback is not None and not getattr(callback, "_th_ext_guarded", False):
-        command.callback = guarded(callback, command.name)
-    for child in getattr(command, "commands", {}).values():
-        guard_command(child)
+def plain_usage(help_text: str) -> str:
+    """``help_text`` with each required argument in its usage line by its plain name, and
+    the arguments listed without their Python types (the columns kept aligned)."""
+    usage, blank, rest = help_text.partition("\n\n")
+
+    def plain(match: re.Match[str]) -> str:
+        return match.group(1) + ("..." if match.group(2) or match.group(3) else "")
+
+    before, heading, after = rest.partition("Arguments:\n")
+    if heading:
+        listed, gap, tail = after.partition("\n\n")
+        listed = _ARGUMENT_TYPE.sub(lambda m: m.group(1) + " " * len(m.group(2)), listed)
+        after = listed + gap + tail
+    return _REQUIRED.sub(plain, usage) + blank + before + heading + after
 
 
-def guarded(callback: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
-    """``callback`` (the function of the command ``name``) with th-ext's exit-code rules."""
+def summary(help_text: str | None) -> str:
+    """The first paragraph of ``help_text``, on one line: a command's whole summary in the
+    command list, which would otherwise be cut to fit one line."""
+    if not help_text:
+        return ""
+    return " ".join(help_text.strip().split("\n\n", 1)[0].split())
 
-    @functools.wraps(callback)
-    def run(**params: Any) -> Any:
+
+def _with_debug(function: Callable[..., Any], run: Callable[..., Any], option: Any) -> None:
+    """Give ``run`` (wrapping ``function``) ``function``'s parameters, ``--debug`` and
+    ``--help``: typer reads a command's parameters from its signature."""
+    signature = inspect.signature(function, eval_str=True)
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    added = {"debug": option, "show_help": HelpOption}
+    parameters = [
+        *signature.parameters.values(),
+        *(
+            inspect.Parameter(name, keyword, default=False, annotation=a)
+            for name, a in added.items()
+        ),
+    ]
+    run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    annotations = inspect.get_annotations(function, eval_str=True)
+    run.__annotations__ = {**annotations, **added}
+
+
+def guarded(
+    function: Callable[..., Any], name: str | None = None, *, debug: Any = DebugOption
+) -> Callable[..., Any]:
+    """``function`` (the function of the command ``name``) with th-ext's exit-code rules and
+    a ``--debug`` option (the ``debug`` declaration given)."""
+
+    @functools.wraps(function)
+    def run(*args: Any, debug: bool = False, show_help: bool = False, **params: Any) -> Any:
         try:
-            result = callback(**params)
+            result = function(*args, **params)
             _flush_stdout()
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             _flush_stdout()
@@ -95,8 +179,23 @@ def guarded(callback: Callable[..., Any], name: str | None = None) -> Callable[.
             raise typer.Exit(int(ExitCode.UNUSABLE)) from None
         return result
 
-    run._th_ext_guarded = True  # type: ignore[attr-defined]
+    _with_debug(function, run, debug)
     return run
+
+
+def add_command(app: typer.Typer, name: str, function: Callable[..., Any]) -> None:
+    """Register ``function`` as ``app``'s command ``name``, behind the boundary, its whole
+    summary in the command list."""
+    app.command(name, short_help=summary(function.__doc__))(guarded(function, name))
+
+
+def group_callback(
+    app: typer.Typer, function: Callable[..., Any], *, starts_run: bool = False
+) -> None:
+    """Make ``function`` ``app``'s callback, with ``--debug``; ``starts_run`` for the
+    application's own, which starts each run (see the module's docstring)."""
+    option = StartDebugOption if starts_run else DebugOption
+    app.callback()(guarded(function, debug=option))
 
 
 def _flush_stdout() -> None:
@@ -122,27 +221,12 @@ def _report_error(exc: ThExtError, params: dict[str, Any], name: str | None) -> 
     if output_format == "text":
         error_line(str(exc))
     else:
-        from th_ext.cli._error_document import error_document
-
         try:
             source = params.get("source") or next(iter(params.get("sources") or []), None)
             write(error_document(exc, output_format, command=name, source=source))
         except BrokenPipeError:
             _output_closed()
     raise typer.Exit(int(ExitCode.UNUSABLE))
-
-
-class GuardedGroup(TyperGroup):
-    """The ``th-ext`` application's click group: every command behind the boundary, and the
-    output streams behind the sanitiser while it runs."""
-
-    def __init__(self, **attrs: Any) -> None:
-        super().__init__(**attrs)
-        guard_command(self)
-
-    def main(self, *args: Any, **kwargs: Any) -> Any:
-        with guarded_run():
-            return super().main(*args, **kwargs)
 
 
 @contextmanager

@@ -8,11 +8,10 @@ from typing import Annotated
 
 import typer
 
-from th_ext.catalog._reader import schema_bytes, schema_sha256
-from th_ext.cli._common_options import TextOrJson, TextOrJsonOption
-from th_ext.cli._completion import complete_extension
-from th_ext.cli._json import to_json
-from th_ext.cli._output import write
+from th_ext.catalog import discover, find, schema_bytes, schema_sha256
+from th_ext.cli._options import TextOrJson, TextOrJsonOption, complete_extension
+from th_ext.cli._terminal import write
+from th_ext.report import to_json
 
 __all__ = ["extensions_command", "schema_command"]
 
@@ -33,8 +32,6 @@ def extensions_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """List the bundled extensions: name, version, status and URI."""
-    from th_ext.catalog._reader import discover
-
     versions = discover(extensions_dir)
     if output_format is TextOrJson.json:
         rows = [
@@ -73,8 +70,6 @@ def schema_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """Print an extension's schema.json, byte for byte as it is published."""
-    from th_ext.catalog._reader import find
-
     data = schema_bytes(find(extension, extensions_dir))
     sys.stdout.flush()
     sys.stdout.buffer.write(data)  # the published bytes, unchanged: no sanitiser

@@ -15,16 +15,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources, check_agents
-from th_ext.cli._conform_junit import render_junit
-from th_ext.cli._conform_text import render_text
-from th_ext.cli._error_document import error_document
 from th_ext.cli._fleet import Renderers, run_fleet
 from th_ext.cli._fleet_options import FleetOptions
-from th_ext.cli._github import render_conform_github
-from th_ext.cli._json import to_json
-from th_ext.cli._output import use_color
+from th_ext.cli._terminal import use_color
 from th_ext.conform import ConformOptions, ConformReport
-from th_ext.problems._junit_xml import junit_text
+from th_ext.report import error_document, junit_text, render, to_json
 
 __all__ = ["conform_fleet"]
 
@@ -37,14 +32,13 @@ def conform_fleet(
     junit_file: Path | None,
 ) -> int:
     """Check every agent and render the outcomes; the worst exit code."""
+    color = fleet.output is None and use_color(sys.stdout)
 
     def one(outcome: Outcome, output: str) -> str:
         if not isinstance(outcome.report, ConformReport):
             assert outcome.error is not None
             return error_document(outcome.error, output, command="conform", source=outcome.source)
-        if output == "github":
-            return render_conform_github(outcome.report)
-        return render_text(outcome.report, color=fleet.output is None and use_color(sys.stdout))
+        return render(outcome.report, output, color=color)
 
     def many(outcomes: list[Outcome], output: str) -> str:
         if output == "json":
@@ -53,7 +47,7 @@ def conform_fleet(
         totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         for outcome in outcomes:
             if isinstance(outcome.report, ConformReport):
-                text = render_junit(outcome.report)
+                text = render(outcome.report, "junit")
             else:
                 assert outcome.error is not None
                 text = error_document(

@@ -1,12 +1,12 @@
 """``th-ext dispatch``: what one message does to an agent, as a dry run or checked live."""
 
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from th_ext._exceptions import ThExtError
-from th_ext.cli._common_options import (
+from th_ext import ThExtError, dispatch
+from th_ext.cli._options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     LIVE_EXCHANGE,
@@ -20,8 +20,10 @@ from th_ext.cli._common_options import (
     source_limits,
     timeout_option,
 )
-from th_ext.cli._json import to_json
-from th_ext.cli._output import ExitCode, fail, use_color, write
+from th_ext.cli._terminal import ExitCode, fail, use_color
+from th_ext.report import Dispatched, RenderOptions, stream
+from th_ext.sources import header_scope
+from th_ext.validate import load_card
 
 __all__ = ["dispatch_command"]
 
@@ -30,7 +32,9 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     source: SourceArgument,
     text: Annotated[
         str | None,
-        typer.Argument(help="The message text, e.g. '/model fast' (or use --message)."),
+        typer.Argument(
+            metavar="TEXT", help="The message text, e.g. '/model fast' (or use --message)."
+        ),
     ] = None,
     message_file: Annotated[
         str | None,
@@ -61,10 +65,6 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     Exit 0 when a decision was made (with --live: every check passed), 1 when a live check
     failed, 2 when no card or message could be read.
     """
-    from th_ext.dispatch import plan_dispatch, read_message, text_message
-    from th_ext.sources._limits import header_scope
-    from th_ext.validate import load_card
-
     if (text is None) == (message_file is None):
         fail("give the message as TEXT or with --message FILE, not both and not neither")
     if source == "-" and message_file == "-":
@@ -77,35 +77,19 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
         note_withheld(scope.notices())
         raise
     if message_file is not None:
-        message = read_message(message_file, max_bytes, task_id=task_id)
+        message = dispatch.read_message(message_file, max_bytes, task_id=task_id)
     else:
-        message = text_message(text or "", task_id=task_id)
-    plan = plan_dispatch(loaded.card, message)
+        message = dispatch.text_message(text or "", task_id=task_id)
+    plan = dispatch.plan_dispatch(loaded.card, message)
     report = None
     if live:
-        from th_ext.dispatch import check_live
-
-        report = check_live(
+        report = dispatch.check_live(
             plan, scope=scope, timeout=timeout, max_bytes=max_bytes, task_id=task_id
         )
-    if output_format is TextOrJson.json:
-        document: dict[str, Any] = {"source": loaded.location, **plan.to_dict()}
-        if report is not None:
-            document["live"] = report.to_dict()
-        write(to_json(document))
-    else:
-        from th_ext.cli._dispatch_output import render_live, render_plan
-
-        color = use_color(sys.stdout)
-        sent = plan.request is not None and scope.allows(plan.request.url)
-        # the live run prints the dry run whole: the same request, then what came back
-        plan_text = render_plan(
-            plan, loaded.location, len(limits.headers) if sent else 0, color=color
-        )
-        write(plan_text)
-        if report is not None:
-            write("")
-            write(render_live(report, plan, color=color))
+    sent = plan.request is not None and scope.allows(plan.request.url)
+    shown = Dispatched(loaded.location, plan, report, len(limits.headers) if sent else 0)
+    for chunk in stream([shown], output_format.value, RenderOptions(color=use_color(sys.stdout))):
+        sys.stdout.write(chunk)
     if plan.request is not None:
         scope.headers_for(plan.request.url)  # a dry run names the origin it would skip
     note_withheld(scope.notices())

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from th_ext._exceptions import SourceArgumentError, SourceError
+from th_ext import SourceArgumentError, SourceError
 from th_ext.batch import (
     BatchCounts,
     ListEntry,
@@ -32,11 +32,11 @@ from th_ext.batch import (
     Summary,
     read_resume,
     read_source_list,
-    to_line,
 )
 from th_ext.cli._fleet_options import FleetOptions
-from th_ext.cli._output import ExitCode, error_line, fail, shown_source, stderr_is_terminal
-from th_ext.problems._text import escape_unsafe
+from th_ext.cli._terminal import ExitCode, error_line, fail, shown_source, stderr_is_terminal
+from th_ext.problems import escape_unsafe
+from th_ext.report import render
 
 __all__ = ["Renderers", "run_fleet"]
 
@@ -196,7 +196,7 @@ class _Run:
             self.kept.append(outcome)
         if self.format == "jsonl":
             assert outcome.document is not None
-            self._write(to_line(outcome.document))
+            self._write(render(outcome.document, "jsonl").encode("ascii"))
         elif self.format in ("json", "junit"):
             return
         elif self.format == "text" and outcome.error is not None:

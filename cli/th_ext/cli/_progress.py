@@ -21,7 +21,7 @@ from rich.progress import (
 from rich.text import Text
 
 from th_ext.batch import BatchCounts, Outcome, Summary
-from th_ext.cli._sanitise import unwrap
+from th_ext.cli._terminal import unwrap
 
 __all__ = ["FleetProgress", "StepProgress"]
 

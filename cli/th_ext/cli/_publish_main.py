@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from th_ext._exceptions import PublishError, SiteBuildError, ThExtError
+from th_ext import PublishError, SiteBuildError, ThExtError
 from th_ext.cli._boundary import run_guarded
 from th_ext.publish import ProjectSettings, build_subtree, build_zensical, generate, load_config
 

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from th_ext.cli._output import ExitCode, fail
-from th_ext.sources._limits import SourceLimits
+from th_ext.cli._terminal import ExitCode, fail
+from th_ext.sources import DEFAULT_MAX_BYTES, SourceLimits, read_bounded
 
 if TYPE_CHECKING:
-    from th_ext.problems._problem import Problem
+    from th_ext.problems import Problem
     from th_ext.signatures import SignatureOptions
 
 __all__ = [
@@ -163,8 +163,6 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
 
 
 def _read(path: Path, what: str) -> bytes:
-    from th_ext.sources._limits import DEFAULT_MAX_BYTES, read_bounded
-
     try:
         with path.open("rb") as handle:
             data = read_bounded(handle, DEFAULT_MAX_BYTES)

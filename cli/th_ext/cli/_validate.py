@@ -7,29 +7,15 @@ JSON); with several sources, the worst of them. No traceback reaches the user un
 """
 
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from th_ext._deadline import Deadline
-from th_ext._exceptions import SourceError
-from th_ext.cli._common_options import (
-    CARD_CHECK,
-    FetchSchemasOption,
-    HeaderOption,
-    HeaderOriginOption,
-    JunitFileOption,
-    MaxBytesOption,
-    SchemasOption,
-    format_option,
-    note_withheld,
-    source_limits,
-    timeout_option,
-)
-from th_ext.cli._completion import complete_extension
+from th_ext import Deadline, SourceError
 from th_ext.cli._fleet_options import (
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
@@ -41,7 +27,21 @@ from th_ext.cli._fleet_options import (
     QuietOption,
     ResumeOption,
 )
-from th_ext.cli._output import fail, shown_source, use_color
+from th_ext.cli._options import (
+    CARD_CHECK,
+    FetchSchemasOption,
+    HeaderOption,
+    HeaderOriginOption,
+    JunitFileOption,
+    MaxBytesOption,
+    SchemasOption,
+    complete_extension,
+    family_schemas,
+    format_option,
+    note_withheld,
+    source_limits,
+    timeout_option,
+)
 from th_ext.cli._signatures import (
     FetchKeysOption,
     KeysOption,
@@ -49,11 +49,24 @@ from th_ext.cli._signatures import (
     card_check,
     signature_options,
 )
-from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits
-from th_ext.sources._source import is_url, read_source
-
-if TYPE_CHECKING:
-    from th_ext.validate import Report, ValidateOptions
+from th_ext.cli._terminal import (
+    Spinner,
+    error_line,
+    fail,
+    shown_source,
+    stderr_is_terminal,
+    unwrap,
+    use_color,
+)
+from th_ext.report import RenderOptions, render, stream
+from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
+from th_ext.validate import (
+    Report,
+    ValidateOptions,
+    read_schema_override,
+    report_for_source_error,
+    validate_bytes,
+)
 
 __all__ = ["validate_command"]
 
@@ -123,7 +136,6 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes, header_origin)
-    sources = sources or []
     options = _Options(
         output_format,
         strict,
@@ -135,6 +147,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         fetch_schemas,
         signature_options(keys, fetch_keys, require_signature, limits),
     )
+    sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
     if fleet.wanted(sources, output_format.value):
         # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime)
@@ -148,19 +161,32 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
             limits,
             _validate_options(options)[0],  # each source's, for its card URL
             junit_file,
-            lambda report, output: render(report, ReportFormat(output)),
         )
         raise typer.Exit(code)
     if not sources:
         fail("give a SOURCE, or a list of them with --from FILE")
-    report, error = _run(sources[0], options)
-    if error is not None:  # a person gets the one-line error of every command
-        if options.junit_file is not None:
-            from th_ext.validate import to_junit
+    many = len(sources) > 1
+    reports: list[Report] = []
 
-            write_junit(to_junit(report), options.junit_file)
-        raise error
-    raise typer.Exit(_emit(report, options))
+    def checked() -> Iterator[Report]:
+        for source in sources:
+            report, error = _run(source, options)
+            reports.append(report)
+            if error is not None and not many:  # a person gets the one-line error
+                if options.junit_file is not None:
+                    write_junit(render(report, "junit"), options.junit_file)
+                raise error
+            if error is not None:  # text format: the one-line error, then the next source
+                sys.stdout.flush()
+                error_line(str(error))
+            yield report
+
+    shown = RenderOptions(color=use_color(sys.stdout), many=many)
+    for chunk in stream(checked(), output_format.value, shown):
+        sys.stdout.write(chunk)
+    if options.junit_file is not None:
+        write_junit(render(reports if many else reports[0], "junit"), options.junit_file)
+    raise typer.Exit(max(report.exit_code for report in reports))
 
 
 class _Options(NamedTuple):
@@ -175,15 +201,9 @@ class _Options(NamedTuple):
     signatures: Any = None  # th_ext.signatures.SignatureOptions, when a keys option is given
 
 
-def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
+def _run(source: str, options: _Options) -> tuple[Report, SourceError | None]:
     """The report of one source, and in text format the error that left nothing to read
     (shown as one line rather than as a report)."""
-    import time
-
-    from th_ext.cli._sanitise import unwrap
-    from th_ext.cli._validate_output import Spinner, stderr_is_terminal
-    from th_ext.validate import report_for_source_error, validate_bytes
-
     started = time.monotonic()
     validate_options, family_notices = _validate_options(options)
     spinning = (
@@ -225,16 +245,12 @@ def _run(source: str, options: _Options) -> tuple["Report", SourceError | None]:
 
 def _validate_options(
     options: _Options,
-) -> tuple[Callable[[str | None, float], "ValidateOptions"], list[Any]]:
+) -> tuple[Callable[[str | None, float], ValidateOptions], list[Any]]:
     """The library's options of a source read from a card URL (``None``: a file or standard
     input) whose check began at a ``time.monotonic()`` moment, with the ``--schema`` and the
     family's schemas read once for the run; and the notices of the family's schemas."""
-    from th_ext.validate import ValidateOptions
-
     override = None
     if options.schema_source is not None:
-        from th_ext.validate import read_schema_override
-
         override = read_schema_override(options.schema_source, options.limits)
         note_withheld(
             [f"--schema: {n.message}" for n in override.notices if n.code == "header-withheld"]
@@ -242,8 +258,6 @@ def _validate_options(
     family: tuple[Any, ...] = ()
     family_notices: list[Any] = []
     if options.schemas_dir is not None or options.fetch_schemas:
-        from th_ext.cli._family_lookup import family_schemas
-
         family, family_notices = family_schemas(
             options.schemas_dir, options.fetch_schemas, options.limits, ("card params",)
         )
@@ -265,34 +279,3 @@ def write_junit(text: str, path: Path) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
-
-
-def _emit(report: "Report", options: _Options) -> int:
-    if options.junit_file is not None:
-        from th_ext.validate import to_junit
-
-        write_junit(to_junit(report), options.junit_file)
-    sys.stdout.write(render(report, options.output_format))
-    return report.exit_code
-
-
-def render(report: "Report", output_format: ReportFormat) -> str:
-    """One report in ``output_format``."""
-    source = report.source
-    if output_format is ReportFormat.github:
-        from th_ext.cli._github import render_github
-
-        text = render_github(report, file=None if source == "-" or is_url(source) else source)
-    elif output_format is ReportFormat.json:
-        from th_ext.cli._json import to_json
-
-        text = to_json(report.to_dict()) + "\n"
-    elif output_format is ReportFormat.junit:
-        from th_ext.validate import to_junit
-
-        text = to_junit(report)
-    else:
-        from th_ext.cli._validate_output import render_text
-
-        text = render_text(report, color=use_color(sys.stdout))
-    return text

@@ -9,20 +9,19 @@ report's annotations. The exit code is the worst of the sources'.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+from th_ext import SourceLimits
 from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources, check_cards
-from th_ext.cli._error_document import error_document
 from th_ext.cli._fleet import Renderers, run_fleet
 from th_ext.cli._fleet_options import FleetOptions
-from th_ext.cli._json import to_json
-from th_ext.problems._junit_xml import junit_text
-from th_ext.sources._limits import SourceLimits
-from th_ext.validate import Report, ValidateOptions, to_junit
+from th_ext.cli._terminal import use_color
+from th_ext.report import error_document, render, to_json
+from th_ext.validate import Report, ValidateOptions
 
-__all__ = ["merged_junit", "validate_fleet"]
+__all__ = ["validate_fleet"]
 
 
 def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own option)
@@ -32,19 +31,19 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
     limits: SourceLimits,
     options_for: Callable[[str | None, float], ValidateOptions],
     junit_file: Path | None,
-    render: Callable[[Report, str], str],
 ) -> int:
     """Check every source and render the outcomes; the worst exit code."""
+    color = fleet.output is None and use_color(sys.stdout)
 
     def one(outcome: Outcome, output: str) -> str:
         if not isinstance(outcome.report, Report):  # checked too long: the error document
             assert outcome.error is not None
             return error_document(outcome.error, output, command="validate", source=outcome.source)
-        return render(outcome.report, output)
+        return render(outcome.report, output, color=color)
 
     def many(outcomes: list[Outcome], output: str) -> str:
         if output == "junit":
-            return merged_junit([o.report for o in outcomes if isinstance(o.report, Report)])
+            return render([o.report for o in outcomes if isinstance(o.report, Report)], "junit")
         return to_json([o.document for o in outcomes]) + "\n"
 
     def start(
@@ -62,16 +61,3 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
 
     renderers = Renderers(one, many, "cards", "valid", "invalid")
     return run_fleet("validate", sources, fleet, output_format, start, renderers, junit_file)
-
-
-def merged_junit(reports: list[Report]) -> str:
-    """One JUnit document with every report's test suites."""
-    root = ET.Element("testsuites", name="th-ext validate")
-    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    for report in reports:
-        document = ET.fromstring(to_junit(report))
-        for key in totals:
-            totals[key] += int(document.get(key, "0"))
-        root.extend(list(document))
-    root.attrib.update({key: str(value) for key, value in totals.items()})
-    return junit_text(root)

@@ -23,7 +23,7 @@ from th_ext.commands._dispatch_rule import (
     decide,
     parse_command,
 )
-from th_ext.commands._entry import COMMAND_NAME_PATTERN
+from th_ext.commands._entry import COMMAND_NAME_PATTERN, EXTENSION_URI
 from th_ext.commands._entry import EXTENSION_URI as COMMANDS_V1_URI
 from th_ext.commands._reply import (
     TASK_STATES,
@@ -48,6 +48,7 @@ __all__ = [
     "ASCII_WHITESPACE",
     "COMMANDS_V1_URI",
     "COMMAND_NAME_PATTERN",
+    "EXTENSION_URI",
     "TASK_STATES",
     "CardCommand",
     "CardCommands",

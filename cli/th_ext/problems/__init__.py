@@ -1,7 +1,7 @@
-"""What a check finds, as data: problems, their safe text, and JUnit XML.
+"""What a check finds, as data: a problem (``Problem``), its severity and layer, and the text
+safety every output applies to strings from a card or an agent (``clean``, ``escape_unsafe``)."""
 
-Its modules are private; the library's names are exported by ``th_ext`` and its
-subpackages.
-"""
+from th_ext.problems._problem import LAYERS, Layer, Problem, Severity
+from th_ext.problems._text import clean, escape_unsafe
 
-__all__: list[str] = []
+__all__ = ["LAYERS", "Layer", "Problem", "Severity", "clean", "escape_unsafe"]

@@ -9,7 +9,14 @@ from th_ext.catalog._family import ExternalExtension, read_external
 from th_ext.publish._build import build_subtree, build_zensical
 from th_ext.publish._catalog_page import render_catalog_json, render_index_page
 from th_ext.publish._field_table import FieldRow, FieldTable, field_tables
-from th_ext.publish._lock import LOCK_FILE_NAME, add_to_lock, check_lock, read_lock, write_lock
+from th_ext.publish._lock import (
+    LOCK_FILE_NAME,
+    add_to_lock,
+    check_lock,
+    read_lock,
+    read_words,
+    write_lock,
+)
 from th_ext.publish._site_plan import (
     GeneratedFile,
     NavEntry,
@@ -50,6 +57,7 @@ __all__ = [
     "plan_site",
     "read_external",
     "read_lock",
+    "read_words",
     "relative_path",
     "render_catalog_json",
     "render_index_page",

@@ -1,7 +1,29 @@
-"""Where a card comes from (a file, standard input or a URL) and the limits of each read.
+"""Where a card comes from (a file, standard input or a URL) and the limits of each read."""
 
-Its modules are private; the library's names are exported by ``th_ext`` and its
-subpackages.
-"""
+from th_ext.sources._limits import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    MAX_BYTES_LIMIT,
+    MAX_TIMEOUT,
+    SourceLimits,
+    check_limits,
+    header_scope,
+    parse_header,
+    read_bounded,
+)
+from th_ext.sources._source import SourceBytes, is_url, read_source
 
-__all__: list[str] = []
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_TIMEOUT",
+    "MAX_BYTES_LIMIT",
+    "MAX_TIMEOUT",
+    "SourceBytes",
+    "SourceLimits",
+    "check_limits",
+    "header_scope",
+    "is_url",
+    "parse_header",
+    "read_bounded",
+    "read_source",
+]

@@ -1,15 +1,14 @@
 """Checking an agent card: the document, the A2A 1.0 card, and the extensions it declares.
 
 ``validate_bytes`` turns a card document into a ``Report`` (``report.to_dict()`` is the JSON
-format, ``to_junit(report)`` the JUnit one). Nothing here prints. ``validate_bytes`` and
+format; ``th_ext.report`` renders it in every other). Nothing here prints. ``validate_bytes`` and
 ``validate_value`` take a ``deadline`` (``th_ext._deadline.Deadline``) that bounds one
 validation alone, whatever thread or task it runs in.
 """
 
 from __future__ import annotations
 
-from th_ext.problems._problem import LAYERS, Layer, Problem, Severity
-from th_ext.problems._text import clean
+from th_ext.problems import LAYERS, Layer, Problem, Severity, clean
 from th_ext.validate._document import (
     MAX_DEPTH,
     LoadedCard,
@@ -17,7 +16,6 @@ from th_ext.validate._document import (
     load_card,
     parse_document,
 )
-from th_ext.validate._junit import to_junit
 from th_ext.validate._positions import pointer
 from th_ext.validate._report import FORMAT_VERSION, Report
 from th_ext.validate._schema import SchemaOverride, read_schema_override
@@ -46,7 +44,6 @@ __all__ = [
     "pointer",
     "read_schema_override",
     "report_for_source_error",
-    "to_junit",
     "validate_bytes",
     "validate_value",
 ]

@@ -1,7 +1,7 @@
 """The result of validating one card: its problems, summaries, verdict and exit code.
 
-``to_dict`` is the JSON format (``--format json``); ``th_ext.validate.to_junit`` renders the
-same report as JUnit XML. Strings that came from the card are cleaned of control characters
+``to_dict`` is the JSON format (``--format json``); ``th_ext.report`` renders the same report
+in every other format. Strings that came from the card are cleaned of control characters
 and escape sequences in every format; ``path`` stays exact, since a program resolves it (JSON
 escapes its control characters).
 """

@@ -19,9 +19,9 @@ from th_ext.batch import (
     Summary,
     check_cards,
     read_resume,
-    to_line,
 )
 from th_ext.batch._run import LOOP_VALIDATION_BYTES
+from th_ext.report import render
 from th_ext.validate import validate_bytes
 
 REPO = Path(__file__).resolve().parents[3]
@@ -156,17 +156,18 @@ def test_a_line_is_the_json_format_of_one_card_and_reads_back(tmp_path: Path) ->
     card = tmp_path / "card.json"
     card.write_bytes(CARD)
     [outcome] = run(check_cards([str(card)]))
-    line = to_line(outcome.document or {})
-    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    line = render(outcome.document or {}, "jsonl")
+    assert line.endswith("\n") and line.count("\n") == 1
     assert json.loads(line) == outcome.document
     out = tmp_path / "run.jsonl"
-    out.write_bytes(line)
+    out.write_text(line)
     state = read_resume(str(out), "validate")
     assert str(card) in state.seen and state.lines == 1 and state.worst == outcome.exit_code
 
 
 def test_a_non_finite_number_is_written_as_strict_json() -> None:
-    line = to_line({"source": "x", "value": [float("inf"), {"n": float("nan")}, -float("inf")]})
+    document = {"source": "x", "value": [float("inf"), {"n": float("nan")}, -float("inf")]}
+    line = render(document, "jsonl")
     assert json.loads(line) == {"source": "x", "value": ["Infinity", {"n": "NaN"}, "-Infinity"]}
 
 

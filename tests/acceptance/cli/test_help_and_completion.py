@@ -16,7 +16,7 @@ import typer.main
 
 from tests.support.cli_tree import command_paths
 from th_ext.cli import app
-from th_ext.cli._help import summary
+from th_ext.cli._boundary import summary
 
 REPO = Path(__file__).resolve().parents[3]
 SCRIPT = Path(sys.executable).with_name("th-ext")

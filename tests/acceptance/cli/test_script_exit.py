@@ -29,7 +29,8 @@ def run_script(
 ) -> subprocess.CompletedProcess[str]:
     code = (
         "import sys\n"
-        f"{TORN_DOWN}{before}"
+        # a finaliser that says when the program's objects are torn down, for main's callers
+        f"{TORN_DOWN if entry == 'main' else ''}{before}"
         f"sys.argv = ['th-ext', *{arguments!r}]\n"
         f"from th_ext.cli import {entry}\n"
         f"{entry}()\n"

@@ -96,7 +96,7 @@ def test_the_pytest_plugin_reads_bounded_and_prints_sanitised(cards: Path) -> No
 def test_the_pre_commit_hook_reads_bounded_and_prints_sanitised(cards: Path) -> None:
     files = ["hostile.json", "zero.json", "sparse.json"]
     for fmt in ("text", "github"):
-        done = _run([str(BIN / "th-ext-pre-commit"), "--format", fmt, *files], cards)
+        done = _run([str(BIN / "th-ext"), "validate", "--format", fmt, *files], cards)
         output = done.stdout + done.stderr
         assert done.returncode == 2, output
         assert output.count("cap of 5242880 bytes") >= 2, output

@@ -21,10 +21,10 @@ import pytest
 from tests.support.host_schemas import URIS, make_host_schemas, status_schema
 from tests.support.tiny_harness_agent import STATUS_KEY, start_tiny_harness_agent
 from th_ext.catalog._family import schemas_from_folder
-from th_ext.cli._conform_html import render_html
-from th_ext.cli._conform_junit import render_junit
-from th_ext.cli._github import render_conform_github
 from th_ext.conform import ConformOptions, ConformReport, run_conform
+from th_ext.report._github import conform_github as render_conform_github
+from th_ext.report._html import conform_html as render_html
+from th_ext.report._junit import conform_junit as render_junit
 
 pytestmark = pytest.mark.slow
 

@@ -10,13 +10,15 @@ import typer
 from typer.testing import CliRunner
 
 from th_ext._exceptions import DispatchError, SourceError
-from th_ext.cli._boundary import GuardedGroup
+from th_ext.cli._boundary import add_command, group_callback
 
 
 def _app() -> typer.Typer:
-    app = typer.Typer(cls=GuardedGroup, add_completion=False)
+    app = typer.Typer(add_completion=False)
 
-    @app.command()
+    def root() -> None:
+        """The application."""
+
     def fail_with(
         kind: str,
         output_format: Annotated[str, typer.Option("--format")] = "text",
@@ -34,10 +36,12 @@ def _app() -> typer.Typer:
             raise typer.Exit(1)
         typer.echo("fine")
 
-    @app.command()
     def other() -> None:
         typer.echo("other")
 
+    group_callback(app, root, starts_run=True)
+    add_command(app, "fail-with", fail_with)
+    add_command(app, "other", other)
     return app
 
 

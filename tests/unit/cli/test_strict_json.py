@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from th_ext.cli._json import to_json
+from th_ext.report import to_json
 
 _SCALARS = st.one_of(
     st.none(),
@@ -32,7 +32,7 @@ def test_same_text_as_json_dumps(document: Any) -> None:
 
 @given(_DOCUMENTS)
 def test_the_fallback_encoder_writes_the_same_text(document: Any) -> None:
-    from th_ext.cli._json import _chunks
+    from th_ext.report._json import _chunks
 
     assert "".join(_chunks(document, 2)) == json.dumps(document, indent=2)
 

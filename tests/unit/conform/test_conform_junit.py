@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from th_ext.cli._conform_junit import render_junit as to_junit
 from th_ext.conform import (
     AgentInfo,
     Check,
@@ -13,6 +12,7 @@ from th_ext.conform import (
     RequirementResult,
     RequirementStatus,
 )
+from th_ext.report._junit import conform_junit as to_junit
 
 EVIL = "\x1b[2J\x1b]0;owned\x07]]> & <b> \"q\" 'a' \x00\x0b\ud800\ufffe\u202eevil\u202c 1e400"
 SAFE = "]]> & <b> \"q\" 'a'  \ufffdevil 1e400"

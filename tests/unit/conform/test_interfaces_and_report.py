@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from th_ext._exceptions import ConformError
-from th_ext.cli._conform_html import render_html
-from th_ext.cli._conform_text import render_text
 from th_ext.conform import AgentInfo, Check, ConformReport, InterfaceInfo, RequirementResult
 from th_ext.conform._run import select_interfaces
+from th_ext.report._html import conform_html as render_html
+from th_ext.report._text import conform_text as render_text
 
 
 def card(*interfaces: tuple[str, str]) -> dict[str, Any]:

@@ -9,7 +9,13 @@ from typing import Any
 
 from tests.support.cli_tree import junit_cases
 from th_ext._exceptions import FetchTimeoutError
-from th_ext.validate import ValidateOptions, report_for_source_error, to_junit, validate_bytes
+from th_ext.report._junit import validate_junit
+from th_ext.validate import Report, ValidateOptions, report_for_source_error, validate_bytes
+
+
+def to_junit(report: Report) -> str:
+    return validate_junit([report])
+
 
 KEY = '<x a="1">&amp;]]>\x1b[5m\x00\x0b\ufffe\u202e'
 NAME = "Bad\x1b[0m<&>]]>\u2066"

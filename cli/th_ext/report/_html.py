@@ -12,12 +12,12 @@ import re
 from html import escape
 from typing import TYPE_CHECKING
 
-from th_ext.problems._text import clean
+from th_ext.problems import clean
 
 if TYPE_CHECKING:
     from th_ext.conform import Check, ConformReport, RequirementResult
 
-__all__ = ["render_html"]
+__all__ = ["conform_html"]
 
 _STYLE = """
 :root { color-scheme: light dark; --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700;
@@ -73,7 +73,7 @@ def _check_item(check: Check) -> str:
 
 def _interfaces(report: ConformReport) -> str:
     """The per-interface table the report opens with."""
-    from th_ext.conform import interface_rows
+    from th_ext.conform import interface_rows  # loaded already: the report came from it
 
     rows = []
     for row in interface_rows(report):
@@ -147,7 +147,7 @@ def _other_section(report: ConformReport) -> str:
     )
 
 
-def render_html(report: ConformReport) -> str:
+def conform_html(report: ConformReport) -> str:
     agent = report.agent
     counts = report.counts()
     verdict = "passed" if report.passed else "failed"

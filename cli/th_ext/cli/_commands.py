@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from th_ext.cli._common_options import (
+from th_ext.cli._options import (
     CARD_ONLY,
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -20,8 +20,12 @@ from th_ext.cli._common_options import (
     source_limits,
     timeout_option,
 )
-from th_ext.cli._json import to_json
-from th_ext.cli._output import ExitCode, write
+from th_ext.cli._terminal import ExitCode, write
+from th_ext.commands import EXTENSION_URI, read_card_commands
+from th_ext.problems import clean
+from th_ext.report import to_json
+from th_ext.sources import header_scope
+from th_ext.validate import load_card
 
 __all__ = ["commands_command"]
 
@@ -39,12 +43,6 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     Exit 0 when the card was read (with or without the extension), 1 when the extension's
     params have entries a client cannot use, 2 when no card could be read.
     """
-    from th_ext.commands._card import read_card_commands
-    from th_ext.commands._entry import EXTENSION_URI
-    from th_ext.problems._text import clean
-    from th_ext.sources._limits import header_scope
-    from th_ext.validate import load_card
-
     limits = source_limits(header, timeout, max_bytes, header_origin)
     scope = header_scope(source, limits)
     try:

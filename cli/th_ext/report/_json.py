@@ -14,9 +14,12 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["to_json"]
+if TYPE_CHECKING:
+    from th_ext.demo import DemoRun
+
+__all__ = ["demo_json", "to_json", "to_line"]
 
 #: Past this depth the lines stop moving right, so that the output stays linear in size.
 _MAX_INDENT_LEVEL = 64
@@ -29,6 +32,16 @@ def to_json(document: Any, *, indent: int = 2) -> str:
         return json.dumps(document, indent=indent, ensure_ascii=True, allow_nan=False)
     except (ValueError, RecursionError):
         return "".join(_chunks(document, indent))
+
+
+def to_line(document: Any) -> str:
+    """``document`` as one line of strict JSON (JSON Lines), the same values as ``to_json``."""
+    try:
+        return json.dumps(document, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    except (ValueError, RecursionError):
+        # the same stack-kept encoder, without indentation: a line break there is only ever
+        # structure (every string's own is escaped)
+        return "".join(_chunks(document, 0)).replace("\n", "")
 
 
 def _scalar(value: Any) -> str:
@@ -85,3 +98,15 @@ def _key(key: Any) -> str:
     if isinstance(key, float) and not math.isfinite(key):
         return _NON_FINITE.get(key, '"NaN"').strip('"')
     return json.dumps(key)
+
+
+def demo_json(run: DemoRun) -> dict[str, Any]:
+    """The demo's steps as one JSON document: each step's own report."""
+    return {
+        "passed": run.passed,
+        "agent": run.base_url,
+        "card": run.card_location,
+        "validate": run.validation.to_dict(),
+        "dry_run": {"passed": run.dry_run_passed, **run.dry_run.to_dict()},
+        "conform": run.conformance.to_dict(),
+    }

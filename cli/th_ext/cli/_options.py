@@ -7,6 +7,12 @@ the same names, metavars, defaults and help, and turns them into the same ``Sour
 two things vary, and each through one function: the sentence saying what a command's
 ``--timeout`` bounds (``timeout_option``) and a command's ``--format`` choices
 (``format_option``).
+
+Shell completion of what th-ext knows by name lives here too: ``th-ext --install-completion``
+sets up completion for the user's shell; from then on ``th-ext schema com<TAB>`` offers
+``commands/v1``, and so do ``lock add`` and ``validate -e``. And so does ``family_schemas``,
+which turns ``--schemas DIR`` and ``--fetch-schemas`` into the schemas of the family's other
+extensions, the same way for ``validate`` and ``conform``.
 """
 
 from __future__ import annotations
@@ -17,9 +23,21 @@ from typing import Annotated, Any
 
 import typer
 
-from th_ext._exceptions import SourceArgumentError
-from th_ext.cli._output import ExitCode, fail, write
-from th_ext.sources._limits import (
+from th_ext import SourceArgumentError, ThExtError
+from th_ext.catalog import (
+    AppliesTo,
+    FamilySchema,
+    bundled_external,
+    discover,
+    family_key,
+    fetch_family_schemas,
+    http_fetcher,
+    schemas_from_folder,
+    user_cache_dir,
+)
+from th_ext.cli._terminal import ExitCode, fail, write
+from th_ext.problems import Problem
+from th_ext.sources import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     MAX_BYTES_LIMIT,
@@ -41,6 +59,8 @@ __all__ = [
     "SourceArgument",
     "TextOrJson",
     "TextOrJsonOption",
+    "complete_extension",
+    "family_schemas",
     "format_option",
     "note_withheld",
     "source_limits",
@@ -90,11 +110,21 @@ LIVE_EXCHANGE = ", and with --live the exchange with the agent, a stream include
 EACH_EXCHANGE = ", and each exchange with the agent, a stream included"
 
 
+def seconds(text: str) -> float:
+    """A ``--timeout`` value: a number, or a usage error that shows what was typed (escaped,
+    whatever it holds: the value is read here, before any validation of the framework's)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a valid float.") from None
+
+
 def timeout_option(bounds: str) -> Any:
     """The ``--timeout`` option of a command whose timeout also bounds ``bounds`` (one of the
     constants above); its name, metavar, range and default display are the same everywhere."""
     return typer.Option(
         "--timeout",
+        parser=seconds,
         metavar="SECONDS",
         help=f"Give up after this long: the whole fetch of a card URL, redirects included"
         f"{bounds} {_BOUND}.",
@@ -202,3 +232,51 @@ def note_withheld(notices: tuple[str, ...] | list[str]) -> None:
     """One line on standard error per origin the --header values were withheld from."""
     for notice in notices:
         write(f"th-ext: note: {notice}", err=True)
+
+
+def family_schemas(
+    folder: Path | None, fetch: bool, limits: SourceLimits, kinds: tuple[AppliesTo, ...]
+) -> tuple[tuple[FamilySchema, ...], list[Problem]]:
+    """The schemas found for the family's extensions whose schema applies to one of
+    ``kinds``, and the notices to report with them (a changed schema is an error)."""
+    entries = [e for e in bundled_external() if set(e.applies_to) & set(kinds)]
+    found = {s.uri: s for s in schemas_from_folder(folder, entries)} if folder else {}
+    notices: list[Problem] = []
+    if fetch:
+        missing = [entry for entry in entries if entry.uri not in found]
+        fetched = fetch_family_schemas(missing, http_fetcher(limits), user_cache_dir())
+        found.update({schema.uri: schema for schema in fetched.schemas})
+        notices += [
+            Problem(
+                "error",
+                "family-schema-changed",
+                entry.uri,
+                message,
+                f"report it to {entry.publisher}: a change to {family_key(entry.uri)} needs a"
+                " new version",
+                "extension",
+            )
+            for entry, message in fetched.changed
+        ]
+        notices += [
+            Problem("info", "family-schema-not-fetched", "", note, "", "extension")
+            for note in fetched.notes
+        ]
+    return tuple(found.values()), notices
+
+
+def complete_extension(ctx: typer.Context, incomplete: str) -> list[str]:
+    """The extension keys (``commands/v1``) and URIs that begin with ``incomplete``.
+
+    They come from the folder the command will read: its ``--extensions-dir`` when it has one
+    (``lock add`` reads the repository's folder, drafts included), else the bundled copies.
+    """
+    folder = ctx.params.get("extensions_dir")  # typed on the line, else the default, or None
+    try:
+        versions = discover(Path(folder) if isinstance(folder, str | Path) else None)
+    except ThExtError:  # an unreadable folder completes nothing; the command will say why
+        return []
+    offered = [version.key for version in versions]
+    if incomplete.startswith(("h", "H")):
+        offered += [version.uri for version in versions]
+    return [name for name in offered if name.startswith(incomplete)]

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from th_ext.validate import Problem, Report, clean
+from th_ext.problems import Problem, clean
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport
+    from th_ext.validate import Report
 
-__all__ = ["annotation", "render_conform_github", "render_github"]
+__all__ = ["annotation", "conform_github", "validate_github"]
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 _LISTED_CHECKS = 5
@@ -53,7 +54,7 @@ def annotation(
     return f"{head}::{_escape_data(message)}"
 
 
-def render_github(report: Report, *, file: str | None) -> str:
+def validate_github(report: Report, *, file: str | None) -> str:
     """The report as workflow commands, one per problem, then a plain summary line.
 
     ``file`` is the card's path as the user gave it (``None`` for a URL or standard input: an
@@ -96,7 +97,7 @@ def _counts(problems: Iterable[Problem]) -> str:
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 
-def render_conform_github(report: ConformReport) -> str:
+def conform_github(report: ConformReport) -> str:
     """A conformance report as workflow commands: one per requirement that failed or warned.
 
     A conformance check has no file to point at, so the annotations name none; each names its

@@ -1,0 +1,39 @@
+"""Reports as text: every format th-ext prints, by name, for any program to use.
+
+``render(report, format="json")`` gives a report in a format; ``stream`` gives the reports of a
+run chunk by chunk, as each arrives; ``FORMATS`` maps each format name (``text``, ``json``,
+``jsonl``, ``junit``, ``github``, ``html``) to its ``Renderer``. A new format is one
+``Renderer`` and one entry in ``FORMATS``. ``error_document`` is what a machine format gets
+from a command that could not run. Nothing here touches a terminal: colour is an option the
+caller sets.
+"""
+
+from th_ext.report._formats import (
+    FORMATS,
+    Dispatched,
+    FormatError,
+    Renderer,
+    RenderOptions,
+    error_code,
+    error_document,
+    render,
+    stream,
+)
+from th_ext.report._github import annotation
+from th_ext.report._json import to_json
+from th_ext.report._junit import junit_text
+
+__all__ = [
+    "FORMATS",
+    "Dispatched",
+    "FormatError",
+    "RenderOptions",
+    "Renderer",
+    "annotation",
+    "error_code",
+    "error_document",
+    "junit_text",
+    "render",
+    "stream",
+    "to_json",
+]

@@ -1,0 +1,256 @@
+"""The report formats by name: ``FORMATS`` maps each name to one renderer, ``render`` and
+``stream`` look it up.
+
+A renderer takes the reports of one run and the ``RenderOptions``, and yields the text to
+print, chunk by chunk, as each report arrives: a format that shows each report on its own (text,
+GitHub annotations) yields as it goes; a format that is one document (JSON, JUnit) yields once,
+at the end. A report is whatever a command made: a validation ``Report`` (one per source),
+a ``ConformReport``, a ``Dispatched`` dry run or live check, or a ``DemoRun``; a format that
+cannot show a kind raises ``FormatError``.
+
+Adding a format is one function with the ``Renderer`` signature and one entry in ``FORMATS``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from th_ext._exceptions import ThExtError
+from th_ext.net import redact_url
+from th_ext.report._github import annotation, conform_github, validate_github
+from th_ext.report._html import conform_html
+from th_ext.report._json import demo_json, to_json, to_line
+from th_ext.report._junit import conform_junit, error_junit, validate_junit
+from th_ext.report._text import conform_text, demo_text, render_live, render_plan, validate_text
+from th_ext.sources import is_url
+from th_ext.validate import Report
+
+if TYPE_CHECKING:
+    from th_ext.conform import ConformReport
+    from th_ext.demo import DemoRun
+    from th_ext.dispatch import DispatchPlan, LiveReport
+
+__all__ = [
+    "FORMATS",
+    "Dispatched",
+    "FormatError",
+    "RenderOptions",
+    "Renderer",
+    "error_code",
+    "error_document",
+    "render",
+    "stream",
+]
+
+
+class FormatError(ThExtError):
+    """A format that does not exist, or that cannot show this kind of report."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatched:
+    """What ``th-ext dispatch`` shows: the dry run of one message against the card read at
+    ``location``, the live check when there was one, and how many extra headers went out."""
+
+    location: str
+    plan: DispatchPlan
+    live: LiveReport | None = None
+    headers_sent: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """How to render: ``color`` (ANSI colours, for a terminal), and ``many`` when the run
+    checked several sources (text then ends with a line counting the verdicts, and leaves out
+    a source that could not be read at all, whose error the caller shows; JSON is an array)."""
+
+    color: bool = False
+    many: bool = False
+
+
+Renderer = Callable[[Iterable[Any], RenderOptions], Iterator[str]]
+"""A format: the reports of one run and the options, to the text to print."""
+
+
+def _cannot(format_name: str, report: object) -> FormatError:
+    return FormatError(f"the {format_name} format cannot show a {type(report).__name__}")
+
+
+def _is_conform(report: object) -> TypeGuard[ConformReport]:
+    """A ``ConformReport``, told by its shape: importing ``th_ext.conform`` to ask would load
+    its HTTP client and runner into every command that renders anything."""
+    return hasattr(report, "requirements") and hasattr(report, "agent")
+
+
+def _is_demo(report: object) -> TypeGuard[DemoRun]:
+    """A ``DemoRun``, told by its shape (``th_ext.demo`` loads the A2A SDK)."""
+    return hasattr(report, "conformance") and hasattr(report, "dry_run")
+
+
+def _read_nothing(report: Report) -> bool:
+    """A source that could not be read at all: the report holds only its error."""
+    return not report.card_read and report.layers == ("source",)
+
+
+def text(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """For people: each report in turn; several sources end with a count of the verdicts."""
+    seen: list[Report] = []
+    for report in reports:
+        if isinstance(report, Report):
+            if not (options.many and _read_nothing(report)):
+                after = any(r.card_read for r in seen)
+                yield ("\n" if after else "") + validate_text(report, color=options.color)
+            seen.append(report)
+        elif _is_conform(report):
+            yield conform_text(report, color=options.color) + "\n"
+        elif isinstance(report, Dispatched):
+            # the live run prints the dry run whole: the same request, then what came back
+            plan = render_plan(
+                report.plan, report.location, report.headers_sent, color=options.color
+            )
+            yield plan + "\n"
+            if report.live is not None:
+                yield "\n" + render_live(report.live, report.plan, color=options.color) + "\n"
+        elif _is_demo(report):
+            yield demo_text(report, color=options.color) + "\n"
+        else:
+            raise _cannot("text", report)
+    if options.many:
+        yield "\n" + _verdicts(seen) + "\n"
+
+
+def _verdicts(reports: Sequence[Report]) -> str:
+    valid = sum(1 for r in reports if r.exit_code == 0)
+    invalid = sum(1 for r in reports if r.exit_code == 1)
+    unreadable = sum(1 for r in reports if r.exit_code == 2)
+    parts = [f"{valid} valid", f"{invalid} invalid"]
+    if unreadable:
+        parts.append(f"{unreadable} could not be read")
+    return f"{len(reports)} cards: " + ", ".join(parts)
+
+
+def _document(report: Any) -> Any:
+    if isinstance(report, Report) or _is_conform(report):
+        return report.to_dict()
+    if isinstance(report, Dispatched):
+        document: dict[str, Any] = {"source": report.location, **report.plan.to_dict()}
+        if report.live is not None:
+            document["live"] = report.live.to_dict()
+        return document
+    if _is_demo(report):
+        return demo_json(report)
+    raise _cannot("json", report)
+
+
+def json(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """One strict JSON document: the report, or with several sources an array of them."""
+    documents = [_document(report) for report in reports]
+    yield to_json(documents if options.many else documents[0]) + "\n"
+
+
+def junit(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """One JUnit XML document: every validation report's suites, or the conformance suites."""
+    listed = list(reports)
+    if listed and _is_conform(listed[0]):
+        yield conform_junit(listed[0])
+        return
+    wrong = [report for report in listed if not isinstance(report, Report)]
+    if wrong:
+        raise _cannot("junit", wrong[0])
+    yield validate_junit(listed)
+
+
+def github(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """GitHub Actions workflow commands, which annotate the file each problem is in."""
+    for report in reports:
+        if isinstance(report, Report):
+            source = report.source
+            yield validate_github(report, file=None if source == "-" or is_url(source) else source)
+        elif _is_conform(report):
+            yield conform_github(report)
+        else:
+            raise _cannot("github", report)
+
+
+def html(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """One self-contained HTML page of a conformance report."""
+    for report in reports:
+        if not _is_conform(report):
+            raise _cannot("html", report)
+        yield conform_html(report)
+
+
+def jsonl(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """JSON Lines: one line per report as each arrives, the object ``json`` gives for it alone.
+    A document already made (a dict, such as an agent's report with its ``source``) is written
+    as it is."""
+    for report in reports:
+        yield to_line(report if isinstance(report, dict) else _document(report)) + "\n"
+
+
+FORMATS: dict[str, Renderer] = {
+    "text": text,
+    "json": json,
+    "jsonl": jsonl,
+    "junit": junit,
+    "github": github,
+    "html": html,
+}
+"""Every format by name. Adding one: a ``Renderer`` and its entry here."""
+
+
+def stream(
+    reports: Iterable[Any], format: str = "text", options: RenderOptions | None = None
+) -> Iterator[str]:
+    """The reports in ``format``, chunk by chunk, each as soon as its report arrives."""
+    renderer = FORMATS.get(format)
+    if renderer is None:
+        raise FormatError(f"no format named {format!r} (known: {', '.join(FORMATS)})")
+    return renderer(reports, options or RenderOptions())
+
+
+def render(report: Any, format: str = "text", *, color: bool = False) -> str:
+    """One report (or a list of several validation reports) in ``format``, whole."""
+    many = isinstance(report, list | tuple)
+    reports = list(report) if many else [report]
+    return "".join(stream(reports, format, RenderOptions(color=color, many=many)))
+
+
+def error_code(exc: ThExtError) -> str:
+    """``exc``'s stable code: its own ``code``, or its class name in kebab case."""
+    code = getattr(exc, "code", None)
+    if isinstance(code, str) and code:
+        return code
+    name = type(exc).__name__.removesuffix("Error") or "error"
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+def error_document(
+    exc: ThExtError, format: str, *, command: str | None, source: object = None
+) -> str:
+    """The document a machine format gets when a command could not run at all (exit 2).
+
+    JSON: ``{"command", "source", "exit_code": 2, "error": {"code", "message"}}``; JUnit: one
+    suite for the command with one test case in ``<error>``; GitHub: one ``::error`` command.
+    ``code`` is the error's stable name when it has one (``unreadable``, ``http-error``...),
+    else its kind (``dispatch``, ``conform``...). Credentials in a source URL are redacted.
+    """
+    message = " ".join(str(exc).split())
+    shown = None
+    if isinstance(source, str):
+        shown = redact_url(source) if "@" in source else source
+    title = f"th-ext {command}" if command else "th-ext"
+    if format == "junit":
+        return error_junit(title, shown, error_code(exc), message)
+    if format == "github":
+        return annotation("error", message, title=title) + "\n"
+    document = {
+        "command": command,
+        "source": shown,
+        "exit_code": 2,
+        "error": {"code": error_code(exc), "message": message},
+    }
+    return to_json(document) + "\n"

@@ -1,0 +1,214 @@
+"""JUnit XML, the test-result format CI systems show, built once with ElementTree.
+
+Every JUnit document th-ext writes comes from here: a validation report (one ``<testsuite>``
+per layer: source, document, card, extension; several reports in one document hold every
+report's suites), a conformance report (one suite per requirement kind), and the error
+document of a command that could not run. ``junit_text`` indents the tree and adds the XML
+declaration. ElementTree does the escaping; what it does not do is refuse characters XML 1.0
+cannot hold (most C0 controls, lone surrogates, U+FFFE, U+FFFF), so every text and attribute
+taken from a card or an agent goes through ``clean`` first, which removes them.
+
+Validation: each problem is a ``<testcase>`` named after its code and path: an error (or, under
+``strict``, a warning) holds a ``<failure>``; a warning otherwise passes with the message in
+``<system-out>``. A layer without problems has one passing test case, and a layer that did not
+run (no card could be read) has one skipped test case, so every report shows all four layers.
+
+Conformance: one ``<testsuite>`` (``th-ext.conform``) with one ``<testcase>`` per requirement,
+named by its ID: a failed MUST requirement (or, under ``--strict``, a warned SHOULD one) holds a
+``<failure>`` listing its failing checks; a warning otherwise passes with the checks in
+``<system-out>``; a skipped requirement is ``<skipped>`` with the reason. The core A2A rules
+(``A2A-3.1.2``...) are a second suite, ``th-ext.conform.core-a2a``, whose warnings fail only
+under ``--strict``; the host's own extensions a third, ``th-ext.conform.other-extensions``,
+one test case per extension, failing likewise only under ``--strict``.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from th_ext.problems import LAYERS, Problem, clean
+
+if TYPE_CHECKING:
+    from th_ext.conform import ConformReport, RequirementResult
+    from th_ext.validate import Report
+
+__all__ = ["conform_junit", "error_junit", "junit_text", "validate_junit"]
+
+
+def junit_text(root: ET.Element) -> str:
+    """``root`` (a ``<testsuites>`` element) as an indented document, ending in a newline."""
+    ET.indent(root, space="  ")
+    body = ET.tostring(root, encoding="unicode")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
+
+
+def error_junit(title: str, source: str | None, code: str, message: str) -> str:
+    """A command that could not run: one suite, ``title``, with one test case in ``<error>``."""
+    suites = ET.Element("testsuites", tests="1", failures="0", errors="1")
+    suite = ET.SubElement(
+        suites, "testsuite", name=title, tests="1", failures="0", errors="1", skipped="0"
+    )
+    case = ET.SubElement(
+        suite, "testcase", classname=title, name=clean(source) if source else title
+    )
+    error = ET.SubElement(case, "error", type=code, message=clean(message))
+    error.text = clean(message)
+    return junit_text(suites)
+
+
+_LAYER_TITLES = {
+    "source": "reading the card",
+    "document": "the card is a JSON object",
+    "card": "the card is an A2A 1.0 agent card",
+    "extension": "the declared extensions are valid",
+}
+
+
+def validate_junit(reports: Iterable[Report]) -> str:
+    """Validation reports as one JUnit XML document: a ``<testsuites>`` element holding every
+    report's four suites, with the totals of all of them; ending in a newline."""
+    root = ET.Element("testsuites", name="th-ext validate")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for report in reports:
+        _validate_suites(root, report, totals)
+    root.attrib.update({key: str(value) for key, value in totals.items()})
+    return junit_text(root)
+
+
+def _validate_suites(root: ET.Element, report: Report, totals: dict[str, int]) -> None:
+    """``report``'s four suites, one per layer, added to ``root`` and counted in ``totals``."""
+    grouped = report.by_layer()
+    for layer in LAYERS:
+        classname = f"th-ext.validate.{layer}"
+        suite = ET.SubElement(root, "testsuite", name=classname)
+        properties = ET.SubElement(suite, "properties")
+        ET.SubElement(properties, "property", name="source", value=clean(report.source))
+        tests = failures = skipped = 0
+        if layer not in report.layers:
+            case = ET.SubElement(suite, "testcase", classname=classname, name=_LAYER_TITLES[layer])
+            ET.SubElement(case, "skipped")
+            tests, skipped = 1, 1
+        elif not grouped[layer]:
+            ET.SubElement(suite, "testcase", classname=classname, name=_LAYER_TITLES[layer])
+            tests = 1
+        for problem in grouped[layer]:
+            case = ET.SubElement(
+                suite, "testcase", classname=classname, name=clean(_case_name(problem))
+            )
+            failed = report.fails(problem)
+            if failed:
+                body = ET.SubElement(
+                    case, "failure", message=clean(problem.message), type=problem.code
+                )
+            else:
+                body = ET.SubElement(case, "system-out")
+            body.text = _problem_text(problem)
+            tests += 1
+            failures += failed
+        suite.attrib.update(
+            tests=str(tests), failures=str(failures), errors="0", skipped=str(skipped)
+        )
+        totals["tests"] += tests
+        totals["failures"] += failures
+        totals["skipped"] += skipped
+
+
+def _case_name(problem: Problem) -> str:
+    return f"{problem.code} at {problem.path or '/'}"
+
+
+def _problem_text(problem: Problem) -> str:
+    text = f"{problem.severity}: {clean(problem.message)}"
+    if problem.hint:
+        text += f"\nhint: {clean(problem.hint)}"
+    return text + f"\npath: {clean(problem.path) or '(the whole document)'}"
+
+
+def _failing(requirement: RequirementResult) -> str:
+    return "\n".join(
+        f"{c.binding} {c.mode}, {clean(c.scenario)}: {clean(c.detail)}"
+        + (f"\n  got: {clean(c.excerpt)}" if c.excerpt else "")
+        for c in requirement.checks
+        if c.status == "fail"
+    )
+
+
+def conform_junit(report: ConformReport) -> str:
+    """A conformance report as a JUnit XML document, ending in a newline."""
+    root = ET.Element("testsuites", name="th-ext conform")
+    _suite(root, "th-ext.conform", report.requirements, report)
+    if report.core:
+        _suite(root, "th-ext.conform.core-a2a", report.core, report)
+    if report.other:
+        _other_suite(root, report)
+    return junit_text(root)
+
+
+def _other_suite(root: ET.Element, report: ConformReport) -> None:
+    suite = ET.SubElement(root, "testsuite", name="th-ext.conform.other-extensions")
+    failures = skipped = 0
+    for result in report.other:
+        case = ET.SubElement(
+            suite, "testcase", classname="th-ext.conform.other", name=clean(result.key)
+        )
+        problems = "\n".join(clean(problem) for problem in result.problems)
+        if result.status == "warn" and report.strict:
+            failures += 1
+            failure = ET.SubElement(
+                case, "failure", message=f"{clean(result.key)}: payloads refused", type="warning"
+            )
+            failure.text = problems
+        elif result.status == "warn":
+            ET.SubElement(case, "system-out").text = "warning:\n" + problems
+        elif result.status == "skip":
+            skipped += 1
+            ET.SubElement(case, "skipped", message=clean(result.reason))
+        else:
+            ET.SubElement(case, "system-out").text = f"{result.checked} payload(s) checked"
+    suite.set("tests", str(len(report.other)))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    suite.set("skipped", str(skipped))
+    suite.set("time", "0.000")
+
+
+def _suite(
+    root: ET.Element, name: str, requirements: list[RequirementResult], report: ConformReport
+) -> None:
+    suite = ET.SubElement(root, "testsuite", name=name)
+    properties = ET.SubElement(suite, "properties")
+    ET.SubElement(properties, "property", name="agent", value=clean(report.agent.card_url))
+    ET.SubElement(properties, "property", name="extension", value=report.agent.extension_uri)
+    failures = skipped = 0
+    for requirement in requirements:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"th-ext.conform.{requirement.level}",
+            name=f"{requirement.id}: {clean(requirement.summary)}",
+        )
+        failed = requirement.status == "fail" or (requirement.status == "warn" and report.strict)
+        if failed:
+            failures += 1
+            failure = ET.SubElement(
+                case,
+                "failure",
+                message=f"{requirement.id} ({requirement.level}) not met",
+                type=requirement.level,
+            )
+            failure.text = _failing(requirement)
+        elif requirement.status == "warn":
+            ET.SubElement(case, "system-out").text = "warning:\n" + _failing(requirement)
+        elif requirement.status == "skip":
+            skipped += 1
+            ET.SubElement(case, "skipped", message=clean(requirement.reason))
+        else:
+            ran = sum(1 for c in requirement.checks if c.status == "pass")
+            ET.SubElement(case, "system-out").text = f"{ran} check(s) passed"
+    suite.set("tests", str(len(requirements)))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    suite.set("skipped", str(skipped))
+    suite.set("time", f"{report.seconds:.3f}")

@@ -1,0 +1,456 @@
+"""The text formats, for people: validate's and conform's reports, dispatch's dry run and live
+check, and the demo's steps.
+
+Each problem, requirement or check is a line or a short block; colour (ANSI SGR) only when the
+caller asks for it. Every string that came from a card, a message or an agent goes through
+``clean`` first, because it is untrusted: no control character or escape sequence reaches the
+reader's terminal from here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from th_ext.net import redact_url
+from th_ext.problems import LAYERS, Problem, clean
+
+if TYPE_CHECKING:
+    from th_ext.conform import Check, ConformReport, RequirementResult
+    from th_ext.demo import DemoRun
+    from th_ext.dispatch import DispatchPlan, LiveReport
+    from th_ext.validate import Report
+
+__all__ = [
+    "check_line",
+    "conform_text",
+    "demo_text",
+    "interface_table",
+    "render_live",
+    "render_plan",
+    "status_word",
+    "validate_text",
+]
+
+_LAYER_TITLES = {
+    "source": "source",
+    "document": "document",
+    "card": "card (A2A 1.0)",
+    "extension": "extensions",
+}
+_SHOWN_COMMANDS = 10
+_EXCERPT_WIDTH = 120
+
+
+class _Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
+
+    def red(self, text: str) -> str:
+        return self._wrap("31;1", text)
+
+    def yellow(self, text: str) -> str:
+        return self._wrap("33;1", text)
+
+    def green(self, text: str) -> str:
+        return self._wrap("32;1", text)
+
+    def bold(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._wrap("2", text)
+
+
+def validate_text(report: Report, *, color: bool) -> str:
+    """The report as the text format, ending in a newline."""
+    style = _Style(color)
+    lines = [f"{style.bold('th-ext validate')} {clean(report.location)}"]
+    lines.extend(_summary_lines(report))
+    grouped = report.by_layer()
+    for layer in LAYERS:
+        problems = grouped[layer]
+        title = _LAYER_TITLES[layer]
+        if layer not in report.layers:
+            lines.append(f"{title}: {style.dim('not checked (no card to check)')}")
+            continue
+        if not problems:
+            lines.append(f"{title}: {style.green('ok')}")
+            continue
+        lines.append(f"{title}: {_counts(problems)}")
+        for problem in problems:
+            lines.extend(_problem_lines(problem, report, style))
+    lines.append("")
+    totals = report.totals()  # every problem found, the ones not listed too
+    errors, warnings, notes = totals["error"], totals["warning"], totals["info"]
+    counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    if notes:
+        counts += f", {notes} note{'s' * (notes != 1)}"
+    if report.valid:
+        lines.append(f"{style.green('valid')} ({counts})")
+    elif not report.card_read:
+        lines.append(f"{style.red('no card could be read')} ({counts})")
+    else:
+        strict = " with --strict" if report.strict and not errors else ""
+        lines.append(f"{style.red('invalid')}{strict} ({counts})")
+    return "\n".join(lines) + "\n"
+
+
+def _summary_lines(report: Report) -> list[str]:
+    card: dict[str, Any] | None = report.card
+    if card is None:
+        return []
+    name = clean(card.get("name") or "(no name)")
+    version = clean(card.get("version") or "?")
+    lines = [f"  card        {name} {version}"]
+    for interface in card.get("interfaces", []):
+        parts = [interface.get(k, "?") for k in ("protocolBinding", "url", "protocolVersion")]
+        lines.append(f"  interface   {clean(parts[0])} {clean(parts[1])} (A2A {clean(parts[2])})")
+    skills = card.get("skills", [])
+    if skills:
+        lines.append(f"  skills      {clean(', '.join(skills))}")
+    for extension in report.extensions:
+        uri = clean(extension["uri"])
+        if not extension.get("checked"):
+            lines.append(f"  extension   {uri} (not checked)")
+            continue
+        lines.append(f"  extension   {extension['extension']} ({uri})")
+        if "commands" not in extension:  # an extension without commands (media/v1)
+            continue
+        commands = extension["commands"]
+        shown = ", ".join(clean(c) for c in commands[:_SHOWN_COMMANDS])
+        more = f", … ({len(commands)} in all)" if len(commands) > _SHOWN_COMMANDS else ""
+        listed = f": {shown}{more}" if commands else ""
+        lines.append(f"              {len(commands)} command{'s' * (len(commands) != 1)}{listed}")
+    return lines
+
+
+def _counts(problems: list[Problem]) -> str:
+    def found(problem: Problem) -> int:
+        return problem.hidden if problem.code == "more-problems" else 1
+
+    errors = sum(found(p) for p in problems if p.severity == "error")
+    warnings = sum(found(p) for p in problems if p.severity == "warning")
+    notes = sum(found(p) for p in problems if p.severity == "info")
+    parts = []
+    if errors:
+        parts.append(f"{errors} error{'s' * (errors != 1)}")
+    if warnings:
+        parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
+    if notes:
+        parts.append(f"{notes} note{'s' * (notes != 1)}")
+    return ", ".join(parts)
+
+
+def _problem_lines(problem: Problem, report: Report, style: _Style) -> list[str]:
+    label = "note" if problem.severity == "info" else problem.severity
+    if problem.severity == "info":
+        marked = style.dim(label)
+    else:
+        marked = style.red(label) if report.fails(problem) else style.yellow(label)
+    if problem.path:
+        where = f" at {clean(problem.path)}"
+    else:
+        where = "" if problem.layer == "source" else " at (the whole document)"
+    if problem.line is not None:
+        where += f" ({clean(report.location)}:{problem.line}:{problem.column})"
+    lines = [f"  {marked} {style.bold(problem.code)}{where}", f"    {clean(problem.message)}"]
+    lines += [f"      {clean(part)}" for part in problem.excerpt.split("\n") if problem.excerpt]
+    source_line = report.source_lines.get(problem.line) if problem.line is not None else None
+    if source_line is not None and problem.column is not None and not problem.excerpt:
+        lines += _source_excerpt(problem.line, problem.column, source_line, style)
+    if problem.hint:
+        lines.append(f"    {style.dim('hint: ' + clean(problem.hint))}")
+    return lines
+
+
+def _source_excerpt(number: int | None, column: int, text: str, style: _Style) -> list[str]:
+    """The problem's line with its number, and a caret line under the token at ``column``
+    (a long line is cut to a window around it)."""
+    index = column - 1
+    start = 0
+    if len(text) > _EXCERPT_WIDTH:
+        start = max(0, min(index - _EXCERPT_WIDTH // 2, len(text) - _EXCERPT_WIDTH))
+    shown = text[start : start + _EXCERPT_WIDTH].replace("\t", " ")
+    before = clean(shown[: index - start])
+    width = max(1, min(_token_width(text, index), len(shown) - (index - start)))
+    gutter = f"{number}"
+    return [
+        f"    {style.dim(gutter + ' |')} {clean(shown)}",
+        f"    {' ' * len(gutter)} {style.dim('|')} {' ' * len(before)}{style.red('^' * width)}",
+    ]
+
+
+def _token_width(text: str, index: int) -> int:
+    """How many characters the JSON token at ``index`` spans (a string with its quotes)."""
+    if index >= len(text) or text[index] != '"':
+        return 1
+    end = index + 1
+    while end < len(text) and text[end] != '"':
+        end += 2 if text[end] == "\\" else 1
+    return end - index + 1
+
+
+_LISTED = 10
+"""Failing checks listed per requirement; the rest are counted."""
+
+_MARKS = {
+    "pass": ("pass", "32"),
+    "fail": ("FAIL", "1;31"),
+    "warn": ("warn", "1;33"),
+    "skip": ("skip", "2"),
+}
+
+
+def status_word(status: str, color: bool) -> str:
+    word, code = _MARKS[status]
+    return f"\033[{code}m{word}\033[0m" if color else word
+
+
+def check_line(check: Check, shared: set[str]) -> str:
+    """``binding mode, scenario: detail``; with the interface's URL when its binding has more
+    than one interface (``shared``)."""
+    where = (
+        f"{check.binding} {clean(check.interface)}" if check.binding in shared else check.binding
+    )
+    return f"{where} {check.mode}, {clean(check.scenario)}: {clean(check.detail)}"
+
+
+def interface_table(report: ConformReport, color: bool = False) -> list[str]:
+    """One line per interface of the card: what its checks found, or why it was not checked."""
+    from th_ext.conform import interface_rows  # loaded already: the report came from it
+
+    rows = interface_rows(report)
+    width = max((len(row.binding) for row in rows), default=0)
+    url_width = max((len(clean(row.url)) for row in rows), default=0)
+    lines = ["interfaces"]
+    for row in rows:
+        head = f"  {row.binding:<{width}}  {clean(row.url):<{url_width}}  "
+        if row.status in ("unreachable", "not checked"):
+            lines.append(head + f"{row.status}: {clean(row.reason)}")
+            continue
+        word = status_word(row.status, color)
+        found = f"{row.failed} of {row.checks} check(s) failed: {', '.join(row.requirements)}"
+        lines.append(
+            head + f"{word}  {row.modes}; " + (found if row.failed else f"{row.checks} check(s)")
+        )
+    return lines
+
+
+def conform_text(report: ConformReport, *, color: bool = False) -> str:
+    agent = report.agent
+    bindings = [i.binding for i in agent.interfaces if i.status == "checked"]
+    shared = {b for b in bindings if bindings.count(b) > 1}
+    lines = [
+        f"conform {clean(agent.name)} ({clean(agent.card_url)})",
+        f"  extension  {agent.extension_uri}",
+        "  bindings   "
+        + ", ".join(agent.bindings_checked)
+        + (
+            f"; not checked: {', '.join(map(clean, agent.bindings_not_checked))}"
+            if agent.bindings_not_checked
+            else ""
+        ),
+        "  modes      "
+        + (
+            "SendStreamingMessage and SendMessage"
+            if agent.streaming
+            else "SendMessage (the card does not offer streaming)"
+        ),
+        "  commands   ran "
+        + (", ".join(map(clean, report.commands_run)) or "none")
+        + " (each may have side effects)",
+        "",
+        *interface_table(report, color),
+        "",
+    ]
+    lines += _requirement_lines(report.requirements, shared, color)
+    if report.core:
+        lines += [
+            "",
+            "core A2A (rules of A2A itself, not of the extension; each is a MUST of A2A that "
+            "th-ext reports as a warning, because it is not the extension's rule, so it fails "
+            "the run only with --strict):",
+        ]
+        lines += _requirement_lines(report.core, shared, color)
+    if report.other:
+        lines += _other_lines(report, color)
+    if report.notes:
+        lines += ["", "notes (not failures of the extension):"]
+        lines += [f"  - {clean(note)}" for note in report.notes]
+    counts = report.counts()
+    verdict = "passed" if report.passed else "FAILED"
+    paint = "1;32" if report.passed else "1;31"
+    core_warnings = report.core_counts()["warn"]
+    lines += [
+        "",
+        (f"\033[{paint}m{verdict}\033[0m" if color else verdict)
+        + f": {counts['pass']} passed, {counts['fail']} failed, {counts['warn']} warning(s), "
+        f"{counts['skip']} skipped"
+        + (f", {core_warnings} core A2A warning(s)" if core_warnings else "")
+        + f"; {report.requests} requests in {report.seconds:.2f} s"
+        + (" (--strict)" if report.strict else ""),
+    ]
+    return "\n".join(lines)
+
+
+def _requirement_lines(
+    requirements: list[RequirementResult], shared: set[str], color: bool
+) -> list[str]:
+    lines: list[str] = []
+    width = max([7, *(len(r.id) + 1 for r in requirements)])
+    for requirement in requirements:
+        word = status_word(requirement.status, color)
+        ran = [c for c in requirement.checks if c.status != "skip"]
+        lines.append(
+            f"{word}  {requirement.id:<{width}}{requirement.level:<7}{clean(requirement.summary)}"
+        )
+        if requirement.status == "skip":
+            lines.append(f"        skipped: {clean(requirement.reason)}")
+        elif requirement.status in ("fail", "warn"):
+            failing = [c for c in requirement.checks if c.status == "fail"]
+            for check in failing[:_LISTED]:
+                lines.append("        " + check_line(check, shared))
+                if check.excerpt:
+                    lines.append(f"          got: {clean(check.excerpt)}")
+            if len(failing) > _LISTED:
+                lines.append(f"        and {len(failing) - _LISTED} more failing check(s)")
+        else:
+            bindings = sorted(
+                {f"{c.binding} {c.mode}" if c.mode != "card" else "card" for c in ran}
+            )
+            lines.append(f"        {len(ran)} check(s): {', '.join(bindings)}")
+    return lines
+
+
+def _other_lines(report: ConformReport, color: bool) -> list[str]:
+    """The host's own extensions: their payloads against their schemas (warnings)."""
+    lines = [
+        "",
+        "other extensions (the host's own, checked against their schemas; warnings that fail"
+        " only with --strict):",
+    ]
+    for result in report.other:
+        word = status_word(result.status, color)
+        if result.status == "skip":
+            lines.append(f"  {word}  {result.key}: {clean(result.reason)}")
+            continue
+        lines.append(f"  {word}  {result.key}: {result.checked} payload(s) checked")
+        lines += [f"        - {clean(problem)}" for problem in result.problems]
+    return lines
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"\033[{code}m{text}\033[0m" if color else text
+
+
+def render_plan(
+    plan: DispatchPlan,
+    location: str,
+    extra_headers: int = 0,
+    *,
+    color: bool = False,
+    compact: bool = False,
+) -> str:
+    """The dry run, for people; ``compact`` leaves out the JSON bodies."""
+
+    def dump(value: Any, indent: int | None = None) -> list[str]:
+        text = json.dumps(value, indent=indent, ensure_ascii=False)
+        return [clean(line) for line in text.splitlines()]
+
+    lines: list[str] = []
+    if plan.outcome == "command":
+        lines.append(f"outcome    {_paint('command', '1;32', color)} /{plan.command}")
+        lines.append(f"arguments  {dump(plan.arguments)[0]}")
+    else:
+        lines.append(f"outcome    {_paint('ordinary message', '1;34', color)} (reaches the model)")
+    lines.append(f"reason     {clean(plan.reason)}")
+    ext = plan.extension
+    location = clean(location)
+    if ext.declared:
+        names = ", ".join(f"/{name}" for name in ext.commands) or "none"
+        lines.append(f"card       {location}: commands extension declared; commands {names}")
+    else:
+        lines.append(f"card       {location}: commands extension not declared")
+    for note in plan.notes:
+        lines.append(f"note       {clean(note)}")
+    lines.append("")
+    if plan.request is None:
+        lines.append("request    none: the card offers no JSON-RPC interface")
+    else:
+        lines.append(f"request    {plan.request.method} {clean(redact_url(plan.request.url))}")
+        lines.extend(f"  {name}: {value}" for name, value in plan.request.headers.items())
+        if extra_headers:
+            lines.append(f"  (and {extra_headers} header(s) from --header, not shown)")
+        if compact:
+            parts = dump(plan.message.get("parts"))[0]
+            lines.append(f"  JSON-RPC {plan.request.body['method']}, message parts {parts}")
+        else:
+            lines.extend("  " + line for line in dump(plan.request.body, 2))
+    lines.append("")
+    reply = plan.expected_reply
+    lines.append(f"expect     {reply['summary']}")
+    if not compact and reply.get("stream") is not None:
+        lines.append("  the stream, in order:")
+        lines.extend("  " + line for line in dump(reply["stream"], 2))
+    elif not compact and reply.get("stream_response") is not None:
+        lines.extend("  " + line for line in dump(reply["stream_response"], 2))
+    return "\n".join(lines)
+
+
+def render_live(report: LiveReport, plan: DispatchPlan, *, color: bool = False) -> str:
+    """The live check, one line per check, for people."""
+    url = clean(redact_url(plan.request.url)) if plan.request is not None else "?"
+    task = f" (task {clean(report.task_id)})" if report.task_id else ""
+    lines = [f"live check against {url}{task}"]
+    width = max(len(check.name) for check in report.checks) if report.checks else 0
+    marks = {
+        "pass": ("pass", "32"),
+        "fail": ("FAIL", "1;31"),
+        "warn": ("warn", "1;33"),
+        "skip": ("skip", "2"),
+    }
+    for check in report.checks:
+        word, code = marks[check.status]
+        detail = clean(check.detail)
+        lines.append(f"  {_paint(word, code, color)}  {check.name:<{width}}  {detail}")
+    verdict = "all checks passed" if report.passed else "failed: " + ", ".join(report.failed())
+    lines.append(_paint(verdict, "1;32" if report.passed else "1;31", color))
+    return "\n".join(lines)
+
+
+def demo_text(run: DemoRun, *, color: bool) -> str:
+    def verdict(ok: bool) -> str:
+        word, code = ("passed", "1;32") if ok else ("FAILED", "1;31")
+        return f"\033[{code}m{word}\033[0m" if color else word
+
+    def heading(number: int, title: str, ok: bool) -> list[str]:
+        return ["", f"{number}. {title}: {verdict(ok)}"]
+
+    lines = [f"demo agent listening at {run.base_url} (stopped again when the demo ends)"]
+    lines += heading(1, f"th-ext validate {run.base_url}", run.validation_passed)
+    lines += ["   " + line for line in _validation_lines(run.validation)]
+    lines += heading(
+        2, f"th-ext dispatch {run.base_url} '/model fast' (dry run)", run.dry_run_passed
+    )
+    plan_text = render_plan(run.dry_run, run.card_location, color=color, compact=True)
+    lines += ["   " + line if line else "" for line in plan_text.splitlines()]
+    lines += heading(3, f"th-ext conform {run.base_url}", run.conformance.passed)
+    report = conform_text(run.conformance, color=color)
+    lines += ["   " + line if line else "" for line in report.splitlines()]
+    lines += ["", f"demo {verdict(run.passed)}"]
+    return "\n".join(lines)
+
+
+def _validation_lines(report: Report) -> list[str]:
+    lines = [f"card {clean(report.location)}: " + ("valid" if report.valid else "not valid")]
+    lines += [f"{p.severity}: {clean(p.path or '/')}: {clean(p.message)}" for p in report.problems]
+    for extension in report.extensions:
+        commands = extension.get("commands")
+        if isinstance(commands, list):
+            names = ", ".join(f"/{name}" for name in commands) or "none"
+            lines.append(f"extension {extension.get('uri')}: commands {names}")
+    return lines
