@@ -13,12 +13,11 @@ import typer
 
 from th_ext import __version__
 from th_ext.cli._boundary import add_command, group_callback, guarded_run
-from th_ext.cli._catalog import extensions_command, schema_command
+from th_ext.cli._catalog import extensions_command, lock_app, schema_command
 from th_ext.cli._commands import commands_command
 from th_ext.cli._conform import conform_command
 from th_ext.cli._demo import demo_command
 from th_ext.cli._dispatch import dispatch_command
-from th_ext.cli._lock import lock_app
 from th_ext.cli._signatures import sign_command
 from th_ext.cli._validate import validate_command
 

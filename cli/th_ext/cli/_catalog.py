@@ -1,4 +1,5 @@
-"""``th-ext extensions`` and ``th-ext schema``: what this th-ext bundles."""
+"""``th-ext extensions``, ``th-ext schema`` and ``th-ext lock``: what this th-ext bundles, and
+the maintainers' record of what was published from it."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from typing import Annotated
 import typer
 
 from th_ext.catalog import discover, find, schema_bytes, schema_sha256
+from th_ext.cli._boundary import add_command, group_callback
 from th_ext.cli._options import TextOrJson, TextOrJsonOption, complete_extension
-from th_ext.cli._terminal import write
+from th_ext.cli._terminal import ExitCode, write
 from th_ext.report import to_json
 
-__all__ = ["extensions_command", "schema_command"]
+__all__ = ["extensions_command", "lock_app", "schema_command"]
 
 
 ExtensionsDirOption = Annotated[
@@ -74,3 +76,73 @@ def schema_command(
     sys.stdout.flush()
     sys.stdout.buffer.write(data)  # the published bytes, unchanged: no sanitiser
     sys.stdout.buffer.flush()
+
+
+LOCK_HELP = "Record and check every published schema and its words (for maintainers)."
+
+lock_app = typer.Typer(
+    help=LOCK_HELP,
+    short_help=LOCK_HELP,
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _lock() -> None:
+    """Record and check every published schema and its words (for maintainers)."""
+
+
+SourceDirOption = Annotated[
+    Path,
+    typer.Option(
+        "--extensions-dir",
+        metavar="DIR",
+        help="The repository's extensions folder, which holds published.lock.",
+        file_okay=False,
+    ),
+]
+
+
+def lock_add(
+    extension: Annotated[
+        str,
+        typer.Argument(
+            help="The version to publish, as <name>/<version>.",
+            metavar="EXTENSION",
+            autocompletion=complete_extension,
+        ),
+    ],
+    extensions_dir: SourceDirOption = Path("extensions"),
+) -> None:
+    """Record a version's schema, requirements and normative text as published.
+
+    A published schema is never replaced: a changed schema needs a new version. Run it again
+    after an erratum to record the words it changed; a change without its erratum, or a new
+    MUST, is refused.
+    """
+    # th_ext.publish (the site builder) adds 12 ms to every start (import time after the
+    # CLI's, best of 5): only the lock commands load it.
+    from th_ext.publish import LOCK_FILE_NAME, add_to_lock
+
+    version = find(extension, extensions_dir)
+    added = add_to_lock(extensions_dir / LOCK_FILE_NAME, version)
+    state = "locked" if added else "already locked, words unchanged"
+    write(f"{version.key}: {state} (sha256 {schema_sha256(version)})")
+
+
+def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
+    """Fail when a published schema changed or vanished, or a stable version is not locked."""
+    from th_ext.publish import LOCK_FILE_NAME, check_lock, read_lock, read_words  # as above
+
+    path = extensions_dir / LOCK_FILE_NAME
+    problems = check_lock(discover(extensions_dir), read_lock(path), read_words(path))
+    for problem in problems:
+        write(f"th-ext: lock: {problem}", err=True)
+    if problems:
+        raise typer.Exit(int(ExitCode.PROBLEMS))
+    write("every published schema and its words are unchanged, or changed by an erratum")
+
+
+group_callback(lock_app, _lock)
+add_command(lock_app, "add", lock_add)
+add_command(lock_app, "check", lock_check)

@@ -8,11 +8,13 @@ unsigned run never loads it.
 
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from th_ext import Deadline
 from th_ext.cli._terminal import ExitCode, fail
 from th_ext.sources import DEFAULT_MAX_BYTES, SourceLimits, read_bounded
 
@@ -81,9 +83,6 @@ def card_check(
     source's ``--timeout``, with a tenth of it left for the rest of the check."""
     if options is None:
         return ()
-    from dataclasses import replace
-
-    from th_ext._deadline import Deadline
     from th_ext.signatures import check_signatures  # a keys option was given (see above)
 
     ends = Deadline(started + options.limits.timeout * 0.9, "--timeout")

@@ -151,6 +151,9 @@ class SignedCard:
     sdk_rejects: str = ""
     """Why a2a-sdk 1.3's verifier will reject the signature (empty when it accepts it)."""
 
+_LEAST_READ = 0.05
+"""Seconds: a jku read is not started with less time than this left."""
+
 
 def parse_jwks(data: bytes, source: str) -> KeySet:
     """The public keys of a JWKS document (RFC 7517 section 5); ``KeysError`` otherwise."""
@@ -406,14 +409,15 @@ class _Verifier:
         from th_ext.net._fetch import fetch
 
         remaining = self.deadline.remaining()
-        if remaining <= 0:
+        # what is left after a read that took the time there was is no time for another read
+        if remaining < _LEAST_READ:
             return f"jku {shown} not contacted: the --timeout for reading keys was spent"
         limits = self.options.limits
         try:
             result = fetch(
                 jku,
                 scope=HeaderScope(),
-                timeout=max(round(remaining, 2), 0.01),
+                timeout=remaining,
                 max_bytes=_cap(limits),
                 same_origin=True,
             )

@@ -311,7 +311,7 @@ def test_every_jku_of_a_card_shares_one_timeout(tmp_path: Path, card_server: Car
     messages = [p["message"] for p in run.report["problems"]]
     assert len(messages) == 3
     assert "no complete answer within" in messages[0]
-    assert all("--timeout for reading keys was spent" in m for m in messages[1:])
+    assert all("--timeout for reading keys was spent" in m for m in messages[1:]), messages
     assert [path for path, _ in card_server.seen].count("/slow-2.json") == 0
 
 

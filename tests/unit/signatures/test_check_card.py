@@ -54,9 +54,10 @@ def test_the_pre_commit_hook_takes_keys(tmp_path: Path) -> None:
     tampered = json.loads(signed_bytes())
     tampered["name"] = "changed"
     (tmp_path / "agent.json").write_text(json.dumps(tampered), encoding="utf-8")
-    code = "from th_ext.cli import pre_commit_main; pre_commit_main()"
+    # the hook's entry (.pre-commit-hooks.yaml), then its args, then the files pre-commit passes
+    entry = [str(Path(sys.executable).with_name("th-ext")), "validate"]
     run = subprocess.run(
-        [sys.executable, "-c", code, "--keys", "jwks.json", "agent-card.json", "agent.json"],
+        [*entry, "--keys", "jwks.json", "agent-card.json", "agent.json"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
