@@ -122,6 +122,20 @@ CASES: list[Case] = [
         limit=4.0,
     ),
     Case(
+        name="validate a small card from loopback",
+        ours=lambda ws: th_ext("validate", ws.server_url + "/small.json"),
+        baseline=check_jsonschema_small_params,
+        baseline_name="check-jsonschema 0.39.0 on its params",
+        limit=1.5,
+    ),
+    Case(
+        name="validate a small card from loopback, against the same card as a file",
+        ours=lambda ws: th_ext("validate", ws.server_url + "/small.json"),
+        baseline=lambda ws: th_ext("validate", ws.file("small")),
+        baseline_name="th-ext validate on the small card's file",
+        limit=4.0,
+    ),
+    Case(
         name="validate a 50 MB card from loopback",
         ours=lambda ws: th_ext("validate", ws.server_url, "--max-bytes", str(2 * BIG_CARD_BYTES)),
         baseline=lambda ws: [str(BIN / "a2a-lint"), ws.server_url],
@@ -207,6 +221,7 @@ def prepare(root: Path) -> Workspace:
     served.mkdir(parents=True)
     ws.files["50mb"] = served / "agent-card.json"
     write_big_card(ws.files["50mb"], BIG_CARD_BYTES)
+    shutil.copy(ws.files["small"], root / "site" / "small.json")
     return ws
 
 

@@ -118,7 +118,7 @@ class FetchTimeoutError(FetchError):
     code = "timeout"
 
 
-class HTTPStatusError(FetchError):
+class HTTPStatusCodeError(FetchError):
     """The server answered with an HTTP status other than 2xx."""
 
     code = "http-error"

@@ -22,8 +22,7 @@ from typing import Any
 from th_ext._exceptions import SchemaError, SourceError
 from th_ext.catalog._family import ExternalExtension, FamilySchema, checked_schema
 from th_ext.catalog._schemas import MAX_SCHEMA_BYTES, SchemaFile, parse_schema_bytes
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 
 __all__ = ["FetchedSchemas", "Fetcher", "fetch_family_schemas", "http_fetcher", "user_cache_dir"]
 

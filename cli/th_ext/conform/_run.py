@@ -35,7 +35,7 @@ from th_ext._exceptions import (
     CardDocumentError,
     ConformError,
     FetchError,
-    HTTPStatusError,
+    HTTPStatusCodeError,
     SourceTooLargeError,
 )
 from th_ext.catalog._family import FamilySchema
@@ -67,8 +67,14 @@ from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.dispatch._exchange import RpcExchange
 from th_ext.net import HeaderScope, redact_url, ssl_context
 from th_ext.signatures import SignatureOptions, check_signatures
-from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, header_scope
-from th_ext.sources._source import is_url, well_known_urls
+from th_ext.sources._source import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    SourceLimits,
+    header_scope,
+    is_url,
+    well_known_urls,
+)
 from th_ext.validate import load_card
 from th_ext.validate._document import parse_document
 
@@ -420,7 +426,7 @@ async def fetch_card(
             headers = {**dict(scope.headers_for(url)), "Accept": "application/json"}
             async with client.stream("GET", url, headers=headers) as response:
                 if response.status_code >= 300:
-                    raise HTTPStatusError(
+                    raise HTTPStatusCodeError(
                         f"{url}: HTTP {response.status_code}", status=response.status_code, url=url
                     )
                 async for chunk in response.aiter_bytes():

@@ -32,9 +32,9 @@ from th_ext.commands._card import CardCommand, CardCommands
 from th_ext.conform._family import FAMILY_KEYS, FamilyPayload, payloads_of
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
-from th_ext.dispatch._exchange import FINAL_STATES
 from th_ext.dispatch._verdict import task_id_of
 from th_ext.net import redact_url
+from th_ext.net._exchange import FINAL_STATES
 from th_ext.problems._text import clean
 
 if TYPE_CHECKING:

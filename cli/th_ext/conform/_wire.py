@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from th_ext.dispatch._answer import read_answer
-from th_ext.dispatch._exchange import RpcExchange, exchange_http
 from th_ext.dispatch._jsonrpc import JsonRpcClient
+from th_ext.net._exchange import RpcExchange, exchange_http
 
 if TYPE_CHECKING:
     import httpx

@@ -15,8 +15,7 @@ from th_ext.conform import ConformOptions, ConformReport, run_conform
 from th_ext.demo._server import DemoServer
 from th_ext.demo._variants import DemoVariant
 from th_ext.dispatch import DispatchPlan, plan_dispatch, text_message
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate import Report, load_card, report_for_source_error, validate_bytes
 
 __all__ = ["DEMO_COMMAND", "DemoRun", "run_demo"]

@@ -14,7 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from th_ext.dispatch._answer import read_answer
-from th_ext.dispatch._exchange import RpcExchange, exchange_http
+from th_ext.net._exchange import RpcExchange, exchange_http
 
 if TYPE_CHECKING:
     import httpx

@@ -25,12 +25,12 @@ from th_ext.checks import (
 )
 from th_ext.commands._dispatch_rule import decide
 from th_ext.dispatch import _verdict as verdict
-from th_ext.dispatch._exchange import RpcExchange
 from th_ext.dispatch._jsonrpc import JsonRpcClient
 from th_ext.dispatch._plan import DispatchPlan
 from th_ext.dispatch._verdict import LiveCheck
 from th_ext.net import HeaderScope, client_options, redact_url
-from th_ext.sources._limits import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
+from th_ext.net._exchange import RpcExchange
+from th_ext.sources._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 
 __all__ = [
     "CHECK_NAMES",
@@ -165,7 +165,7 @@ class _Run:
 
         limits = httpx.Limits(max_connections=2)
         async with httpx.AsyncClient(
-            timeout=self.timeout, limits=limits, **client_options()
+            timeout=self.timeout, **client_options(limits=limits)
         ) as client:
             rpc = JsonRpcClient(
                 client,

@@ -24,7 +24,7 @@ from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._dispatch_rule import decide
 from th_ext.commands._entry import EXTENSION_URI as COMMANDS_V1_URI
 from th_ext.net import redact_url
-from th_ext.sources._limits import read_bounded
+from th_ext.sources._source import read_bounded
 
 __all__ = [
     "DispatchPlan",

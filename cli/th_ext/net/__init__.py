@@ -1,4 +1,4 @@
-"""How th-ext talks to servers it does not trust: one policy for every request it makes.
+"""How th-ext talks to servers it does not trust: one policy, and one HTTP stack, httpx.
 
 * ``HeaderScope``: the caller's headers (credentials, usually) go only to the origin of the URL
   the user typed and to origins named explicitly; every other request is sent without them.
@@ -8,20 +8,32 @@
   ``HTTPS_PROXY``, ``ALL_PROXY`` and ``NO_PROXY``, in the card fetch and the live client alike.
   Why neither rather than both: the deadline and byte cap are kept on the socket to the
   server itself, and a run gives the same answer on a laptop and on a CI runner.
-* ``client_options``: the above as keyword arguments of an httpx client, for every client
-  th-ext builds (no redirects followed either).
+* ``client_options``: the above as keyword arguments of an ``httpx.AsyncClient``, for every
+  client th-ext builds (no redirects followed either, and at most 16 interim responses).
 * ``redact_url`` / ``redact``: ``user:password@`` in a URL is never reported.
+
+The requests themselves are made by two modules that import httpx and asyncio, which a command
+that reads no URL never needs (about 60 ms of start-up, measured with ``python -X importtime``):
+so they are imported from where they live, not from here.
+
+* ``th_ext.net._fetch``: ``fetch_async`` (one GET with checked redirects, on the caller's
+  client, under a ``th_ext._deadline.Deadline``), ``fetch`` (the same without an event loop)
+  and ``FetchResult``;
+* ``th_ext.net._exchange``: ``exchange_http`` (one call to an agent, its answer recorded in an
+  ``RpcExchange``), ``read_body`` (a body inflated within the byte cap), ``EventParser``
+  (Server-Sent Events), ``describe`` and ``cannot_connect`` (a failure by its type).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from th_ext.net._origin import Origin, origin_of, redact, redact_url
-from th_ext.net._scope import HeaderScope
+from th_ext.net._scope import HeaderScope, Origin, origin_of, redact, redact_url
 
 if TYPE_CHECKING:
     import ssl
+
+    import httpx
 
 __all__ = [
     "HeaderScope",
@@ -42,17 +54,26 @@ def ssl_context() -> ssl.SSLContext:
     Made once per process (loading the store costs milliseconds) and shared.
     """
     if not _CONTEXT:
-        import ssl
+        import ssl  # only where a connection is made: a file read never needs TLS
 
         _CONTEXT.append(ssl.create_default_context())
     return _CONTEXT[0]
 
 
-def client_options() -> dict[str, Any]:
-    """The policy as ``httpx.AsyncClient`` / ``httpx.Client`` keyword arguments.
+def client_options(*, limits: httpx.Limits | None = None) -> dict[str, Any]:
+    """The policy as keyword arguments: ``httpx.AsyncClient(**client_options(), timeout=None)``.
 
     The system CA store (``ssl_context``), nothing from the environment (no proxy variables,
-    no ``.netrc``), and no redirects followed: a request is never re-sent to where a server
-    points. Add the timeout and connection limits of the call site.
+    no ``.netrc``), no redirects followed (a request is never re-sent to where a server
+    points), and at most ``MAX_INTERIM`` interim responses before an answer: all in a
+    ``PolicyTransport`` with ``limits`` (connections, keep-alive; httpx's defaults when not
+    given). Add the call site's timeout: ``None`` where every exchange runs under its own
+    deadline, as ``fetch_async``'s do.
     """
-    return {"verify": ssl_context(), "trust_env": False, "follow_redirects": False}
+    # The transport imports httpx and httpcore (about 80 ms): only where a client is built.
+    import httpx
+
+    from th_ext.net import _fetch
+
+    transport = _fetch.PolicyTransport(verify=ssl_context(), limits=limits or httpx.Limits())
+    return {"transport": transport, "trust_env": False, "follow_redirects": False}

@@ -1,51 +1,60 @@
-"""One bounded HTTP GET: a deadline over the whole exchange, a byte cap, and checked redirects.
+"""One bounded HTTP GET of a document (a card, a schema), with checked redirects, on httpx.
 
-Built on the standard library's ``http.client`` rather than an HTTP client package, because the
-guarantees a card reader owes its user are easier to keep with direct control of the socket:
+The guarantees a card reader owes its user, kept over an ``httpx.AsyncClient``:
 
-* the timeout bounds the whole fetch, redirects included. A watchdog shuts the socket down at
-  the deadline, so a server that accepts and never answers, or trickles a byte at a time, cannot
-  hold the caller past it;
-* the body is streamed and the read stops at the cap, which counts bytes after decompression
-  (a gzip or deflate body is inflated in bounded steps, so a small bomb cannot expand in memory);
-* at most ``max_redirects`` redirects, only to http or https, never to a URL seen before. Caller
-  headers (which may carry credentials) are sent only where their ``HeaderScope`` allows;
-* the exchange is strict: interim (1xx) responses are skipped, and a body shorter than its
-  ``Content-Length`` is an error, not a card.
-It is also a fraction of the import cost of a full client, which matters on the CLI's path:
-measured with ``python -X importtime``, ``http.client`` costs about 22 ms and httpx about 90 ms.
-That is why the card fetch stays on ``http.client`` while the live client, which needs
-streaming and async, uses httpx.
-Both follow the same policy (``th_ext.net``): one CA store, no proxy, one header scope.
+* one deadline over the whole fetch, redirects included (``asyncio.timeout``), so a server
+  that accepts and never answers, or trickles a byte at a time, cannot hold the caller past it;
+* the body read raw and inflated within the byte cap (``read_body``), which counts bytes after
+  decompression, so a small gzip bomb cannot expand in memory; a plain body whose
+  ``Content-Length`` is over the cap is refused before it is read;
+* at most ``max_redirects`` redirects, only to http or https, never to a URL seen before, each
+  one a new request that carries the caller's headers only where its ``HeaderScope`` allows;
+* a strict exchange: interim (1xx) responses are skipped, at most ``MAX_INTERIM`` of them
+  (``PolicyTransport``, the transport of every client ``client_options`` makes), and a body
+  shorter than its ``Content-Length`` is an error, not a card.
+
+``fetch_async`` runs on the caller's client (several fetches can share one, as a fleet does);
+``fetch`` is the same for a caller without an event loop, on a client of its own.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
-import http.client
-import socket
-import threading
-import time
-import zlib
+import ssl
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
-from urllib.parse import quote, urljoin, urlsplit
+from typing import Any
+from urllib.parse import urljoin, urlsplit
 
+import httpcore
+import httpx
+
+from th_ext._deadline import Deadline
 from th_ext._exceptions import (
     FetchError,
     FetchTimeoutError,
-    HTTPStatusError,
+    HTTPStatusCodeError,
     RedirectError,
     SourceArgumentError,
     SourceTooLargeError,
 )
-from th_ext.net import HeaderScope, origin_of, redact_url
-from th_ext.net._fetch_wire import InterimSkippingResponse, describe, inflater_for, shorten
+from th_ext.net import client_options
+from th_ext.net._exchange import (
+    BodyCorruptError,
+    BodyIncompleteError,
+    BodyTooLargeError,
+    BodyTruncatedError,
+    describe,
+    read_body,
+    shorten,
+)
+from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url
 
-__all__ = ["FetchResult", "fetch"]
+__all__ = ["MAX_INTERIM", "FetchResult", "PolicyTransport", "fetch", "fetch_async"]
 
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-_CHUNK = 64 * 1024
-_URL_SAFE = "!#$%&'()*+,/:;=?@[]~"  # what a request target may hold as it is
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,250 +68,392 @@ class FetchResult:
     redirects: tuple[str, ...]
 
 
-def fetch(
+async def fetch_async(
     url: str,
     *,
+    client: httpx.AsyncClient,
     scope: HeaderScope,
-    timeout: float,
+    deadline: Deadline,
     max_bytes: int,
     max_redirects: int = 5,
     user_agent: str = "th-ext",
     same_origin: bool = False,
 ) -> FetchResult:
-    """GET ``url`` and return the body, or raise a ``FetchError`` / ``SourceTooLargeError``.
+    """GET ``url`` through ``client`` and return the body, or raise a ``FetchError`` (its
+    subclasses ``FetchTimeoutError``, ``HTTPStatusCodeError``, ``RedirectError``),
+    ``SourceTooLargeError`` or ``SourceArgumentError``.
 
-    Each request (the first and every redirect) carries ``scope.headers_for`` its URL. Every
-    URL in a message is redacted (no ``user:password@``). With ``same_origin``, a redirect to
-    another origin than ``url``'s is refused before it is followed (``redirect-off-origin``).
+    ``client`` should be built with ``client_options()`` (no redirects followed, no proxy from
+    the environment). Each request (the first and every redirect) carries
+    ``scope.headers_for`` its URL. The whole fetch ends by ``deadline``; a
+    ``FetchTimeoutError`` then says ``deadline.message``. Every URL in a message is redacted.
+    With ``same_origin``, a redirect to another origin than ``url``'s is refused before it is
+    followed (``redirect-off-origin``).
     """
-    deadline = time.monotonic() + timeout
     seen = [url]
     current = url
-    while True:
-        send = [
-            ("User-Agent", user_agent),
-            ("Accept", "application/json, */*;q=0.5"),
-            ("Accept-Encoding", "gzip, deflate"),
-        ]
-        headers = scope.headers_for(current)
-        if headers:
-            overridden = {name.lower() for name, _ in headers}
-            send = [h for h in send if h[0].lower() not in overridden] + list(headers)
-        exchange = _Exchange(current, send, deadline, timeout, max_bytes)
-        location = exchange.run()
-        if location is None:
-            assert exchange.result is not None
-            status, content_type, body = exchange.result
-            return FetchResult(current, status, content_type, body, tuple(seen[1:]))
-        target = urljoin(current, location)
-        scheme = urlsplit(target).scheme.lower()
-        where, to = redact_url(current), redact_url(target)
-        if scheme not in ("http", "https"):
-            raise RedirectError(
-                f"{where} redirects to {to}: only http and https redirects are followed",
-                code="redirect-not-http",
-            )
-        if same_origin and origin_of(target) != origin_of(url):
-            raise RedirectError(
-                f"{where} redirects to {to}, on another origin: not followed",
-                code="redirect-off-origin",
-            )
-        if target in seen:
-            raise RedirectError(
-                f"{where} redirects to {to}, which was already visited (a redirect loop)",
-                code="redirect-loop",
-            )
-        if len(seen) > max_redirects:
-            raise RedirectError(
-                f"{redact_url(url)}: more than {max_redirects} redirects (last to {to})",
-                code="too-many-redirects",
-            )
-        seen.append(target)
-        current = target
+    try:
+        async with asyncio.timeout(deadline.remaining()):
+            while True:
+                location, result = await _get(client, current, scope, max_bytes, user_agent)
+                if result is not None:
+                    return FetchResult(current, *result, redirects=tuple(seen[1:]))
+                current = _follow(url, current, location, seen, max_redirects, same_origin)
+    except TimeoutError:
+        raise FetchTimeoutError(f"{redact_url(current)}: {deadline.message}") from None
 
 
-class _Exchange:
-    """One request and its response, under the shared deadline and a socket watchdog."""
+def fetch(
+    url: str,
+    *,
+    scope: HeaderScope,
+    deadline: Deadline,
+    max_bytes: int,
+    max_redirects: int = 5,
+    user_agent: str = "th-ext",
+    same_origin: bool = False,
+) -> FetchResult:
+    """``fetch_async`` for a caller without an event loop: on a loop and a client of its own.
 
-    def __init__(
+    Called from a thread that already runs an event loop (a synchronous reader inside async
+    code), the fetch runs in a worker thread, so it neither fails nor nests loops.
+    """
+
+    def run() -> FetchResult:
+        return asyncio.run(
+            _fetch_alone(url, scope, deadline, max_bytes, max_redirects, user_agent, same_origin)
+        )
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return run()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(run).result()
+
+
+async def _fetch_alone(  # noqa: PLR0917 (one private step of fetch)
+    url: str,
+    scope: HeaderScope,
+    deadline: Deadline,
+    max_bytes: int,
+    max_redirects: int,
+    user_agent: str,
+    same_origin: bool,
+) -> FetchResult:
+    async with httpx.AsyncClient(timeout=None, **client_options()) as client:
+        return await fetch_async(
+            url,
+            client=client,
+            scope=scope,
+            deadline=deadline,
+            max_bytes=max_bytes,
+            max_redirects=max_redirects,
+            user_agent=user_agent,
+            same_origin=same_origin,
+        )
+
+
+def _follow(  # noqa: PLR0917 (one private step of fetch_async)
+    first: str,
+    current: str,
+    location: str,
+    seen: list[str],
+    max_redirects: int,
+    same_origin: bool,
+) -> str:
+    """The URL a redirect to ``location`` leads to, once it passes the redirect policy."""
+    target = urljoin(current, location)
+    scheme = urlsplit(target).scheme.lower()
+    where, to = redact_url(current), redact_url(target)
+    if scheme not in ("http", "https"):
+        raise RedirectError(
+            f"{where} redirects to {to}: only http and https redirects are followed",
+            code="redirect-not-http",
+        )
+    if same_origin and origin_of(target) != origin_of(first):
+        raise RedirectError(
+            f"{where} redirects to {to}, on another origin: not followed",
+            code="redirect-off-origin",
+        )
+    if target in seen:
+        raise RedirectError(
+            f"{where} redirects to {to}, which was already visited (a redirect loop)",
+            code="redirect-loop",
+        )
+    if len(seen) > max_redirects:
+        raise RedirectError(
+            f"{redact_url(first)}: more than {max_redirects} redirects (last to {to})",
+            code="too-many-redirects",
+        )
+    seen.append(target)
+    return target
+
+
+def _request_headers(url: str, scope: HeaderScope, user_agent: str) -> list[tuple[str, str]]:
+    send = [
+        ("User-Agent", user_agent),
+        ("Accept", "application/json, */*;q=0.5"),
+        ("Accept-Encoding", "gzip, deflate"),
+    ]
+    headers = scope.headers_for(url)
+    if headers:
+        overridden = {name.lower() for name, _ in headers}
+        send = [h for h in send if h[0].lower() not in overridden] + list(headers)
+    return send
+
+
+async def _get(
+    client: httpx.AsyncClient, url: str, scope: HeaderScope, max_bytes: int, user_agent: str
+) -> tuple[str, tuple[int, str, bytes] | None]:
+    """One request: a redirect's ``Location`` and ``None``, or ``""`` and (status, content
+    type, body)."""
+    where = redact_url(url)
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (raises for a port that is not a number)
+    except ValueError:
+        raise SourceArgumentError(f"{where}: the port is not a number") from None
+    if not parts.hostname:
+        raise SourceArgumentError(f"{where}: the URL names no host")
+    try:
+        request = client.build_request("GET", url, headers=_request_headers(url, scope, user_agent))
+    except (httpx.InvalidURL, UnicodeError) as exc:
+        raise SourceArgumentError(f"{where}: cannot be sent ({shorten(str(exc))})") from None
+    try:
+        response = await client.send(request, stream=True)
+    except httpx.TransportError as exc:
+        raise FetchError(f"{where}: {redact(describe(exc))}") from None
+    try:
+        return await _answer(response, where, max_bytes)
+    finally:
+        await response.aclose()
+
+
+async def _answer(
+    response: httpx.Response, where: str, max_bytes: int
+) -> tuple[str, tuple[int, str, bytes] | None]:
+    status = response.status_code
+    if status in _REDIRECT_STATUSES:
+        location = response.headers.get("location", "")
+        if not location:
+            raise RedirectError(
+                f"{where}: HTTP {status} redirect without a Location header", code="bad-redirect"
+            )
+        return location, None
+    if not 200 <= status < 300:
+        raise HTTPStatusCodeError(
+            f"{where}: HTTP {status} {shorten(response.reason_phrase)}".rstrip(),
+            status=status,
+            url=where,
+        )
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    length = response.headers.get("content-length", "")
+    if encoding in ("identity", "") and length.isdigit() and int(length) > max_bytes:
+        raise _too_large(where, f"announces {int(length)} bytes", max_bytes)
+    chunks: list[bytes] = []
+    try:
+        async for chunk in read_body(response, max_bytes, where):
+            chunks.append(chunk)
+    except BodyTooLargeError:
+        what = "sent more than" if encoding in ("identity", "") else "expands past"
+        raise _too_large(where, f"{what} {max_bytes} bytes", max_bytes) from None
+    except BodyTruncatedError as exc:
+        raise FetchError(f"{where}: the {exc.args[0]} body is truncated") from None
+    except BodyCorruptError as exc:
+        raise FetchError(f"{where}: the compressed body is corrupt ({exc.args[0]})") from None
+    except BodyIncompleteError as exc:
+        missing = "" if exc.args[0] is None else f" ({exc.args[0]} of the announced bytes missing)"
+        raise FetchError(
+            f"{where}: the server closed the connection before the body was complete{missing}"
+        ) from None
+    except httpx.TransportError as exc:
+        raise FetchError(f"{where}: {redact(describe(exc))}") from None
+    content_type = response.headers.get("content-type", "")
+    return "", (status, content_type, b"".join(chunks))
+
+
+def _too_large(where: str, what: str, max_bytes: int) -> SourceTooLargeError:
+    return SourceTooLargeError(f"{where}: the body {what}, over the cap of {max_bytes} bytes")
+
+
+# --- the transport: httpcore's connection pool, with interim responses counted ---
+
+MAX_INTERIM = 16
+"""Interim (1xx) responses skipped before one exchange is refused: httpcore skips any number."""
+
+_ERRORS: tuple[tuple[type[Exception], type[httpx.HTTPError]], ...] = (
+    (httpcore.ConnectTimeout, httpx.ConnectTimeout),
+    (httpcore.ReadTimeout, httpx.ReadTimeout),
+    (httpcore.WriteTimeout, httpx.WriteTimeout),
+    (httpcore.PoolTimeout, httpx.PoolTimeout),
+    (httpcore.ConnectError, httpx.ConnectError),
+    (httpcore.ReadError, httpx.ReadError),
+    (httpcore.WriteError, httpx.WriteError),
+    (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
+    (httpcore.LocalProtocolError, httpx.LocalProtocolError),
+    (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
+    (httpcore.TimeoutException, httpx.TimeoutException),
+    (httpcore.NetworkError, httpx.NetworkError),
+    (httpcore.ProtocolError, httpx.ProtocolError),
+)
+"""httpcore's errors as httpx's, the most specific first (what ``httpx.AsyncHTTPTransport``
+does with its own table)."""
+
+
+@contextlib.contextmanager
+def _as_httpx_errors() -> Iterator[None]:
+    try:
+        yield
+    except httpcore.ProxyError:
+        raise
+    except Exception as exc:
+        for core, ours in _ERRORS:
+            if isinstance(exc, core):
+                raise ours(str(exc)) from exc
+        raise
+
+
+class PolicyTransport(httpx.AsyncBaseTransport):
+    """httpx's transport for th-ext: httpcore's connection pool on the system CA store, no
+    proxy, and a network stream that refuses an answer after ``MAX_INTERIM`` interim heads.
+
+    Built on httpcore's public pool and network-backend interfaces, because httpx's own
+    transport takes no network backend and httpcore reports no interim response.
+    """
+
+    def __init__(self, *, verify: ssl.SSLContext, limits: httpx.Limits) -> None:
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=verify,
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry,
+            network_backend=_Backend(),
+        )
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        assert isinstance(request.stream, httpx.AsyncByteStream)
+        core = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(
+                scheme=request.url.raw_scheme,
+                host=request.url.raw_host,
+                port=request.url.port,
+                target=request.url.raw_path,
+            ),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
+        )
+        with _as_httpx_errors():
+            response = await self._pool.handle_async_request(core)
+        assert isinstance(response.stream, AsyncIterable)
+        return httpx.Response(
+            status_code=response.status,
+            headers=response.headers,
+            stream=_Body(response.stream),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+
+
+class _Body(httpx.AsyncByteStream):
+    def __init__(self, stream: AsyncIterable[bytes]) -> None:
+        self._stream = stream
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        with _as_httpx_errors():
+            async for part in self._stream:
+                yield part
+
+    async def aclose(self) -> None:
+        aclose = getattr(self._stream, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+class _Backend(httpcore.AsyncNetworkBackend):
+    def __init__(self) -> None:
+        self._backend = httpcore.AnyIOBackend()
+
+    async def connect_tcp(
         self,
-        url: str,
-        headers: list[tuple[str, str]],
-        deadline: float,
-        timeout: float,
-        max_bytes: int,
-    ) -> None:
-        self.url = url
-        self.where = redact_url(url)
-        self.headers = headers
-        self.deadline = deadline
-        self.timeout = timeout
-        self.max_bytes = max_bytes
-        self.result: tuple[int, str, bytes] | None = None  # status, content type, body
-        self._conn: http.client.HTTPConnection | None = None
-        self._sock: socket.socket | None = None
-        self._expired = False
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        stream = await self._backend.connect_tcp(host, port, timeout, local_address, socket_options)
+        return _InterimCounting(stream)
 
-    def run(self) -> str | None:
-        """Perform the exchange: a redirect's ``Location``, or ``None`` with ``result`` set."""
-        remaining = self._remaining()
-        watchdog = threading.Timer(remaining, self._expire)
-        watchdog.daemon = True
-        watchdog.start()
-        try:
-            return self._perform()
-        except (FetchError, SourceTooLargeError):
-            raise
-        except TimeoutError:
-            raise self._timeout_error() from None
-        except UnicodeError as exc:
-            raise SourceArgumentError(f"{self.where}: cannot be sent ({exc})") from None
-        except (OSError, http.client.HTTPException, zlib.error) as exc:
-            if self._expired or time.monotonic() >= self.deadline:
-                raise self._timeout_error() from None
-            raise FetchError(f"{self.where}: {describe(exc)}") from None
-        finally:
-            watchdog.cancel()
-            watchdog.join()  # no thread outlives the exchange
-            if self._conn is not None:
-                self._conn.close()
-            if self._sock is not None:
-                self._sock.close()
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        raise httpcore.UnsupportedProtocol("th-ext connects over TCP only")
 
-    def _perform(self) -> str | None:
-        parts = urlsplit(self.url)
-        scheme = parts.scheme.lower()
-        try:
-            port = parts.port
-        except ValueError:
-            raise SourceArgumentError(f"{self.where}: the port is not a number") from None
-        if not parts.hostname:
-            raise SourceArgumentError(f"{self.where}: the URL names no host")
-        conn: http.client.HTTPConnection
-        if scheme == "https":
-            from th_ext.net import ssl_context
+    async def sleep(self, seconds: float) -> None:
+        await self._backend.sleep(seconds)
 
-            conn = http.client.HTTPSConnection(
-                parts.hostname, port, timeout=self._remaining(), context=ssl_context()
-            )
-        else:
-            conn = http.client.HTTPConnection(parts.hostname, port, timeout=self._remaining())
-        conn.response_class = InterimSkippingResponse
-        self._conn = conn
-        target = quote(parts.path or "/", safe=_URL_SAFE)
-        if parts.query:
-            target += "?" + quote(parts.query, safe=_URL_SAFE)
-        conn.connect()
-        self._sock = conn.sock
-        self._check_deadline()
-        conn.request("GET", target, headers=dict(self.headers))
-        response = conn.getresponse()
-        self._check_deadline()
-        if response.status in _REDIRECT_STATUSES:
-            location = response.getheader("Location")
-            if not location:
-                raise RedirectError(
-                    f"{self.where}: HTTP {response.status} redirect without a Location header",
-                    code="bad-redirect",
-                )
-            return location
-        if not 200 <= response.status < 300:
-            raise HTTPStatusError(
-                f"{self.where}: HTTP {response.status} {shorten(response.reason)}".rstrip(),
-                status=response.status,
-                url=self.where,
-            )
-        content_type = response.getheader("Content-Type") or ""
-        self.result = (response.status, content_type, self._read_body(response))
-        return None
 
-    def _read_body(self, response: http.client.HTTPResponse) -> bytes:
-        encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
-        inflater = inflater_for(encoding, self.where)
-        if inflater is None:
-            length = response.getheader("Content-Length")
-            if length and length.isdigit() and int(length) > self.max_bytes:
-                raise self._too_large(f"announces {int(length)} bytes")
-            announced = response.length
-            if announced is not None and announced <= self.max_bytes and not response.chunked:
-                return self._read_announced(response)
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            self._check_deadline()
-            if self._sock is not None:
-                self._sock.settimeout(self._remaining())
-            raw = response.read1(_CHUNK)
-            if not raw:
-                break
-            if inflater is None:
-                total += len(raw)
-                if total > self.max_bytes:
-                    raise self._too_large(f"sent more than {self.max_bytes} bytes")
-                chunks.append(raw)
-                continue
-            pending = raw
-            while pending:
-                out = inflater.decompress(pending, self.max_bytes - total + 1)
-                total += len(out)
-                if total > self.max_bytes:
-                    raise self._too_large(f"expands past {self.max_bytes} bytes")
-                chunks.append(out)
-                pending = inflater.unconsumed_tail
-        if response.length:  # what Content-Length announced and never came
-            raise self._short_body(response.length)
-        if inflater is not None:
-            if not inflater.eof:
-                raise FetchError(f"{self.where}: the {encoding} body is truncated")
-            tail = inflater.flush()
-            total += len(tail)
-            if total > self.max_bytes:
-                raise self._too_large(f"expands past {self.max_bytes} bytes")
-            chunks.append(tail)
-        return b"".join(chunks)
+class _InterimCounting(httpcore.AsyncNetworkStream):
+    """A connection that counts the interim heads before each final one.
 
-    def _read_announced(self, response: http.client.HTTPResponse) -> bytes:
-        """A plain body of announced length under the cap, in one read into one buffer (chunks
-        and their join would hold a large body twice); the watchdog ends it at the deadline."""
-        self._check_deadline()
-        if self._sock is not None:
-            self._sock.settimeout(self._remaining())
-        try:
-            return response.read()
-        except http.client.IncompleteRead as exc:
-            if self._expired:
-                raise self._timeout_error() from None
-            raise self._short_body(exc.expected) from None
+    After each request is written, the heads that come back are scanned (each ends with an
+    empty line; its status code is at a fixed place after ``HTTP/1.x ``) until the first one
+    that is not interim; the body and anything after it are never scanned.
+    """
 
-    def _remaining(self) -> float:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise self._timeout_error()
-        return remaining
+    def __init__(self, stream: httpcore.AsyncNetworkStream) -> None:
+        self._stream = stream
+        self._head = bytearray()
+        self._scanning = False
+        self._interim = 0
 
-    def _check_deadline(self) -> None:
-        if self._expired:
-            raise self._timeout_error()
-        self._remaining()
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._head.clear()
+        self._scanning, self._interim = True, 0
+        await self._stream.write(buffer, timeout)
 
-    def _expire(self) -> None:
-        """Called by the watchdog at the deadline: wake any blocked read by shutting the socket."""
-        self._expired = True
-        sock = self._sock
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        data = await self._stream.read(max_bytes, timeout)
+        if self._scanning:
+            self._scan(data)
+        return data
 
-    def _timeout_error(self) -> FetchTimeoutError:
-        return FetchTimeoutError(f"{self.where}: no complete answer within {self.timeout:g} s")
+    def _scan(self, data: bytes) -> None:
+        self._head += data
+        while self._scanning:
+            end = self._head.find(b"\r\n\r\n")
+            if end < 0:
+                if len(self._head) > 256 * 1024:  # no head is this long: h11 refuses it
+                    self._scanning = False
+                return
+            status = bytes(self._head[9:12])
+            del self._head[: end + 4]
+            if len(status) == 3 and status[:1] == b"1" and status != b"101":
+                self._interim += 1
+                if self._interim > MAX_INTERIM:
+                    raise httpcore.RemoteProtocolError(
+                        f"more than {MAX_INTERIM} interim (1xx) responses"
+                    )
+            else:
+                self._scanning = False
+                self._head.clear()
 
-    def _short_body(self, missing: int | None) -> FetchError:
-        return FetchError(
-            f"{self.where}: the server closed the connection before the body was complete"
-            f" ({missing} of the announced bytes missing)"
-        )
+    async def aclose(self) -> None:
+        await self._stream.aclose()
 
-    def _too_large(self, what: str) -> SourceTooLargeError:
-        return SourceTooLargeError(
-            f"{self.where}: the body {what}, over the cap of {self.max_bytes} bytes"
-        )
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        stream = await self._stream.start_tls(ssl_context, server_hostname, timeout)
+        return _InterimCounting(stream)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)

@@ -1,23 +1,92 @@
 """Which origins may receive the caller's headers: the one rule every th-ext request obeys.
 
+An origin is the (scheme, host, port) triple of RFC 6454, with the scheme's default port filled
+in, so ``https://a.example`` and ``https://A.example:443/x`` are one origin.
+
 A ``--header`` usually carries a credential. It goes to the origin of the URL the user typed,
 and to the origins the user names explicitly (``--header-origin``), and nowhere else: not to
 the target of a redirect on another origin, not to an interface a card names on another origin,
 not to a ``GetTask`` endpoint the agent chose. A request to any other origin is sent without
 those headers, and the scope remembers it so that the caller can say so (naming the origin,
-never the header's value).
+never the header's value). Every request th-ext makes asks ``HeaderScope.headers_for`` first.
 
-Every request th-ext makes asks ``HeaderScope.headers_for`` first; anything that sends requests
-on th-ext's behalf should do the same.
+Credentials written into a URL (``https://user:secret@host``) are never reported either:
+``redact_url`` and ``redact`` replace them wherever th-ext writes a URL.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
+from urllib.parse import urlsplit
 
-from th_ext.net._origin import Origin, origin_of, redact
+__all__ = ["HeaderScope", "Origin", "origin_of", "redact", "redact_url"]
 
-__all__ = ["HeaderScope"]
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+# What ends the userinfo-and-host part of a URL.
+_AUTHORITY_END = frozenset("/?#@")
+
+
+class Origin(NamedTuple):
+    """The scheme, host and port of a URL (the host lower-cased, the default port filled in)."""
+
+    scheme: str
+    host: str
+    port: int | None
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        if self.port is None or self.port == _DEFAULT_PORTS.get(self.scheme):
+            return f"{self.scheme}://{host}"
+        return f"{self.scheme}://{host}:{self.port}"
+
+
+def origin_of(url: str) -> Origin | None:
+    """The origin of an http(s) ``url``; ``None`` when it has none (no host, a bad port)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if scheme not in _DEFAULT_PORTS or not host:
+        return None
+    return Origin(scheme, host, port if port is not None else _DEFAULT_PORTS[scheme])
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any ``user:password@`` replaced by ``***@``; other text is unchanged."""
+    return redact(url)
+
+
+def redact(text: str) -> str:
+    """``text`` with the credentials of every URL in it replaced by ``***``.
+
+    After each ``://``, the run of characters up to the first ``/``, ``?``, ``#``, ``@`` or
+    white space is a URL's userinfo when an ``@`` ends it. Each character is looked at once
+    or twice (``str.find`` and one forward scan; a run holds no ``/``, so runs never overlap),
+    so the time is linear in the text, however long a card's name or URL is.
+    """
+    if "@" not in text or "://" not in text:
+        return text
+    pieces: list[str] = []
+    done = 0
+    found = text.find("://")
+    while found >= 0:
+        start = found + 3
+        end = start
+        size = len(text)
+        while end < size and text[end] not in _AUTHORITY_END and not text[end].isspace():
+            end += 1
+        if end < size and text[end] == "@":
+            pieces.append(text[done:start])
+            pieces.append("***")
+            done = end
+        found = text.find("://", start)  # a later "://" may begin inside the run's ":"
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 class HeaderScope:

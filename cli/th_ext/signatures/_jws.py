@@ -42,8 +42,7 @@ from th_ext.signatures._canonical import (
     first_difference,
     sdk_form,
 )
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 
 if TYPE_CHECKING:
     from jwt.algorithms import Algorithm
@@ -150,6 +149,7 @@ class SignedCard:
     alg: str
     sdk_rejects: str = ""
     """Why a2a-sdk 1.3's verifier will reject the signature (empty when it accepts it)."""
+
 
 _LEAST_READ = 0.05
 """Seconds: a jku read is not started with less time than this left."""
@@ -414,10 +414,11 @@ class _Verifier:
             return f"jku {shown} not contacted: the --timeout for reading keys was spent"
         limits = self.options.limits
         try:
+            seconds = remaining
             result = fetch(
                 jku,
                 scope=HeaderScope(),
-                timeout=remaining,
+                deadline=Deadline.after(seconds, f"no complete answer within {seconds:.3g} s"),
                 max_bytes=_cap(limits),
                 same_origin=True,
             )

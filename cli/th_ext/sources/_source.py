@@ -1,13 +1,17 @@
-"""Where an agent card comes from: a file, standard input (``-``), or an http(s) URL.
+"""Where a card comes from (a file, standard input ``-``, or an http(s) URL) and what a read
+may cost.
 
 Every command that reads a card reads it here, so they all accept the same sources with the same
-limits. A URL whose path ends in ``.json`` is the card itself; any other URL is the agent's base
-URL, and the card is read from ``<base>/.well-known/agent-card.json``, falling back to the
-pre-0.3 ``<base>/.well-known/agent.json`` only when the first answers 404 (with a warning that
-the old path is deprecated).
+limits. ``SourceLimits`` holds the caller's headers (and the origins they may go to), the
+deadline and the byte cap; ``check_limits`` holds them to their ranges, so the library and the
+command line refuse the same values with the same words; ``read_bounded`` reads a stream in
+chunks, so that memory follows what arrives and never the cap.
 
-Nothing heavier than the standard library is imported here, and the HTTP code only when the
-source is a URL.
+A URL whose path ends in ``.json`` is the card itself; any other URL is the agent's base URL,
+and the card is read from ``<base>/.well-known/agent-card.json``, falling back to the pre-0.3
+``<base>/.well-known/agent.json`` only when the first answers 404 (with a warning that the old
+path is deprecated). Nothing heavier than the standard library is imported here, and the HTTP
+code (httpx) only when the source is a URL.
 """
 
 from __future__ import annotations
@@ -15,34 +19,139 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
+from th_ext._deadline import Deadline
 from th_ext._exceptions import (
-    HTTPStatusError,
+    HTTPStatusCodeError,
     SourceArgumentError,
     SourceTooLargeError,
     SourceUnreadableError,
 )
 from th_ext._version import __version__
-from th_ext.sources._limits import (
-    SourceLimits,
-    check_limits,
-    header_scope,
-    read_bounded,
-)
 
 if TYPE_CHECKING:
     from th_ext.net import HeaderScope
     from th_ext.problems._problem import Problem
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_TIMEOUT",
+    "MAX_BYTES_LIMIT",
     "MAX_REDIRECTS",
+    "MAX_TIMEOUT",
     "SourceBytes",
+    "SourceLimits",
+    "check_limits",
+    "header_scope",
     "is_url",
+    "parse_header",
+    "read_bounded",
     "read_source",
     "well_known_urls",
 ]
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+MAX_TIMEOUT = 3600.0
+"""The longest ``timeout`` accepted (seconds): an hour is far beyond any card or agent."""
+MAX_BYTES_LIMIT = 1024 * 1024 * 1024
+"""The largest ``max_bytes`` accepted: 1 GiB, two hundred times the default."""
+_CHUNK = 64 * 1024
+_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLimits:
+    """How a source is read: extra request headers, the whole-fetch timeout, the byte cap.
+
+    ``timeout`` (seconds, at most ``MAX_TIMEOUT``) applies to URLs only; ``max_bytes`` (at most
+    ``MAX_BYTES_LIMIT``) to every source, counted after decompression. ``headers`` go only to
+    the origin of the source URL and to the origins of ``header_origins`` (see
+    ``th_ext.net.HeaderScope``).
+    """
+
+    headers: tuple[tuple[str, str], ...] = ()
+    timeout: float = DEFAULT_TIMEOUT
+    max_bytes: int = DEFAULT_MAX_BYTES
+    header_origins: tuple[str, ...] = ()
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """``"Name: value"`` as ``(name, value)``; ``SourceArgumentError`` if it is malformed.
+
+    No message ever holds the value (or, without a colon, any of the text): it is a secret.
+    """
+    name, colon, value = text.partition(":")
+    name = name.strip()
+    if not colon:
+        raise SourceArgumentError(
+            "a header is not of the form 'Name: value' (it has no colon; its text is not shown)"
+        )
+    if not _TOKEN.fullmatch(name):
+        raise SourceArgumentError(
+            "a header is not of the form 'Name: value' (the name before the colon is not an "
+            "HTTP token; the text is not shown)"
+        )
+    value = value.strip()
+    if any(ch in value for ch in "\r\n\0"):
+        raise SourceArgumentError(f"header {name!r} has a line break or NUL in its value")
+    try:
+        value.encode("latin-1")
+    except UnicodeEncodeError:
+        raise SourceArgumentError(f"header {name!r}: HTTP header values must be Latin-1") from None
+    return name, value
+
+
+def header_scope(source: str | None, limits: SourceLimits) -> HeaderScope:
+    """The scope of ``limits.headers`` for a run that starts at ``source`` (see ``HeaderScope``)."""
+    from th_ext.net import HeaderScope
+
+    try:
+        return HeaderScope.for_source(limits.headers, source, limits.header_origins)
+    except ValueError as exc:
+        raise SourceArgumentError(f"header origin {exc}", code="bad-header-origin") from None
+
+
+def check_limits(limits: SourceLimits) -> None:
+    """``SourceArgumentError`` (one line) unless every limit is in its range."""
+    timeout = limits.timeout
+    if not (isinstance(timeout, int | float) and 0 < timeout <= MAX_TIMEOUT):
+        raise SourceArgumentError(
+            f"the timeout must be a positive number of seconds, at most {MAX_TIMEOUT:g}, "
+            f"not {timeout:.6g}",
+            code="bad-timeout",
+        )
+    if not (isinstance(limits.max_bytes, int) and 1 <= limits.max_bytes <= MAX_BYTES_LIMIT):
+        shown = str(limits.max_bytes) if len(str(limits.max_bytes)) < 30 else "a larger number"
+        raise SourceArgumentError(
+            f"the byte cap must be at least 1, at most {MAX_BYTES_LIMIT}, not {shown}",
+            code="bad-max-bytes",
+        )
+    for name, value in limits.headers:
+        parse_header(f"{name}: {value}")
+    if limits.header_origins:
+        header_scope(None, limits)
+
+
+def read_bounded(stream: BinaryIO, max_bytes: int) -> bytes | None:
+    """At most ``max_bytes`` from ``stream``, read in chunks; ``None`` if there is more.
+
+    Memory grows with what arrives, never with the cap: a cap of 1 GiB on a 1 KiB file
+    allocates about 1 KiB.
+    """
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = stream.read(min(_CHUNK, max_bytes + 1 - total))
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > max_bytes:
+            return None
+        chunks.append(chunk)
+
 
 MAX_REDIRECTS = 5
 WELL_KNOWN_CARD = "/.well-known/agent-card.json"
@@ -107,7 +216,7 @@ def read_source(
     Raises a ``SourceError`` subclass when nothing could be read: ``SourceArgumentError`` (bad
     source or limits), ``SourceUnreadableError`` (file or stdin), ``SourceTooLargeError`` (over
     ``max_bytes``), ``FetchError`` and its subclasses ``FetchTimeoutError``,
-    ``HTTPStatusError`` and ``RedirectError``.
+    ``HTTPStatusCodeError`` and ``RedirectError``.
     """
     limits = limits or SourceLimits()
     check_limits(limits)
@@ -158,17 +267,20 @@ def _read_url(
     source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
 ) -> SourceBytes:
     from th_ext.net import redact_url
+
+    # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import fetch
 
     url, fallback = well_known_urls(source) if well_known else (source, None)
     shown = redact_url(source)
     withheld_before = len(scope.withheld)
+    deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
 
-    def get(target: str, timeout: float) -> SourceBytes:
+    def get(target: str) -> SourceBytes:
         result = fetch(
             target,
             scope=scope,
-            timeout=timeout,
+            deadline=deadline,
             max_bytes=limits.max_bytes,
             max_redirects=MAX_REDIRECTS,
             user_agent=f"th-ext/{__version__}",
@@ -176,20 +288,16 @@ def _read_url(
         notices = tuple(_withheld_notice(text) for text in scope.notices()[withheld_before:])
         return SourceBytes(shown, redact_url(result.url), result.body, result.content_type, notices)
 
-    import time
-
-    start = time.monotonic()
     try:
-        return get(url, limits.timeout)
-    except HTTPStatusError as exc:
+        return get(url)
+    except HTTPStatusCodeError as exc:
         if exc.status != 404 or fallback is None:
             raise
         first = exc
-    remaining = limits.timeout - (time.monotonic() - start)
     try:
-        found = get(fallback, max(remaining, 0.001))
-    except HTTPStatusError as exc:
-        raise HTTPStatusError(
+        found = get(fallback)
+    except HTTPStatusCodeError as exc:
+        raise HTTPStatusCodeError(
             f"{first} (and {exc.status} at the deprecated {DEPRECATED_WELL_KNOWN_CARD})",
             status=first.status,
             url=first.url,

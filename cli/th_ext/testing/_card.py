@@ -17,7 +17,7 @@ from typing import Any
 from th_ext._exceptions import SourceTooLargeError
 from th_ext.problems._text import clean, escape_unsafe
 from th_ext.signatures import KeySet, SignatureOptions, check_signatures, parse_jwks, read_keys
-from th_ext.sources._limits import DEFAULT_MAX_BYTES, read_bounded
+from th_ext.sources._source import DEFAULT_MAX_BYTES, read_bounded
 from th_ext.validate import (
     Problem,
     Report,
@@ -92,7 +92,7 @@ def check_card(
 def _key_set(source: str | PathLike[str] | dict[str, Any], max_bytes: int) -> KeySet:
     if isinstance(source, dict):
         return parse_jwks(json.dumps(source).encode(), "<keys>")
-    from th_ext.sources._limits import SourceLimits
+    from th_ext.sources._source import SourceLimits
 
     return read_keys(str(source), SourceLimits(max_bytes=max_bytes))
 

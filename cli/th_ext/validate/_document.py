@@ -36,8 +36,7 @@ from th_ext._deadline import Deadline
 from th_ext._exceptions import CardDocumentError
 from th_ext.net import HeaderScope
 from th_ext.problems._problem import Problem
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._card import json_type
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
 from th_ext.validate._positions import PathPart, children, iter_paths, pointer

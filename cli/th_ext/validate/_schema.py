@@ -44,8 +44,7 @@ from referencing.jsonschema import DRAFT202012
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SchemaError, SourceError
 from th_ext.problems._problem import Problem
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._card import allowed_keys_text, closest_name, minimal_schema_value
 from th_ext.validate._document import parse_document
 from th_ext.validate._limits import ProblemList, TooManyProblems

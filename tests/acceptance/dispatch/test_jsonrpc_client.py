@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from tests.support.loopback import POLL_SECONDS, LoopbackServer
-from th_ext.dispatch._exchange import RpcExchange
 from th_ext.dispatch._jsonrpc import JsonRpcClient
+from th_ext.net._exchange import RpcExchange
 
 
 def sse(*events: str, newline: str = "\n") -> bytes:

@@ -12,9 +12,8 @@ import pytest
 
 from tests.acceptance.hostile.conftest import Result, card_for
 from tests.support.raw_http import RawScript
-from th_ext.dispatch._exchange import RpcExchange
 from th_ext.dispatch._jsonrpc import JsonRpcClient
-from th_ext.dispatch._sse import EventParser
+from th_ext.net._exchange import EventParser, RpcExchange
 
 # A card fetch that fails on a malformed status line leaves one socket to the garbage
 # collector (closed, but its file object still referenced); warnings are errors elsewhere.

@@ -18,8 +18,8 @@ import pytest
 from tests.acceptance.hostile.conftest import Origin, Result, card_for
 from tests.support.raw_http import RawScript
 from th_ext.commands._card import asks_for_argument, without_optional
-from th_ext.dispatch._sse import EventParser
 from th_ext.net import redact
+from th_ext.net._exchange import EventParser
 
 NAME_SIZE = 80_000
 URL_SIZE = 120_000

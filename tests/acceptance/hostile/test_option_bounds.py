@@ -10,7 +10,7 @@ import pytest
 
 from tests.acceptance.hostile.conftest import EXAMPLE_CARD, Result
 from th_ext import SourceArgumentError, SourceLimits, read_source
-from th_ext.sources._limits import MAX_BYTES_LIMIT, MAX_TIMEOUT, read_bounded
+from th_ext.sources._source import MAX_BYTES_LIMIT, MAX_TIMEOUT, read_bounded
 
 COMMANDS = ["validate", "commands", "dispatch"]
 

@@ -17,7 +17,7 @@ from tests.acceptance.validate.conftest import CardServer, respond
 from tests.support.host_schemas import PREFIX, URIS, status_schema
 from th_ext.catalog._family import ExternalExtension, family_entry
 from th_ext.catalog._family_fetch import Fetcher, fetch_family_schemas, http_fetcher
-from th_ext.sources._limits import SourceLimits
+from th_ext.sources._source import SourceLimits
 
 SITE = PREFIX.removesuffix("a2a/ext/")
 STATUS_PATH = "/tiny-harness/a2a/ext/status/v1/schema.json"

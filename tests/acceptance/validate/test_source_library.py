@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 import time
 import zlib
 from http.server import BaseHTTPRequestHandler
-from typing import Any, ClassVar
 
 import pytest
 
@@ -14,12 +12,11 @@ from tests.acceptance.validate.conftest import CardServer, good_card, respond
 from th_ext._exceptions import (
     CardDocumentError,
     FetchTimeoutError,
-    HTTPStatusError,
+    HTTPStatusCodeError,
     RedirectError,
     SourceTooLargeError,
 )
-from th_ext.sources._limits import SourceLimits
-from th_ext.sources._source import read_source
+from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate import load_card
 
 WELL_KNOWN = "/.well-known/agent-card.json"
@@ -35,7 +32,7 @@ def test_load_card_from_a_base_url(card_server: CardServer) -> None:
 def test_load_card_errors_carry_their_codes(card_server: CardServer) -> None:
     card_server.route("/teapot.json", respond(418, "no"))
     card_server.route("/list.json", respond(200, "[]"))
-    with pytest.raises(HTTPStatusError) as caught:
+    with pytest.raises(HTTPStatusCodeError) as caught:
         load_card(card_server.url("/teapot.json"))
     assert (caught.value.code, caught.value.status) == ("http-error", 418)
     with pytest.raises(CardDocumentError) as document:
@@ -123,44 +120,3 @@ def test_paths_with_spaces_and_non_ascii_are_encoded(card_server: CardServer) ->
     card_server.route("/k%C3%A4rte%20eins.json", respond(200, good_card()))
     assert load_card(card_server.url("/kärte eins.json")).card == good_card()
     assert load_card(card_server.url("/k%C3%A4rte%20eins.json")).card == good_card()
-
-
-class _LingeringTimer(threading.Timer):
-    """A watchdog whose thread takes a while to end once cancelled, as a busy machine's may."""
-
-    made: ClassVar[list[threading.Timer]] = []
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.made.append(self)
-
-    def run(self) -> None:
-        super().run()
-        time.sleep(0.2)
-
-
-@pytest.fixture
-def watchdogs(monkeypatch: pytest.MonkeyPatch) -> list[threading.Timer]:
-    made: list[threading.Timer] = []
-    monkeypatch.setattr(_LingeringTimer, "made", made)
-    monkeypatch.setattr(threading, "Timer", _LingeringTimer)
-    return made
-
-
-def test_a_fetch_leaves_no_watchdog_thread_behind(
-    card_server: CardServer, watchdogs: list[threading.Timer]
-) -> None:
-    """The process ends the same way after a URL as after a file: no timer thread is left."""
-    card_server.route(WELL_KNOWN, respond(200, good_card()))
-    load_card(card_server.url("/"))
-    assert watchdogs
-    assert [t for t in watchdogs if t.is_alive()] == []
-
-
-def test_a_fetch_that_times_out_leaves_no_watchdog_thread_behind(
-    silent_server: str, watchdogs: list[threading.Timer]
-) -> None:
-    with pytest.raises(FetchTimeoutError):
-        read_source(silent_server, SourceLimits(timeout=0.3))
-    assert watchdogs
-    assert [t for t in watchdogs if t.is_alive()] == []

@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from th_ext.checks import Check, Observation
-from th_ext.dispatch._exchange import RpcExchange
+from th_ext.net._exchange import RpcExchange
 
 STATE = "TASK_STATE_INPUT_REQUIRED"
 WORKING = "TASK_STATE_WORKING"

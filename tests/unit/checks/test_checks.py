@@ -11,7 +11,7 @@ from th_ext.checks import Check, Observation, command_checks, ordinary_checks
 from th_ext.commands import build_command_reply
 from th_ext.commands._card import CardCommand
 from th_ext.conform._scenarios import command_text
-from th_ext.dispatch._exchange import RpcExchange
+from th_ext.net._exchange import RpcExchange
 
 STATE = "TASK_STATE_INPUT_REQUIRED"
 

@@ -20,7 +20,7 @@ from tests.unit.checks.answers import (
     working,
 )
 from th_ext.checks import Observation, command_checks
-from th_ext.dispatch._exchange import RpcExchange
+from th_ext.net._exchange import RpcExchange
 
 NOT_RUN = [
     ("A2A-3.1.2", "pass", "the stream began with the Task"),

@@ -12,7 +12,7 @@ import pytest
 
 from th_ext.checks import Check, Observation, task_ref_check
 from th_ext.commands import build_command_reply
-from th_ext.dispatch._exchange import RpcExchange
+from th_ext.net._exchange import RpcExchange
 
 SUB_TASK = {"id": "t2", "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}}
 

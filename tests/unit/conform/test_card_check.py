@@ -15,12 +15,17 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from tests.support.asgi_server import serve_app
-from th_ext._exceptions import CardDocumentError, FetchError, HTTPStatusError, SourceTooLargeError
+from th_ext._exceptions import (
+    CardDocumentError,
+    FetchError,
+    HTTPStatusCodeError,
+    SourceTooLargeError,
+)
 from th_ext.commands._card import CardCommand, CardCommands
 from th_ext.conform import Check
 from th_ext.conform._run import card_check, fetch_card
 from th_ext.net import HeaderScope
-from th_ext.sources._limits import SourceLimits
+from th_ext.sources._source import SourceLimits
 
 CARD = {"name": "agent", "supportedInterfaces": []}
 WELL_KNOWN = "http://agent.test/.well-known/agent-card.json"
@@ -138,11 +143,19 @@ def test_the_card_is_read_at_the_well_known_path_with_the_headers_its_origin_may
 @pytest.mark.parametrize(
     ("source", "error", "message"),
     [
-        ("http://agent.test/gone", HTTPStatusError, "gone/.well-known/agent-card.json: HTTP 404"),
-        ("http://agent.test/moved", HTTPStatusError, "moved/.well-known/agent-card.json: HTTP 301"),
+        (
+            "http://agent.test/gone",
+            HTTPStatusCodeError,
+            "gone/.well-known/agent-card.json: HTTP 404",
+        ),
+        (
+            "http://agent.test/moved",
+            HTTPStatusCodeError,
+            "moved/.well-known/agent-card.json: HTTP 301",
+        ),
         (
             "http://agent.test/choice",
-            HTTPStatusError,
+            HTTPStatusCodeError,
             "choice/.well-known/agent-card.json: HTTP 300",
         ),
         (
@@ -161,7 +174,7 @@ def test_a_card_that_cannot_be_read_is_a_one_line_error(
 
 
 def test_an_http_error_keeps_its_status_and_url() -> None:
-    with pytest.raises(HTTPStatusError) as raised:
+    with pytest.raises(HTTPStatusCodeError) as raised:
         fetch("http://agent.test/gone")
     assert (raised.value.status, raised.value.url) == (
         404,

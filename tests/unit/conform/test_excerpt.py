@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from th_ext.conform._runner import MAX_EXCERPT, excerpt
-from th_ext.dispatch._exchange import RpcExchange
+from th_ext.net._exchange import RpcExchange
 
 
 def answer(*results: Any, failure: str | None = None) -> RpcExchange:

@@ -17,7 +17,7 @@ from th_ext.conform._family import (
     other_extension_results,
     payloads_of,
 )
-from th_ext.dispatch._exchange import RpcExchange
+from th_ext.net._exchange import RpcExchange
 
 STATUS = "io.github.madarauchiha-314.tiny-harness/status"
 TASK = "io.github.madarauchiha-314.tiny-harness/task"

@@ -12,7 +12,7 @@ from th_ext._exceptions import ConformError
 from th_ext.conform import InterfaceInfo
 from th_ext.conform._run import interface_info, select_interfaces, unreachable_wires
 from th_ext.conform._runner import GroupResult, Interface
-from th_ext.dispatch._exchange import RpcExchange
+from th_ext.net._exchange import RpcExchange
 
 
 def card(*interfaces: Any) -> dict[str, Any]:

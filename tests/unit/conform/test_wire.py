@@ -16,8 +16,8 @@ import pytest
 
 from tests.support.raw_http import RawRequest, RawScript, Step, raw_server
 from th_ext.conform._wire import BINDINGS, JsonRpcWire, RestWire, Wire, path_segment
-from th_ext.dispatch._exchange import ERROR_BODY_BYTES, ERROR_WORDS, RpcExchange
 from th_ext.net import HeaderScope, Origin, origin_of
+from th_ext.net._exchange import ERROR_BODY_BYTES, ERROR_WORDS, RpcExchange
 
 MESSAGE = {"role": "ROLE_USER", "messageId": "m1", "parts": [{"text": "/help"}]}
 TASK = {"id": "t1", "status": {"state": "TASK_STATE_WORKING"}}
@@ -568,25 +568,6 @@ def test_a_json_rpc_stream_whose_last_result_is_not_an_object_has_not_ended() ->
     exchange, _ = run(script, send(stream=True), binding="JSONRPC", timeout=0.3)
     assert exchange.results == [5]
     assert exchange.failure == "no complete answer within 0.3 s"
-
-
-@pytest.mark.parametrize(
-    ("error", "words"),
-    [
-        (httpx.ConnectError(""), "cannot connect (connection refused)"),
-        (httpx.ConnectError("All  connection\nattempts failed"),
-         "cannot connect (All connection attempts failed)"),
-        (httpx.RemoteProtocolError("peer closed connection without sending complete message body"),
-         "the server closed the connection before the body was complete"),
-        (httpx.RemoteProtocolError("illegal  header"), "RemoteProtocolError: illegal header"),
-        (ValueError("closed without sending complete  data"),
-         "ValueError: closed without sending complete data"),
-    ],
-)  # fmt: skip
-def test_a_wire_error_is_named_in_plain_words(error: Exception, words: str) -> None:
-    from th_ext.dispatch._exchange import _describe
-
-    assert _describe(error) == words
 
 
 # --- the JSON-RPC envelope ---

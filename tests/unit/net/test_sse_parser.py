@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from th_ext.dispatch._sse import EventParser
+from th_ext.net._exchange import EventParser
 
 _TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\r\n"), max_size=12)
 _END = st.sampled_from(["\r", "\n", "\r\n"])

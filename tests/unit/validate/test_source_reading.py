@@ -15,8 +15,7 @@ from th_ext._exceptions import (
     SourceTooLargeError,
     SourceUnreadableError,
 )
-from th_ext.sources._limits import SourceLimits, parse_header
-from th_ext.sources._source import is_url, read_source, well_known_urls
+from th_ext.sources._source import SourceLimits, is_url, parse_header, read_source, well_known_urls
 from th_ext.validate import clean, load_card
 
 

@@ -1,0 +1,414 @@
+"""The card GET on httpx against real loopback servers that send exact bytes: the byte cap after
+decompression, one deadline over the whole fetch, the redirect policy, the header scope, and a
+wire failure named by its type."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gzip
+import socket
+import ssl
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from http.server import BaseHTTPRequestHandler
+
+import httpx
+import pytest
+
+from tests.support.loopback import LoopbackServer
+from tests.support.raw_http import RawScript, RawServer, Step, raw_server
+from th_ext._deadline import Deadline
+from th_ext._exceptions import (
+    FetchError,
+    FetchTimeoutError,
+    HTTPStatusCodeError,
+    RedirectError,
+    SourceArgumentError,
+    SourceTooLargeError,
+)
+from th_ext.net import HeaderScope, client_options, origin_of
+from th_ext.net._exchange import cannot_connect, describe
+from th_ext.net._fetch import MAX_INTERIM, FetchResult, fetch, fetch_async
+
+CARD = b'{"name": "agent"}'
+NO_SCOPE = HeaderScope()
+
+
+def head(status: str = "200 OK", /, **fields: str | int) -> bytes:
+    lines = [f"HTTP/1.1 {status}", "Connection: close"]
+    lines += [f"{name.replace('_', '-')}: {value}" for name, value in fields.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def ok(body: bytes, **fields: str | int) -> bytes:
+    return head(Content_Type="application/json", Content_Length=len(body), **fields) + body
+
+
+Serve = Callable[[RawScript], RawServer]
+
+
+@pytest.fixture
+def serve() -> Iterator[Serve]:
+    """Start raw servers, each with its script; gives each started server."""
+    with contextlib.ExitStack() as stack:
+        yield lambda script: stack.enter_context(raw_server(script))
+
+
+def get(
+    url: str,
+    *,
+    timeout: float = 3,
+    max_bytes: int = 1 << 20,
+    scope: HeaderScope = NO_SCOPE,
+    max_redirects: int = 5,
+) -> FetchResult:
+    return fetch(
+        url,
+        scope=scope,
+        deadline=Deadline.after(timeout, f"no complete answer within {timeout:g} s"),
+        max_bytes=max_bytes,
+        max_redirects=max_redirects,
+    )
+
+
+# --- the body and the byte cap ---
+
+
+def test_a_plain_card_is_read_with_its_type(serve: Serve) -> None:
+    server: RawServer = serve(lambda request: ok(CARD))
+    result = get(server.base_url + "/card.json")
+    assert (result.status, result.body, result.content_type) == (200, CARD, "application/json")
+    sent = server.requests[0]
+    assert sent.headers["accept-encoding"] == "gzip, deflate"
+    assert sent.headers["user-agent"] == "th-ext"
+    assert sent.headers["accept"] == "application/json, */*;q=0.5"
+
+
+@pytest.mark.parametrize(
+    "packed",
+    [gzip.compress(CARD), zlib.compress(CARD)],
+    ids=["gzip", "deflate"],
+)
+def test_compressed_bodies_are_inflated(serve: Serve, packed: bytes) -> None:
+    coding = "gzip" if packed[:2] == b"\x1f\x8b" else "deflate"
+    server: RawServer = serve(lambda request: ok(packed, Content_Encoding=coding))
+    assert get(server.base_url + "/c.json").body == CARD
+
+
+def test_a_gzip_bomb_stops_at_the_cap_after_decompression(serve: Serve) -> None:
+    bomb = gzip.compress(b" " * 50_000_000)
+    assert len(bomb) < 100_000
+    server: RawServer = serve(lambda request: ok(bomb, Content_Encoding="gzip"))
+    with pytest.raises(SourceTooLargeError, match="expands past 100000 bytes"):
+        get(server.base_url + "/c.json", max_bytes=100_000)
+
+
+def test_a_body_at_the_cap_is_read_and_one_past_it_is_not(serve: Serve) -> None:
+    body = b"x" * 1000
+    chunked = head(Transfer_Encoding="chunked") + b"3e8\r\n" + body + b"\r\n0\r\n\r\n"
+    server: RawServer = serve(lambda request: chunked)
+    assert get(server.base_url + "/c.json", max_bytes=1000).body == body
+    with pytest.raises(SourceTooLargeError, match="sent more than 999 bytes"):
+        get(server.base_url + "/c.json", max_bytes=999)
+
+
+def test_an_announced_length_over_the_cap_is_refused_before_reading(serve: Serve) -> None:
+    server: RawServer = serve(lambda request: head(Content_Length=10_000_000))
+    with pytest.raises(SourceTooLargeError, match="announces 10000000 bytes"):
+        get(server.base_url + "/c.json", max_bytes=1000)
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (ok(gzip.compress(CARD)[:-8], Content_Encoding="gzip"), "the gzip body is truncated"),
+        (ok(b"not gzip at all", Content_Encoding="gzip"), "the compressed body is corrupt"),
+        (ok(CARD, Content_Encoding="br"), "unsupported Content-Encoding 'br'"),
+        (head(Content_Length=100) + CARD, "(83 of the announced bytes missing)"),
+    ],
+    ids=["truncated", "corrupt", "unknown-coding", "short"],
+)
+def test_broken_bodies_are_fetch_errors(serve: Serve, answer: bytes, said: str) -> None:
+    server: RawServer = serve(lambda request: answer)
+    with pytest.raises(FetchError) as raised:
+        get(server.base_url + "/c.json")
+    assert said in str(raised.value)
+
+
+def test_interim_responses_are_skipped(serve: Serve) -> None:
+    early = b"HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
+    server: RawServer = serve(lambda request: early * 3 + ok(CARD))
+    assert get(server.base_url + "/c.json").body == CARD
+
+
+EARLY = b"HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
+
+
+def test_at_most_sixteen_interim_responses_are_skipped(serve: Serve) -> None:
+    sixteen: RawServer = serve(lambda request: EARLY * MAX_INTERIM + ok(CARD))
+    assert get(sixteen.base_url + "/c.json").body == CARD
+    seventeen: RawServer = serve(lambda request: EARLY * (MAX_INTERIM + 1) + ok(CARD))
+    with pytest.raises(FetchError, match=r"more than 16 interim \(1xx\) responses"):
+        get(seventeen.base_url + "/c.json")
+
+
+def test_interim_heads_in_a_body_are_not_counted(serve: Serve) -> None:
+    """A body that holds interim heads, arriving after the final head, is a body."""
+    body = EARLY * 40
+    server: RawServer = serve(
+        lambda request: [EARLY * 10 + head(Content_Length=len(body)), 0.1, body]
+    )
+    assert get(server.base_url + "/c.json").body == body
+
+
+class _InterimThenCard(BaseHTTPRequestHandler):
+    """Ten interim responses before each answer, on a connection kept alive."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        self.wfile.write(EARLY * 10)
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(CARD)))
+        self.end_headers()
+        self.wfile.write(CARD)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_interim_responses_are_counted_anew_for_each_request_on_a_connection() -> None:
+    server = LoopbackServer(("127.0.0.1", 0), _InterimThenCard)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/c.json"
+
+    async def three() -> list[bytes]:
+        async with httpx.AsyncClient(**client_options(), timeout=None) as client:
+            return [(await client.get(url)).content for _ in range(3)]
+
+    try:
+        assert asyncio.run(three()) == [CARD] * 3
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_http_error_keeps_its_status_and_bounded_words(serve: Serve) -> None:
+    server: RawServer = serve(lambda request: head("503 " + "w" * 5000, Content_Length=0))
+    with pytest.raises(HTTPStatusCodeError) as raised:
+        get(server.base_url + "/c.json")
+    assert raised.value.status == 503
+    assert raised.value.code == "http-error"
+    assert len(str(raised.value)) < 300
+
+
+# --- one deadline over the whole fetch ---
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [5.0],  # accepts and never answers
+        [head(Content_Length=1000), *([b"x", 0.1] * 50)],  # trickles a byte at a time
+        [head(Content_Length=len(CARD)), 5.0],  # answers the head and stalls
+    ],
+    ids=["silent", "trickle", "stalled-body"],
+)
+def test_the_deadline_cuts_a_slow_server(serve: Serve, steps: Sequence[Step]) -> None:
+    server: RawServer = serve(lambda request: steps)
+    started = time.monotonic()
+    with pytest.raises(FetchTimeoutError, match=r"no complete answer within 0\.5 s"):
+        get(server.base_url + "/c.json", timeout=0.5)
+    assert time.monotonic() - started < 1.5
+
+
+def test_the_deadline_covers_the_redirects_too(serve: Serve) -> None:
+    """Each hop answers in 0.3 s, well within the deadline alone; four of them are not."""
+    server: RawServer = serve(
+        lambda request: [
+            0.3,
+            head("302 Found", Location=f"/n{len(server.requests)}", Content_Length=0),
+        ]
+    )
+    started = time.monotonic()
+    with pytest.raises(FetchTimeoutError):
+        get(server.base_url + "/n0", timeout=1.0)
+    assert time.monotonic() - started < 2.0
+
+
+def test_fetches_on_one_client_keep_their_own_deadlines(serve: Serve) -> None:
+    """Several fetches at once on one client (as a fleet runs them): a silent server ends its
+    own fetch at its deadline and holds up none of the others."""
+    silent: RawServer = serve(lambda request: [5.0])
+    good: RawServer = serve(lambda request: ok(CARD))
+
+    async def run() -> list[object]:
+        async with httpx.AsyncClient(
+            **client_options(limits=httpx.Limits(max_connections=8))
+        ) as client:
+
+            async def one(url: str, seconds: float) -> object:
+                try:
+                    return await fetch_async(
+                        url,
+                        client=client,
+                        scope=NO_SCOPE,
+                        deadline=Deadline.after(seconds, "too slow"),
+                        max_bytes=1000,
+                    )
+                except FetchTimeoutError as exc:
+                    return exc
+
+            return await asyncio.gather(
+                one(silent.base_url + "/a.json", 0.4),
+                *(one(good.base_url + f"/{n}.json", 3) for n in range(4)),
+            )
+
+    started = time.monotonic()
+    results = asyncio.run(run())
+    assert time.monotonic() - started < 1.5
+    assert isinstance(results[0], FetchTimeoutError)
+    assert str(results[0]).endswith(": too slow")
+    assert [r.body for r in results[1:]] == [CARD] * 4  # type: ignore[attr-defined]
+
+
+def test_the_sync_fetch_works_inside_a_running_loop(serve: Serve) -> None:
+    server: RawServer = serve(lambda request: ok(CARD))
+
+    async def inside() -> FetchResult:
+        return get(server.base_url + "/c.json")
+
+    assert asyncio.run(inside()).body == CARD
+
+
+# --- redirects ---
+
+
+def _redirects(targets: dict[str, str]) -> RawScript:
+    def script(request: bytes) -> bytes:
+        path = request.split(b" ", 2)[1].decode()
+        if path in targets:
+            return head("302 Found", Location=targets[path], Content_Length=0)
+        return ok(CARD)
+
+    return script
+
+
+def test_redirects_are_followed_and_listed(serve: Serve) -> None:
+    server: RawServer = serve(_redirects({"/a": "/b", "/b": "/c.json"}))
+    result = get(server.base_url + "/a")
+    assert result.url == server.base_url + "/c.json"
+    assert result.redirects == (server.base_url + "/b", server.base_url + "/c.json")
+
+
+@pytest.mark.parametrize(
+    ("targets", "code", "said"),
+    [
+        ({"/a": "/b", "/b": "/a"}, "redirect-loop", "already visited (a redirect loop)"),
+        ({"/a": "ftp://127.0.0.1/x"}, "redirect-not-http", "only http and https redirects"),
+        ({f"/{n}": f"/{n + 1}" for n in range(6)}, "too-many-redirects", "more than 5"),
+        ({"/a": ""}, "bad-redirect", "redirect without a Location header"),
+    ],
+)
+def test_the_redirect_policy(serve: Serve, targets: dict[str, str], code: str, said: str) -> None:
+    first = "/a" if "/a" in targets else "/0"
+    server: RawServer = serve(_redirects(targets))
+    with pytest.raises(RedirectError) as raised:
+        get(server.base_url + first)
+    assert raised.value.code == code
+    assert said in str(raised.value)
+
+
+def test_five_redirects_are_allowed_and_six_are_not(serve: Serve) -> None:
+    server: RawServer = serve(_redirects({f"/{n}": f"/{n + 1}" for n in range(5)}))
+    assert len(get(server.base_url + "/0").redirects) == 5
+    with pytest.raises(RedirectError):
+        get(server.base_url + "/0", max_redirects=4)
+
+
+def test_headers_follow_a_redirect_only_to_an_allowed_origin(serve: Serve) -> None:
+    other: RawServer = serve(lambda request: ok(CARD))
+    first: RawServer = serve(_redirects({"/a": other.base_url + "/c.json"}))
+    scope = HeaderScope.for_source([("Authorization", "Bearer s3cret")], first.base_url)
+    get(first.base_url + "/a", scope=scope)
+    assert first.requests[0].headers["authorization"] == "Bearer s3cret"
+    assert "authorization" not in other.requests[0].headers
+    assert scope.withheld == (origin_of(other.base_url),)
+
+
+def test_a_caller_header_replaces_the_default_of_the_same_name(serve: Serve) -> None:
+    server: RawServer = serve(lambda request: ok(CARD))
+    scope = HeaderScope.for_source([("accept", "application/a2a+json")], server.base_url)
+    get(server.base_url + "/c.json", scope=scope)
+    assert [v for k, v in server.requests[0].fields if k == "accept"] == ["application/a2a+json"]
+
+
+def test_no_proxy_is_taken_from_the_environment(
+    serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    proxy: RawServer = serve(lambda request: ok(b'{"proxied": true}'))
+    server: RawServer = serve(lambda request: ok(CARD))
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY"):
+        monkeypatch.setenv(name, proxy.base_url)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    assert get(server.base_url + "/c.json").body == CARD
+    assert proxy.requests == []
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [("http://127.0.0.1:port/x", "the port is not a number"), ("http:///x", "names no host")],
+)
+def test_a_malformed_url_is_an_argument_error(url: str, said: str) -> None:
+    with pytest.raises(SourceArgumentError, match=said):
+        get(url)
+
+
+# --- a failure named by its type, never by its text ---
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_refused_connection_is_named_from_its_cause() -> None:
+    with pytest.raises(FetchError, match=r": connection refused$"):
+        get(f"http://127.0.0.1:{_closed_port()}/c.json")
+
+
+def _chained(outer: Exception, cause: BaseException | None) -> Exception:
+    outer.__cause__ = cause
+    return outer
+
+
+@pytest.mark.parametrize(
+    ("error", "words", "unreachable"),
+    [
+        (_chained(httpx.ConnectError("any words"), ConnectionRefusedError(111, "x")),
+         "connection refused", True),
+        (_chained(httpx.ConnectError("certificate"), None), "connection refused", True),
+        (_chained(httpx.ConnectError("x"), socket.gaierror(-2, "Name or service not known")),
+         "cannot resolve the host (Name or service not known)", True),
+        (_chained(httpx.ConnectError("x"), _chained(OSError("All attempts"),
+                                                    ConnectionRefusedError(111, "r"))),
+         "connection refused", True),
+        (_chained(httpx.ConnectError("x"), ssl.SSLCertVerificationError(1, "bad")),
+         "TLS: certificate verify failed", True),
+        (httpx.ConnectTimeout("connection refused"), "no connection in time", True),
+        (_chained(httpx.ReadError("connection refused"), ConnectionResetError(104, "Reset")),
+         "the connection failed (reset)", False),
+        (httpx.RemoteProtocolError("peer closed connection without sending complete message body"),
+         "RemoteProtocolError: peer closed connection without sending complete message body",
+         False),
+        (ValueError("All connection attempts failed"),
+         "ValueError: All connection attempts failed", False),
+    ],
+)  # fmt: skip
+def test_a_wire_error_is_named_by_its_type(error: Exception, words: str, unreachable: bool) -> None:
+    assert describe(error) == words
+    assert cannot_connect(error) is unreachable
