@@ -9,32 +9,27 @@ rules and the header scope of each request, and one deadline over all of it (the
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import threading
-from collections.abc import Callable
-from typing import TypeVar
 
 import httpx
 
 from th_ext._deadline import Deadline
-from th_ext._exceptions import HTTPStatusError
+from th_ext._exceptions import HTTPStatusCodeError
 from th_ext._version import __version__
 from th_ext.batch._polite import OriginLimiter
 from th_ext.net import HeaderScope, redact_url
-from th_ext.net._fetch import FetchResult, fetch
+from th_ext.net._fetch import FetchResult, fetch_async
 from th_ext.problems._problem import Problem
-from th_ext.sources._limits import SourceLimits, header_scope
 from th_ext.sources._source import (
     DEPRECATED_WELL_KNOWN_CARD,
     MAX_REDIRECTS,
     WELL_KNOWN_CARD,
     SourceBytes,
+    SourceLimits,
+    header_scope,
     well_known_urls,
 )
 
 __all__ = ["CardReader"]
-
-_T = TypeVar("_T")
 
 
 class CardReader:
@@ -60,7 +55,7 @@ class CardReader:
         shown = redact_url(source)
         try:
             found = await self._get(url, scope, deadline)
-        except HTTPStatusError as exc:
+        except HTTPStatusCodeError as exc:
             if exc.status != 404 or fallback is None:
                 raise
             first = exc
@@ -70,8 +65,8 @@ class CardReader:
             )
         try:
             found = await self._get(fallback, scope, deadline)
-        except HTTPStatusError as exc:
-            raise HTTPStatusError(
+        except HTTPStatusCodeError as exc:
+            raise HTTPStatusCodeError(
                 f"{first} (and {exc.status} at the deprecated {DEPRECATED_WELL_KNOWN_CARD})",
                 status=first.status,
                 url=first.url,
@@ -94,19 +89,17 @@ class CardReader:
         )
 
     async def _get(self, url: str, scope: HeaderScope, deadline: Deadline) -> FetchResult:
-        # Until the fetch runs on the event loop, each request waits in a thread of its own,
-        # under its origin's slot.
-        async with self.limiter.slot(url):
-            return await _in_thread(
-                lambda: fetch(
-                    url,
-                    scope=scope,
-                    timeout=max(deadline.remaining(), 0.001),
-                    max_bytes=self.limits.max_bytes,
-                    max_redirects=MAX_REDIRECTS,
-                    user_agent=f"th-ext/{__version__}",
-                )
-            )
+        # every request, a redirect's included, takes its origin's slot in the client's
+        # transport (``PoliteTransport``)
+        return await fetch_async(
+            url,
+            client=self.client,
+            scope=scope,
+            deadline=deadline,
+            max_bytes=self.limits.max_bytes,
+            max_redirects=MAX_REDIRECTS,
+            user_agent=f"th-ext/{__version__}",
+        )
 
 
 def _notices(scope: HeaderScope) -> tuple[Problem, ...]:
@@ -121,31 +114,3 @@ def _notices(scope: HeaderScope) -> tuple[Problem, ...]:
         )
         for text in scope.notices()
     )
-
-
-async def _in_thread(work: Callable[[], _T]) -> _T:
-    """``work()`` in a daemon thread: a cancelled wait leaves it to end at its own deadline
-    without holding the process open."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[_T] = loop.create_future()
-
-    def settle(result: _T | None, error: BaseException | None) -> None:
-        if future.done():
-            return
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result)  # type: ignore[arg-type]
-
-    def run() -> None:
-        try:
-            result = work()
-        except BaseException as exc:
-            outcome: tuple[_T | None, BaseException | None] = (None, exc)
-        else:
-            outcome = (result, None)
-        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-            loop.call_soon_threadsafe(settle, *outcome)
-
-    threading.Thread(target=run, name="th-ext fetch", daemon=True).start()
-    return await future

@@ -12,7 +12,8 @@ and no other.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -20,7 +21,7 @@ import httpx
 
 from th_ext.net import origin_of
 
-__all__ = ["OriginLimiter", "PoliteTransport"]
+__all__ = ["OriginLimiter", "OriginPools", "PoliteTransport"]
 
 
 class OriginLimiter:
@@ -45,6 +46,10 @@ class OriginLimiter:
             users[0] -= 1
             if not users[0]:
                 del self._slots[key]
+
+    def in_use(self, url: str) -> bool:
+        """Whether a request to ``url``'s origin holds or waits for a slot now."""
+        return _key(url) in self._slots
 
     def origins_in_use(self) -> int:
         """How many origins hold a semaphore now (for tests and benchmarks)."""
@@ -84,6 +89,52 @@ class PoliteTransport(httpx.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         """Nothing: the shared pool is closed by its owner."""
+
+
+class OriginPools(httpx.AsyncBaseTransport):
+    """One connection pool per origin, each made by ``make`` when its origin is first asked for.
+
+    One pool for every origin would be searched whole for each request (httpcore matches each
+    waiting request against each connection), a cost that grows with the square of the
+    requests in flight; a pool per origin holds only that origin's few. At most ``keep`` pools
+    are kept: past that, the least recently used one whose origin has nothing in flight is
+    closed (its kept-alive connections with it).
+    """
+
+    def __init__(
+        self,
+        make: Callable[[], httpx.AsyncBaseTransport],
+        limiter: OriginLimiter,
+        keep: int,
+    ) -> None:
+        self.make = make
+        self.limiter = limiter
+        self.keep = keep
+        self._pools: OrderedDict[Any, tuple[str, httpx.AsyncBaseTransport]] = OrderedDict()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        url = str(request.url)
+        key = _key(url)
+        if key in self._pools:
+            self._pools.move_to_end(key)
+            pool = self._pools[key][1]
+        else:
+            pool = self.make()
+            self._pools[key] = (url, pool)
+            await self._trim()
+        return await pool.handle_async_request(request)
+
+    async def _trim(self) -> None:
+        for key, (url, pool) in list(self._pools.items())[: max(len(self._pools) - self.keep, 0)]:
+            if not self.limiter.in_use(url):
+                del self._pools[key]
+                await pool.aclose()
+
+    async def aclose(self) -> None:
+        pools = [pool for _, pool in self._pools.values()]
+        self._pools.clear()
+        for pool in pools:
+            await pool.aclose()
 
 
 class _Releasing(httpx.AsyncByteStream):

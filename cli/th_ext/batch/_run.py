@@ -28,12 +28,11 @@ from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
 from th_ext.batch._fetch import CardReader
 from th_ext.batch._list import ListEntry
-from th_ext.batch._polite import OriginLimiter, PoliteTransport
+from th_ext.batch._polite import OriginLimiter, OriginPools, PoliteTransport
 from th_ext.batch._seen import SeenSources, shown
 from th_ext.conform import ConformOptions, run_conform_async
-from th_ext.net import client_options, ssl_context
-from th_ext.sources._limits import SourceLimits, check_limits
-from th_ext.sources._source import is_url, read_source
+from th_ext.net import client_options
+from th_ext.sources import SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
 
 if TYPE_CHECKING:
@@ -186,7 +185,7 @@ def check_agents(
     limiter = OriginLimiter(per_origin)
 
     async def run() -> AsyncIterator[Outcome]:
-        pool = httpx.AsyncHTTPTransport(verify=ssl_context(), trust_env=False)
+        pool = client_options()["transport"]
         try:
 
             async def check(index: int, source: str) -> Outcome:
@@ -226,13 +225,20 @@ def _check_counts(jobs: int, per_origin: int) -> None:
 
 
 def _client(limiter: OriginLimiter, jobs: int) -> httpx.AsyncClient:
-    """The run's one client: a connection pool per origin, kept alive for the next source of
-    the same origin, under the per-origin slots. No timeout of its own: every fetch runs under
-    its source's deadline."""
-    pool = httpx.Limits(max_connections=None, max_keepalive_connections=jobs)
-    inner = httpx.AsyncHTTPTransport(verify=ssl_context(), trust_env=False, limits=pool)
+    """The run's one client: the policy's transport, a pool per origin (kept alive for the next
+    source of the same origin), under the per-origin slots. No timeout of its own: every fetch
+    runs under its source's deadline."""
+    pools = OriginPools(
+        lambda: client_options(limits=httpx.Limits(max_keepalive_connections=limiter.per_origin))[
+            "transport"
+        ],
+        limiter,
+        keep=jobs,
+    )
+    options = client_options()
+    options.pop("transport")
     return httpx.AsyncClient(
-        transport=_Owning(PoliteTransport(inner, limiter), inner), timeout=None, **client_options()
+        transport=_Owning(PoliteTransport(pools, limiter), pools), timeout=None, **options
     )
 
 

@@ -64,8 +64,8 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
-from th_ext.dispatch._exchange import RpcExchange
 from th_ext.net import HeaderScope, redact_url, ssl_context
+from th_ext.net._exchange import RpcExchange
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._source import (
     DEFAULT_MAX_BYTES,

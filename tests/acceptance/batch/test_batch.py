@@ -120,9 +120,6 @@ def test_a_bad_line_is_a_report_of_a_source_that_cannot_be_read() -> None:
     assert outcome.document["problems"][0]["code"] == "bad-list-line"
 
 
-@pytest.mark.xfail(
-    strict=True, reason="until the card fetch runs on the event loop, a request waits in a thread"
-)
 def test_closing_the_iterator_cancels_the_requests_in_flight() -> None:
     silent = Origin(mode="silent")
     fast = Origin(body=CARD)
