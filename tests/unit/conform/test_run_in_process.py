@@ -120,7 +120,8 @@ def test_the_demo_agent_s_report_in_every_field() -> None:
         "/review th-ext conform (8 times)",
     ]
     assert report.requests == 99
-    assert 0 < report.seconds < 2.5 and report.seconds == round(report.seconds, 3)
+    # seconds, not milliseconds (the bound leaves room for a loaded machine)
+    assert 0 < report.seconds < 30 and report.seconds == round(report.seconds, 3)
     assert set(statuses(report).values()) <= {"pass", "skip"}
     (core,) = report.core
     assert (core.id, core.status) == ("A2A-3.1.2", "pass")
