@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from th_ext.cli._fleet_options import (
+    DEFAULT_JOBS,
+    DEFAULT_PER_ORIGIN,
+    FleetOptions,
+    FromOption,
+    JobsOption,
+    OutputOption,
+    PerOriginOption,
+    QuietOption,
+    ResumeOption,
+)
 from th_ext.cli._options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -19,7 +31,6 @@ from th_ext.cli._options import (
     JunitFileOption,
     MaxBytesOption,
     SchemasOption,
-    SourceArgument,
     family_schemas,
     format_option,
     source_limits,
@@ -31,7 +42,7 @@ from th_ext.cli._signatures import (
     RequireSignatureOption,
     signature_options,
 )
-from th_ext.cli._terminal import ExitCode, fail, use_color, write
+from th_ext.cli._terminal import ExitCode, fail, stderr_is_terminal, use_color, write
 from th_ext.report import RenderOptions, render, stream
 
 __all__ = ["conform_command"]
@@ -40,6 +51,7 @@ __all__ = ["conform_command"]
 class ConformFormat(StrEnum):
     text = "text"
     json = "json"
+    jsonl = "jsonl"
     junit = "junit"
     github = "github"
 
@@ -57,9 +69,20 @@ class LevelChoice(StrEnum):
 
 _BINDINGS = {BindingChoice.jsonrpc: "JSONRPC", BindingChoice.http_json: "HTTP+JSON"}
 
+SourcesArgument = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="The agent's card: a file, - for standard input, or an http(s) URL. A URL not "
+        "ending in .json is the agent's base URL (the card is read at "
+        "/.well-known/agent-card.json). Several (or --from) are checked --jobs at a time.",
+        metavar="SOURCE...",
+        show_default=False,
+    ),
+]
+
 
 def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
-    source: SourceArgument,
+    sources: SourcesArgument = None,
     command: Annotated[
         list[str] | None,
         typer.Option(
@@ -129,6 +152,12 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     keys: KeysOption = None,
     fetch_keys: FetchKeysOption = False,
     require_signature: RequireSignatureOption = False,
+    from_file: FromOption = None,
+    jobs: JobsOption = DEFAULT_JOBS,
+    per_origin: PerOriginOption = DEFAULT_PER_ORIGIN,
+    output: OutputOption = None,
+    resume: ResumeOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -165,7 +194,25 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         family_changed=tuple(changed),
         signatures=signature_options(keys, fetch_keys, require_signature, limits),
     )
-    report = run_conform(source, options)
+    sources = sources or []
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    if fleet.wanted(sources, output_format.value):
+        if html is not None:
+            fail("--html writes the report of one agent; give one SOURCE without --from")
+        # The batch loads only for a run over several agents.
+        from th_ext.cli._conform_fleet import conform_fleet
+
+        raise typer.Exit(conform_fleet(sources, fleet, output_format.value, options, junit_file))
+    if not sources:
+        fail("give a SOURCE, or a list of them with --from FILE")
+    if quiet or not stderr_is_terminal():
+        report = run_conform(sources[0], options)
+    else:
+        # rich loads only for a terminal
+        from th_ext.cli._progress import StepProgress
+
+        with StepProgress() as progress:
+            report = run_conform(sources[0], replace(options, progress=progress))
     if html is not None:
         _write_file(html, "--html", render(report, "html"))
         write(f"wrote {html}", err=True)

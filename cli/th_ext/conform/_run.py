@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -64,6 +65,7 @@ from th_ext.conform._runner import (
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HeaderScope, redact_url, ssl_context
+from th_ext.net._exchange import RpcExchange
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._source import (
     DEFAULT_MAX_BYTES,
@@ -131,6 +133,9 @@ class ConformOptions:
     signatures: SignatureOptions | None = None
     """Verify the card's signatures (A2A 1.0 section 8.4) as ``validate --keys`` does: the
     verdicts are the core rule ``A2A-8.4``, where an error fails the run."""
+    progress: Callable[[int, int], None] | None = None
+    """Told ``(messages sent, messages planned)`` after each message to the agent, for a
+    progress display of a long run (a card of thousands of commands)."""
 
 
 def run_conform(
@@ -217,7 +222,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     streaming = (card.get("capabilities") or {}).get("streaming") is True
     modes = [True, False] if streaming else [False]
     headers = {"A2A-Version": "1.0", "A2A-Extensions": EXTENSION_URI}
-    wires = [
+    wires: list[Wire] = [
         open_wire(client, i, headers, scope, timeout=options.timeout, max_bytes=options.max_bytes)
         for i in interfaces
     ]
@@ -226,6 +231,12 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     edges = (
         edge_scenarios(spec_text(version), selected, extension.names) if options.rule_edges else []
     )
+    if options.progress is not None:
+        # each group: the plan on a new task, a fresh task, the plan (and the edges, in the
+        # first mode) on it; then one header check per wire
+        planned = len(wires) * (len(modes) * (2 * len(plan) + 1) + len(edges) + 1)
+        tally = _Tally(options.progress, planned)
+        wires = [_Told(wire, tally) for wire in wires]
     groups = await gather_groups(wires, modes, plan, edges)
     unreachable = unreachable_wires(wires, groups, len(modes))
     if len(unreachable) == len(wires):
@@ -341,6 +352,40 @@ def _select(extension: CardCommands, options: ConformOptions) -> list[Any]:
         if (not options.commands or c.name in options.commands)
         and c.name not in options.skip_commands
     ]
+
+
+class _Tally:
+    """Messages sent so far, told to a progress callback (never past the plan)."""
+
+    def __init__(self, tell: Callable[[int, int], None], planned: int) -> None:
+        self.tell = tell
+        self.planned = planned
+        self.sent = 0
+
+    def add(self) -> None:
+        self.sent += 1
+        self.tell(min(self.sent, self.planned), self.planned)
+
+
+class _Told:
+    """A wire that counts the messages it sends in a ``_Tally``."""
+
+    def __init__(self, wire: Wire, tally: _Tally) -> None:
+        self.wire = wire
+        self.tally = tally
+        self.binding = wire.binding
+        self.url = wire.url
+
+    async def send(
+        self, message: dict[str, Any], *, stream: bool, extensions: bool = True
+    ) -> RpcExchange:
+        try:
+            return await self.wire.send(message, stream=stream, extensions=extensions)
+        finally:
+            self.tally.add()
+
+    async def get_task(self, task_id: str) -> RpcExchange:
+        return await self.wire.get_task(task_id)
 
 
 class _Counting(httpx.AsyncBaseTransport):

@@ -2,7 +2,7 @@
 
 ``render(report, format="json")`` gives a report in a format; ``stream`` gives the reports of a
 run chunk by chunk, as each arrives; ``FORMATS`` maps each format name (``text``, ``concise``,
-``json``, ``junit``, ``github``, ``html``) to its ``Renderer``. A new format is one
+``json``, ``jsonl``, ``junit``, ``github``, ``html``) to its ``Renderer``. A new format is one
 ``Renderer`` and one entry in ``FORMATS``. ``error_document`` is what a machine format gets
 from a command that could not run. Nothing here touches a terminal: colour is an option the
 caller sets.

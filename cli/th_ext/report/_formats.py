@@ -22,7 +22,7 @@ from th_ext._exceptions import ThExtError
 from th_ext.net import redact_url
 from th_ext.report._github import annotation, conform_github, validate_github
 from th_ext.report._html import conform_html
-from th_ext.report._json import demo_json, to_json
+from th_ext.report._json import demo_json, to_json, to_line
 from th_ext.report._junit import conform_junit, error_junit, validate_junit
 from th_ext.report._text import (
     conform_text,
@@ -208,10 +208,19 @@ def html(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
         yield conform_html(report)
 
 
+def jsonl(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """JSON Lines: one line per report as each arrives, the object ``json`` gives for it alone.
+    A document already made (a dict, such as an agent's report with its ``source``) is written
+    as it is."""
+    for report in reports:
+        yield to_line(report if isinstance(report, dict) else _document(report)) + "\n"
+
+
 FORMATS: dict[str, Renderer] = {
     "text": text,
     "concise": concise,
     "json": json,
+    "jsonl": jsonl,
     "junit": junit,
     "github": github,
     "html": html,

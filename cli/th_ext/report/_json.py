@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from th_ext.demo import DemoRun
 
-__all__ = ["demo_json", "to_json"]
+__all__ = ["demo_json", "to_json", "to_line"]
 
 #: Past this depth the lines stop moving right, so that the output stays linear in size.
 _MAX_INDENT_LEVEL = 64
@@ -32,6 +32,16 @@ def to_json(document: Any, *, indent: int = 2) -> str:
         return json.dumps(document, indent=indent, ensure_ascii=True, allow_nan=False)
     except (ValueError, RecursionError):
         return "".join(_chunks(document, indent))
+
+
+def to_line(document: Any) -> str:
+    """``document`` as one line of strict JSON (JSON Lines), the same values as ``to_json``."""
+    try:
+        return json.dumps(document, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    except (ValueError, RecursionError):
+        # the same stack-kept encoder, without indentation: a line break there is only ever
+        # structure (every string's own is escaped)
+        return "".join(_chunks(document, 0)).replace("\n", "")
 
 
 def _scalar(value: Any) -> str:

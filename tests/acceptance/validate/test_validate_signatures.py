@@ -313,3 +313,18 @@ def test_every_jku_of_a_card_shares_one_timeout(tmp_path: Path, card_server: Car
     assert "no complete answer within" in messages[0]
     assert all("--timeout for reading keys was spent" in m for m in messages[1:]), messages
     assert [path for path, _ in card_server.seen].count("/slow-2.json") == 0
+
+
+def test_a_fleet_verifies_each_card_with_the_keys(tmp_path: Path, key: SigningKey) -> None:
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps(key.jwks()), encoding="utf-8")
+    signed = signed_file(tmp_path, key)
+    unsigned = tmp_path / "unsigned.json"
+    unsigned.write_text(json.dumps(agreeing_card()), encoding="utf-8")
+    run = run_validate(
+        str(signed), str(unsigned), "--keys", str(jwks), "--require-signature", "-f", "jsonl"
+    )
+    found = {d["source"]: d for d in map(json.loads, run.stdout.splitlines())}
+    assert [p["code"] for p in found[str(signed)]["problems"]] == ["signature-verified"]
+    assert found[str(signed)]["exit_code"] == 0 and found[str(unsigned)]["exit_code"] == 1
+    assert run.code == 1

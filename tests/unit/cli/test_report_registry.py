@@ -19,7 +19,16 @@ def report() -> Report:
 
 
 def test_the_formats_by_name() -> None:
-    assert list(FORMATS) == ["text", "concise", "json", "junit", "github", "html"]
+    assert list(FORMATS) == ["text", "concise", "json", "jsonl", "junit", "github", "html"]
+
+
+def test_jsonl_is_a_line_per_report_each_its_json() -> None:
+    one = report()
+    lines = render([one, one], "jsonl").splitlines()
+    assert len(lines) == 2
+    assert [json.loads(line) for line in lines] == [json.loads(render(one, "json"))] * 2
+    document = {"source": "agent", "deep": [[[[float("inf")]]]]}
+    assert json.loads(render(document, "jsonl")) == {"source": "agent", "deep": [[[["Infinity"]]]]}
 
 
 def test_render_is_the_format_s_whole_text() -> None:

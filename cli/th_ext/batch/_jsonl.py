@@ -1,0 +1,98 @@
+"""Reading a run's JSON Lines back, to resume it.
+
+Each line of the file (``th_ext.report``'s ``jsonl`` format) is the object ``--format json``
+gives for one source (``th-ext validate``: the card's report; ``th-ext conform``: the agent's
+report with its ``source``; either command: the error document of a source that could not be
+read). ``read_resume`` reads a file written so: the sources it holds (to be skipped) and the worst
+exit code so far. A file that is not th-ext JSON Lines of the same command is refused with one
+line, and nothing is written to it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from th_ext._exceptions import SourceArgumentError
+from th_ext.batch._seen import SeenSources
+
+__all__ = ["ResumeState", "exit_code_of", "read_resume"]
+
+_MAX_LINE = 256 * 1024 * 1024  # far beyond any report th-ext writes
+
+
+def exit_code_of(document: Any, command: str) -> int | None:
+    """The exit code a th-ext JSON Lines line of ``command`` stands for; ``None`` if the line
+    is not one."""
+    if not isinstance(document, dict) or not isinstance(document.get("source"), str):
+        return None
+    error = document.get("error")
+    if isinstance(error, dict):  # the error document of a source that could not be read
+        if document.get("command") == command and document.get("exit_code") == 2:
+            return 2
+        return None
+    if command == "validate":
+        code = document.get("exit_code")
+        if document.get("format") == 1 and code in (0, 1, 2) and "valid" in document:
+            return int(code)
+        return None
+    if isinstance(document.get("passed"), bool) and isinstance(document.get("agent"), dict):
+        return 0 if document["passed"] else 1
+    return None
+
+
+@dataclass(slots=True)
+class ResumeState:
+    """What a resumed run starts from: the sources already reported, the worst exit code."""
+
+    seen: SeenSources = field(default_factory=SeenSources)
+    lines: int = 0
+    worst: int = 0
+
+
+def read_resume(path: str, command: str) -> ResumeState:
+    """The state in the JSON Lines file at ``path``, written by ``th-ext command``.
+
+    A file that does not exist yet is an empty state (the same command line starts a run and
+    resumes it). Raises ``SourceArgumentError`` (one line) for any other file that is not
+    th-ext JSON Lines of ``command``; the file is only read.
+    """
+    state = ResumeState()
+    try:
+        handle = open(path, "rb")  # noqa: PTH123, SIM115 (closed below; str paths throughout)
+    except FileNotFoundError:
+        return state
+    except OSError as exc:
+        reason = (exc.strerror or str(exc)).lower()
+        raise SourceArgumentError(f"--resume {path}: cannot be read ({reason})") from None
+    with handle:
+        number = 0
+        while True:
+            try:
+                line = handle.readline(_MAX_LINE + 1)
+            except OSError as exc:
+                reason = (exc.strerror or str(exc)).lower()
+                raise SourceArgumentError(f"--resume {path}: cannot be read ({reason})") from None
+            if not line:
+                return state
+            number += 1
+            where = f"--resume {path} line {number}"
+            if not line.endswith(b"\n"):
+                raise SourceArgumentError(
+                    f"{where}: not a whole line; this is not JSON Lines written by th-ext "
+                    f"{command} (the file is left as it is)"
+                )
+            try:
+                document = json.loads(line)
+            except (ValueError, RecursionError):
+                document = None
+            code = exit_code_of(document, command)
+            if code is None:
+                raise SourceArgumentError(
+                    f"{where}: not a report of th-ext {command}; this is not JSON Lines written "
+                    f"by th-ext {command} (the file is left as it is)"
+                )
+            state.seen.add(document["source"])
+            state.lines += 1
+            state.worst = max(state.worst, code)

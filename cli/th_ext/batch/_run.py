@@ -1,0 +1,421 @@
+"""The batch: many sources checked at once on one event loop, each result yielded when ready.
+
+``check_cards`` (``th-ext validate``) and ``check_agents`` (``th-ext conform``) share one
+scheduler made of asyncio's own parts: a ``Semaphore`` of ``jobs`` slots (a slot is taken when
+a source starts and given back when its outcome has been taken by the caller, so a slow reader
+of the results holds the run back rather than letting them pile up), one task per source in
+flight, one queue of finished outcomes, and ``OriginLimiter`` for the requests to each origin.
+The list is read as the slots free up, and nothing of a source is kept once its outcome is
+yielded, so a run of 100,000 sources holds what a run of ``jobs`` sources holds, plus the
+digests of the sources it has met (``SeenSources``).
+
+Closing the iterator (or cancelling the task that reads it, as the command line does on SIGINT
+and SIGTERM) cancels every source in flight and their requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from th_ext._deadline import Deadline
+from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
+from th_ext.batch._fetch import CardReader
+from th_ext.batch._list import ListEntry
+from th_ext.batch._polite import OriginLimiter, OriginPools, PoliteTransport
+from th_ext.batch._seen import SeenSources, shown
+from th_ext.conform import ConformOptions, run_conform_async
+from th_ext.net import client_options
+from th_ext.sources import SourceLimits, check_limits, is_url, read_source
+from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
+
+if TYPE_CHECKING:
+    from th_ext.conform import ConformReport
+    from th_ext.validate import Report
+
+__all__ = [
+    "DEFAULT_JOBS",
+    "DEFAULT_PER_ORIGIN",
+    "MAX_JOBS",
+    "BatchCounts",
+    "Outcome",
+    "check_agents",
+    "check_cards",
+    "error_document",
+]
+
+DEFAULT_JOBS = 16
+DEFAULT_PER_ORIGIN = 4
+MAX_JOBS = 10_000
+"""The most sources in flight: past a few hundred a machine's sockets, not the run, set the pace."""
+LOOP_VALIDATION_BYTES = 64 * 1024
+"""A card up to this size is validated on the event loop (about a millisecond for a real card:
+a hop to a thread would cost a tenth of that again, for nothing, since the work holds the GIL).
+A larger one goes to one of ``VALIDATION_THREADS`` threads, so that a card of megabytes does not
+stop the loop, and with it the other sources' requests and deadlines, for seconds."""
+VALIDATION_THREADS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One listed source, checked (or found listed before).
+
+    ``document`` is the source's JSON object, the line of ``--format jsonl``: the report's
+    ``to_dict()`` (for an agent, with its ``source``), or the error document of a source that
+    could not be read. ``index`` is the source's place in the list (from 0). A source listed a
+    second time is an outcome with ``duplicate`` set and no document.
+    """
+
+    source: str
+    index: int
+    exit_code: int
+    seconds: float
+    document: dict[str, Any] | None
+    report: Report | ConformReport | None = None
+    error: ThExtError | None = None
+    duplicate: bool = False
+
+
+@dataclass(slots=True)
+class BatchCounts:
+    """How far the run has read its list; updated as it goes, for a progress display.
+
+    ``listed`` counts the entries read (sources, duplicates and bad lines), ``resumed`` the
+    sources skipped because ``skip`` held them, ``finished`` becomes true when the list has
+    been read to its end.
+    """
+
+    listed: int = 0
+    resumed: int = 0
+    duplicates: int = 0
+    finished: bool = False
+
+
+def error_document(exc: ThExtError, command: str, source: str) -> dict[str, Any]:
+    """The document ``--format json`` gives when ``source`` cannot be checked at all."""
+    code = getattr(exc, "code", None)
+    if not (isinstance(code, str) and code):
+        name = type(exc).__name__.removesuffix("Error") or "error"
+        code = re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+    return {
+        "command": command,
+        "source": shown(source),
+        "exit_code": 2,
+        "error": {"code": code, "message": " ".join(str(exc).split())},
+    }
+
+
+def check_cards(
+    sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
+    *,
+    options: ValidateOptions | Callable[[str | None, float], ValidateOptions] | None = None,
+    limits: SourceLimits | None = None,
+    jobs: int = DEFAULT_JOBS,
+    per_origin: int = DEFAULT_PER_ORIGIN,
+    skip: SeenSources | None = None,
+    counts: BatchCounts | None = None,
+) -> AsyncIterator[Outcome]:
+    """Validate the card at each source, ``jobs`` at once, yielding each outcome when ready.
+
+    Each source is read under ``limits`` (its own ``timeout`` covers its fetch and its checking)
+    and checked with ``options``, as ``th-ext validate SOURCE`` would. ``options`` may also be a
+    function of the card's URL (``None`` for a file) and the ``time.monotonic()`` its check
+    began, giving each source its own (for a check bound to the card's origin, such as its
+    signatures' keys). At most ``per_origin`` requests go to one
+    origin at once. Sources in ``skip`` are passed over; one listed twice is checked once.
+    Raises ``SourceArgumentError`` for limits out of range.
+    """
+    limits = limits or SourceLimits()
+    check_limits(limits)
+    _check_counts(jobs, per_origin)
+    given = options or ValidateOptions()
+
+    def options_for(card_url: str | None, started: float) -> ValidateOptions:
+        return given if isinstance(given, ValidateOptions) else given(card_url, started)
+
+    strict = options_for(None, time.monotonic()).strict
+    limiter = OriginLimiter(per_origin)
+
+    async def run() -> AsyncIterator[Outcome]:
+        async with _client(limiter, jobs) as client:
+            reader = CardReader(client, limiter, limits, VALIDATION_THREADS)
+
+            async def check(index: int, source: str) -> Outcome:
+                return await _check_card(index, source, reader, limits, options_for)
+
+            def bad_line(index: int, error: SourceError) -> Outcome:
+                report = report_for_source_error(_label(error), error, strict=strict)
+                document = report.to_dict()
+                return Outcome(report.source, index, 2, 0.0, document, report, error)
+
+            async for outcome in _schedule(
+                sources, check, bad_line, jobs=jobs, skip=skip, counts=counts
+            ):
+                yield outcome
+
+    return run()
+
+
+def check_agents(
+    sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
+    *,
+    options: ConformOptions | None = None,
+    jobs: int = DEFAULT_JOBS,
+    per_origin: int = DEFAULT_PER_ORIGIN,
+    skip: SeenSources | None = None,
+    counts: BatchCounts | None = None,
+) -> AsyncIterator[Outcome]:
+    """Run ``run_conform_async`` on each agent, ``jobs`` at once, yielding each outcome when
+    ready; at most ``per_origin`` requests go to one origin at once, across all the agents.
+
+    A source whose run cannot start (its card unreadable, the extension not declared, no
+    interface reached) is an outcome with exit code 2 and its error document.
+    """
+    options = options or ConformOptions()
+    check_limits(
+        SourceLimits(options.headers, options.timeout, options.max_bytes, options.header_origins)
+    )
+    _check_counts(jobs, per_origin)
+    limiter = OriginLimiter(per_origin)
+
+    async def run() -> AsyncIterator[Outcome]:
+        pool = client_options()["transport"]
+        try:
+
+            async def check(index: int, source: str) -> Outcome:
+                started = time.monotonic()
+                transport = PoliteTransport(pool, limiter)
+                try:
+                    report = await run_conform_async(source, options, transport=transport)
+                except ThExtError as exc:
+                    return _failed(index, source, exc, "conform", started)
+                document = {"source": shown(source), **report.to_dict()}
+                code = 0 if report.passed else 1
+                return Outcome(shown(source), index, code, _since(started), document, report)
+
+            def bad_line(index: int, error: SourceError) -> Outcome:
+                return _failed(index, _label(error), error, "conform", time.monotonic())
+
+            async for outcome in _schedule(
+                sources, check, bad_line, jobs=jobs, skip=skip, counts=counts
+            ):
+                yield outcome
+        finally:
+            await pool.aclose()
+
+    return run()
+
+
+def _check_counts(jobs: int, per_origin: int) -> None:
+    if not (isinstance(jobs, int) and 1 <= jobs <= MAX_JOBS):
+        raise SourceArgumentError(
+            f"jobs must be a whole number from 1 to {MAX_JOBS}, not {jobs}", code="bad-jobs"
+        )
+    if not (isinstance(per_origin, int) and 1 <= per_origin <= MAX_JOBS):
+        raise SourceArgumentError(
+            f"per-origin must be a whole number from 1 to {MAX_JOBS}, not {per_origin}",
+            code="bad-per-origin",
+        )
+
+
+def _client(limiter: OriginLimiter, jobs: int) -> httpx.AsyncClient:
+    """The run's one client: the policy's transport, a pool per origin (kept alive for the next
+    source of the same origin), under the per-origin slots. No timeout of its own: every fetch
+    runs under its source's deadline."""
+    pools = OriginPools(
+        lambda: client_options(limits=httpx.Limits(max_keepalive_connections=limiter.per_origin))[
+            "transport"
+        ],
+        limiter,
+        keep=jobs,
+    )
+    options = client_options()
+    options.pop("transport")
+    return httpx.AsyncClient(
+        transport=_Owning(PoliteTransport(pools, limiter), pools), timeout=None, **options
+    )
+
+
+class _Owning(httpx.AsyncBaseTransport):
+    """The run's transport: polite, and closing the pool under it when the client closes."""
+
+    def __init__(self, polite: PoliteTransport, pool: httpx.AsyncBaseTransport) -> None:
+        self.polite = polite
+        self.pool = pool
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return await self.polite.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.pool.aclose()
+
+
+async def _check_card(
+    index: int,
+    source: str,
+    reader: CardReader,
+    limits: SourceLimits,
+    options_for: Callable[[str | None, float], ValidateOptions],
+) -> Outcome:
+    started = time.monotonic()
+    # One deadline over the fetch and the checking, each saying what did not finish in time.
+    deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+    try:
+        if is_url(source):
+            raw = await reader.read(source, deadline)
+        else:
+            raw = read_source(source, limits)
+    except SourceError as exc:
+        strict = options_for(None, started).strict
+        report = report_for_source_error(source, exc, strict=strict)
+        return Outcome(
+            report.source, index, 2, _since(started), report.to_dict(), report, error=exc
+        )
+    location, notices = raw.location, raw.notices
+    options = options_for(location if is_url(source) else None, started)
+    body = [raw.data]
+    del raw
+
+    checking = Deadline(
+        max(deadline.expires_at, time.monotonic() + 0.1),
+        f"the validation did not finish within the timeout ({limits.timeout:g} s)",
+    )
+
+    def check() -> Report:  # the bytes handed over without another reference (see above)
+        return validate_bytes(
+            body.pop(),
+            source=source,
+            location=location,
+            notices=notices,
+            options=options,
+            deadline=checking,
+        )
+
+    try:
+        if len(body[0]) <= LOOP_VALIDATION_BYTES:
+            report = check()
+        else:
+            async with reader.validating:
+                report = await asyncio.to_thread(check)
+    except DeadlineError as exc:  # what --format json gives for it: the error document
+        return _failed(index, source, exc, "validate", started)
+    return Outcome(
+        report.source, index, report.exit_code, _since(started), report.to_dict(), report
+    )
+
+
+def _failed(index: int, source: str, exc: ThExtError, command: str, started: float) -> Outcome:
+    document = error_document(exc, command, source)
+    return Outcome(shown(source), index, 2, _since(started), document, error=exc)
+
+
+def _since(started: float) -> float:
+    return round(time.monotonic() - started, 3)
+
+
+_END = object()
+
+
+async def _schedule(
+    sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
+    check: Callable[[int, str], Awaitable[Outcome]],
+    bad_line: Callable[[int, SourceError], Outcome],
+    *,
+    jobs: int,
+    skip: SeenSources | None,
+    counts: BatchCounts | None,
+) -> AsyncIterator[Outcome]:
+    counts = counts if counts is not None else BatchCounts()
+    seen = SeenSources()
+    slots = asyncio.Semaphore(jobs)
+    finished: asyncio.Queue[Any] = asyncio.Queue()
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def one(index: int, source: str) -> None:
+        try:
+            outcome = await check(index, source)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:
+            finished.put_nowait(exc)
+            return
+        finished.put_nowait(outcome)
+
+    async def feed() -> int:
+        try:
+            return await read_list()
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:
+            finished.put_nowait(exc)
+            return 0
+
+    async def read_list() -> int:
+        index = 0
+        entries = _entries(sources)
+        try:
+            async for entry in entries:
+                counts.listed += 1
+                if isinstance(entry, str) and skip is not None and entry in skip:
+                    counts.resumed += 1
+                    continue
+                await slots.acquire()
+                if isinstance(entry, SourceError):
+                    finished.put_nowait(bad_line(index, entry))
+                elif not seen.add(entry):
+                    counts.duplicates += 1
+                    finished.put_nowait(Outcome(shown(entry), index, 0, 0.0, None, duplicate=True))
+                else:
+                    task = asyncio.create_task(one(index, entry))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+                index += 1
+        finally:
+            aclose = getattr(entries, "aclose", None)
+            if aclose is not None:
+                await aclose()
+        counts.finished = True
+        finished.put_nowait(_END)
+        return index
+
+    feeder = asyncio.create_task(feed())
+    yielded = 0
+    total: int | None = None
+    try:
+        while total is None or yielded < total:
+            item = await finished.get()
+            if item is _END:
+                total = feeder.result()
+                continue
+            if isinstance(item, BaseException):
+                raise item
+            slots.release()
+            yielded += 1
+            yield item
+    finally:
+        feeder.cancel()
+        for task in list(tasks):
+            task.cancel()
+        await asyncio.gather(feeder, *tasks, return_exceptions=True)
+
+
+def _label(error: SourceError) -> str:
+    """The source a bad list line is reported as: the list and the line (``list.txt line 3``)."""
+    return str(error).split(":", 1)[0]
+
+
+async def _entries(
+    sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
+) -> AsyncIterator[ListEntry]:
+    if isinstance(sources, AsyncIterable):
+        async for entry in sources:
+            yield entry
+    else:
+        for entry in sources:
+            yield entry
