@@ -88,7 +88,12 @@ ResumeOption = Annotated[
 ]
 QuietOption = Annotated[
     bool,
-    typer.Option("--quiet", "-q", help="No progress line on standard error."),
+    typer.Option(
+        "--quiet",
+        "-q",
+        help="Less output: no progress line on standard error, and text output leaves out "
+        "the 'source: ok' and 'document: ok' lines.",
+    ),
 ]
 
 

@@ -100,14 +100,6 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources: SourcesArgument = None,
     output_format: Annotated[ReportFormat, format_option(ReportFormat)] = ReportFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
-    quiet: Annotated[
-        bool,
-        typer.Option(
-            "--quiet",
-            "-q",
-            help="Text output: leave out the 'source: ok' and 'document: ok' lines.",
-        ),
-    ] = False,
     extension: Annotated[
         list[str] | None,
         typer.Option(
