@@ -2,7 +2,8 @@
 
 A reader of a spec page sees its title, one field-table row per schema property, a schema
 download that saves the committed file, copy buttons on code, a Mermaid diagram drawn as SVG
-and a working light/dark toggle; no page of the site logs a console error or fails a request.
+and a working light/dark toggle. What every page showed when visited (console errors, failed
+requests, code running off the edge) is in ``test_site_visits``, which opens a browser of its own.
 Without Chromium or Playwright these tests skip, except under CI, where they fail.
 """
 
@@ -23,7 +24,7 @@ from tests.support.extension_folders import ExtensionFolder, extension_folders
 from tests.support.html_page import normalise_space
 from tests.support.page_weight import ColorScheme
 from tests.support.site_config import mkdocs_setting
-from tests.support.site_visits import NOT_FOUND_PATH, PageVisit, Problems
+from tests.support.site_visits import Problems
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -343,15 +344,6 @@ def test_the_sequence_diagram_is_an_accessible_svg_in_both_schemes(
     assert not problems.found, problems.found
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_long_code_lines_wrap_instead_of_running_off_the_block(
-    site_visits: dict[tuple[str, str], PageVisit], scheme: ColorScheme
-) -> None:
-    for path in ("a2a/ext/commands/v1/", "th-ext/validate/", "th-ext/dispatch/"):
-        overflowing = site_visits[scheme, path].overflowing_code
-        assert overflowing == [], f"{path} ({scheme}): code cut at the right edge"
-
-
 @pytest.mark.parametrize("extension", EXTENSIONS, ids=_IDS)
 def test_the_light_dark_toggle_switches_the_scheme(
     extension: ExtensionFolder, open_page: OpenPage, site_url: str, tmp_path: Path
@@ -376,24 +368,3 @@ def test_the_light_dark_toggle_switches_the_scheme(
     page.screenshot(path=screenshot, full_page=True)
     assert screenshot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert not problems.found, problems.found
-
-
-def test_no_page_logs_a_console_error_or_fails_a_request(
-    site_visits: dict[tuple[str, str], PageVisit], built_site: Path
-) -> None:
-    pages = sorted(
-        path.relative_to(built_site).as_posix().removesuffix("index.html")
-        for path in built_site.rglob("*.html")
-    )
-    assert "a2a/ext/commands/v1/" in pages
-    report: dict[str, list[str] | None] = {}
-    for path in pages:
-        visit = site_visits["light", path]
-        assert visit.status == 200, f"{path}: HTTP {visit.status}"
-        report[path or "(home)"] = visit.problems
-    unknown = site_visits["light", NOT_FOUND_PATH]
-    assert unknown.status == 404, f"{NOT_FOUND_PATH}: HTTP {unknown.status}"
-    report["(an unknown address, answered by 404.html)"] = unknown.problems
-    assert None not in report.values(), "a page was visited without watching for problems"
-    faults = {path: found for path, found in report.items() if found}
-    assert not faults, json.dumps(faults, indent=2)
