@@ -1,51 +1,69 @@
-"""``th-ext conform``: check a live agent against every requirement of the commands extension."""
+"""``th-ext conform``: check a live agent against every requirement of the commands extension.
+
+With several agents (or ``--from``, ``jsonl``, ``-o``, ``--resume``) the run goes through the
+library's batch (``check_agents``), rendered by ``conform_fleet``. Text shows each agent's
+report as it comes (an agent that cannot be checked is its one-line error on standard error),
+then the summary. ``jsonl`` is one line per agent as soon as it is checked: the ``--format
+json`` report with its ``source``, or the error document of an agent that could not be
+checked. ``json`` is one array of those objects in list order, ``junit`` one ``<testsuites>``
+document of every agent's suites, ``github`` every agent's annotations.
+"""
 
 from __future__ import annotations
 
 import sys
+import xml.etree.ElementTree as ET
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from th_ext.cli._fleet_options import (
+from th_ext.cli._options import (
     DEFAULT_JOBS,
+    DEFAULT_MAX_BYTES,
     DEFAULT_PER_ORIGIN,
+    DEFAULT_TIMEOUT,
+    EACH_EXCHANGE,
+    FetchKeysOption,
+    FetchSchemasOption,
     FleetOptions,
     FromOption,
+    HeaderOption,
+    HeaderOriginOption,
     JobsOption,
+    JunitFileOption,
+    KeysOption,
+    MaxBytesOption,
     OutputOption,
     PerOriginOption,
     QuietOption,
+    RequireSignatureOption,
     ResumeOption,
-)
-from th_ext.cli._options import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_TIMEOUT,
-    EACH_EXCHANGE,
-    FetchSchemasOption,
-    HeaderOption,
-    HeaderOriginOption,
-    JunitFileOption,
-    MaxBytesOption,
     SchemasOption,
     family_schemas,
     format_option,
     source_limits,
     timeout_option,
 )
-from th_ext.cli._signatures import (
-    FetchKeysOption,
-    KeysOption,
-    RequireSignatureOption,
-    signature_options,
+from th_ext.cli._terminal import (
+    ExitCode,
+    StepProgress,
+    fail,
+    stderr_is_terminal,
+    use_color,
+    write,
 )
-from th_ext.cli._terminal import ExitCode, fail, stderr_is_terminal, use_color, write
-from th_ext.report import RenderOptions, render, stream
+from th_ext.cli._validate import signature_options
+from th_ext.report import RenderOptions, error_document, junit_text, render, stream, to_json
 
-__all__ = ["conform_command"]
+if TYPE_CHECKING:
+    from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources
+    from th_ext.conform import ConformOptions
+
+__all__ = ["conform_command", "conform_fleet"]
 
 
 class ConformFormat(StrEnum):
@@ -199,18 +217,12 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     if fleet.wanted(sources, output_format.value):
         if html is not None:
             fail("--html writes the report of one agent; give one SOURCE without --from")
-        # The batch loads only for a run over several agents.
-        from th_ext.cli._conform_fleet import conform_fleet
-
         raise typer.Exit(conform_fleet(sources, fleet, output_format.value, options, junit_file))
     if not sources:
         fail("give a SOURCE, or a list of them with --from FILE")
     if quiet or not stderr_is_terminal():
         report = run_conform(sources[0], options)
     else:
-        # rich loads only for a terminal
-        from th_ext.cli._progress import StepProgress
-
         with StepProgress() as progress:
             report = run_conform(sources[0], replace(options, progress=progress))
     if html is not None:
@@ -229,3 +241,60 @@ def _write_file(path: Path, option: str, text: str) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
+
+
+def conform_fleet(
+    sources: list[str],
+    fleet: FleetOptions,
+    output_format: str,
+    options: ConformOptions,
+    junit_file: Path | None,
+) -> int:
+    """Check every agent and render the outcomes; the worst exit code."""
+    # The batch loads only for a run over several agents.
+    from th_ext.batch import check_agents
+    from th_ext.cli._fleet import Renderers, run_fleet
+    from th_ext.conform import ConformReport  # loaded by conform_command already (see there)
+
+    color = fleet.output is None and use_color(sys.stdout)
+
+    def one(outcome: Outcome, output: str) -> str:
+        if not isinstance(outcome.report, ConformReport):
+            assert outcome.error is not None
+            return error_document(outcome.error, output, command="conform", source=outcome.source)
+        return render(outcome.report, output, color=color)
+
+    def many(outcomes: list[Outcome], output: str) -> str:
+        if output == "json":
+            return to_json([o.document for o in outcomes]) + "\n"
+        root = ET.Element("testsuites", name="th-ext conform")
+        totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        for outcome in outcomes:
+            if isinstance(outcome.report, ConformReport):
+                text = render(outcome.report, "junit")
+            else:
+                assert outcome.error is not None
+                text = error_document(
+                    outcome.error, "junit", command="conform", source=outcome.source
+                )
+            document = ET.fromstring(text)
+            for key in totals:
+                totals[key] += int(document.get(key, "0"))
+            root.extend(list(document))
+        root.attrib.update({key: str(value) for key, value in totals.items()})
+        return junit_text(root)
+
+    def start(
+        entries: AsyncIterator[ListEntry], counts: BatchCounts, skip: SeenSources | None
+    ) -> AsyncIterator[Outcome]:
+        return check_agents(
+            entries,
+            options=options,
+            jobs=fleet.jobs,
+            per_origin=fleet.per_origin,
+            skip=skip,
+            counts=counts,
+        )
+
+    renderers = Renderers(one, many, "agents", "passed", "failed")
+    return run_fleet("conform", sources, fleet, output_format, start, renderers, junit_file)

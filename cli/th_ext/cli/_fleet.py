@@ -33,8 +33,15 @@ from th_ext.batch import (
     read_resume,
     read_source_list,
 )
-from th_ext.cli._fleet_options import FleetOptions
-from th_ext.cli._terminal import ExitCode, error_line, fail, shown_source, stderr_is_terminal
+from th_ext.cli._options import FleetOptions
+from th_ext.cli._terminal import (
+    ExitCode,
+    FleetProgress,
+    error_line,
+    fail,
+    shown_source,
+    stderr_is_terminal,
+)
 from th_ext.problems import escape_unsafe
 from th_ext.report import render
 
@@ -275,6 +282,4 @@ class _NoProgress:
 def _progress(run: _Run, quiet: bool) -> Any:
     if quiet or not stderr_is_terminal():
         return _NoProgress()
-    from th_ext.cli._progress import FleetProgress  # rich loads only for a terminal
-
     return FleetProgress(run.counts, run.summary)

@@ -13,10 +13,17 @@ sets up completion for the user's shell; from then on ``th-ext schema com<TAB>``
 ``commands/v1``, and so do ``lock add`` and ``validate -e``. And so does ``family_schemas``,
 which turns ``--schemas DIR`` and ``--fetch-schemas`` into the schemas of the family's other
 extensions, the same way for ``validate`` and ``conform``.
+
+The options of a run over many sources (``--from``, ``--jobs``, ``--per-origin``, ``--output``,
+``--resume``, ``--quiet``, gathered in ``FleetOptions``) and of signed cards (``--keys``,
+``--fetch-keys``, ``--require-signature``) are declared here too, apart from the work they
+select (``th_ext.cli._fleet``, ``th_ext.signatures``): a command checking one unsigned source
+reads them and never pays for the batch or the signatures.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -48,13 +55,26 @@ from th_ext.sources import (
 )
 
 __all__ = [
+    "DEFAULT_JOBS",
     "DEFAULT_MAX_BYTES",
+    "DEFAULT_PER_ORIGIN",
     "DEFAULT_TIMEOUT",
+    "MAX_JOBS",
+    "FetchKeysOption",
     "FetchSchemasOption",
+    "FleetOptions",
+    "FromOption",
     "HeaderOption",
     "HeaderOriginOption",
+    "JobsOption",
     "JunitFileOption",
+    "KeysOption",
     "MaxBytesOption",
+    "OutputOption",
+    "PerOriginOption",
+    "QuietOption",
+    "RequireSignatureOption",
+    "ResumeOption",
     "SchemasOption",
     "SourceArgument",
     "TextOrJson",
@@ -280,3 +300,125 @@ def complete_extension(ctx: typer.Context, incomplete: str) -> list[str]:
     if incomplete.startswith(("h", "H")):
         offered += [version.uri for version in versions]
     return [name for name in offered if name.startswith(incomplete)]
+
+
+#: The library's defaults (``th_ext.batch``), repeated here so that reading the options does
+#: not load the batch; a test holds them equal.
+DEFAULT_JOBS = 16
+DEFAULT_PER_ORIGIN = 4
+MAX_JOBS = 10_000
+
+FromOption = Annotated[
+    str | None,
+    typer.Option(
+        "--from",
+        metavar="FILE",
+        help="Also check every source listed in FILE, one a line (- for standard input; blank "
+        "lines and lines starting with # are skipped). A source listed twice is checked once.",
+        show_default=False,
+    ),
+]
+JobsOption = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        min=1,
+        max=MAX_JOBS,
+        help="Check up to N sources at once.",
+        show_default=True,
+    ),
+]
+PerOriginOption = Annotated[
+    int,
+    typer.Option(
+        "--per-origin",
+        metavar="N",
+        min=1,
+        max=MAX_JOBS,
+        help="Send at most N requests at once to one origin (scheme, host, port).",
+        show_default=True,
+    ),
+]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write the output to FILE instead of standard output.",
+        show_default=False,
+        dir_okay=False,
+    ),
+]
+ResumeOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--resume",
+        metavar="FILE",
+        help="Resume the run whose JSON Lines are in FILE: skip the sources it holds and "
+        "append the others (implies --format jsonl and -o FILE).",
+        show_default=False,
+        dir_okay=False,
+    ),
+]
+QuietOption = Annotated[
+    bool,
+    typer.Option(
+        "--quiet",
+        "-q",
+        help="Less output: no progress line on standard error, and text output leaves out "
+        "the 'source: ok' and 'document: ok' lines.",
+    ),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FleetOptions:
+    from_file: str | None = None
+    jobs: int = DEFAULT_JOBS
+    per_origin: int = DEFAULT_PER_ORIGIN
+    output: Path | None = None
+    resume: Path | None = None
+    quiet: bool = False
+
+    def wanted(self, sources: list[str], output_format: str) -> bool:
+        """Whether the run goes through the batch rather than the one-source path."""
+        return (
+            self.from_file is not None
+            or len(sources) > 1
+            or output_format == "jsonl"
+            or self.output is not None
+            or self.resume is not None
+        )
+
+
+KeysOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--keys",
+        metavar="PATH|URL",
+        help="Verify the card's signatures (A2A 1.0 section 8.4) with the keys of this JWKS "
+        "(repeatable). Read under the card's limits, with no header sent.",
+        show_default=False,
+    ),
+]
+FetchKeysOption = Annotated[
+    bool,
+    typer.Option(
+        "--fetch-keys",
+        help="Also read a signature's jku when it is on the card's own origin (same scheme, "
+        "host and port; https, or http on a loopback address). Any other jku is never "
+        "contacted.",
+        show_default=True,
+    ),
+]
+RequireSignatureOption = Annotated[
+    bool,
+    typer.Option(
+        "--require-signature",
+        help="Fail when the card has no signature that verifies over section 8.4.1's form.",
+        show_default=True,
+    ),
+]

@@ -4,36 +4,51 @@ Exit codes: 0 valid (warnings allowed unless ``--strict``), 1 the card was read 
 problems, 2 no card could be read (usage error, network or HTTP error, over the size cap, not
 JSON); with several sources, the worst of them. No traceback reaches the user unless
 ``--debug`` is given.
+
+With several sources (or ``--from``, ``jsonl``, ``-o``, ``--resume``) the run goes through the
+library's batch (``check_cards``), rendered by ``validate_fleet``: text shows each report as it
+comes (an unreadable source is its one-line error on standard error), then the summary, ending
+in one line counting the cards by verdict. ``jsonl`` is one line per source as soon as it is
+checked; ``json`` one array of the reports in list order, ``junit`` one ``<testsuites>``
+document holding every report's suites, ``github`` every report's annotations. The exit code is
+the worst of the sources'.
+
+Signed cards are here too, as validation's counterpart: the keys options become the library's
+``SignatureOptions`` and a card check for ``validate`` and ``conform``, and ``th-ext sign``
+writes what ``th_ext.signatures`` makes. ``th_ext.signatures`` is imported only when a keys
+option is given or a card is signed, so an unsigned run never loads it.
 """
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
 from th_ext import Deadline, SourceError
-from th_ext.cli._fleet_options import (
+from th_ext.cli._options import (
+    CARD_CHECK,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
+    FetchKeysOption,
+    FetchSchemasOption,
     FleetOptions,
     FromOption,
+    HeaderOption,
+    HeaderOriginOption,
     JobsOption,
+    JunitFileOption,
+    KeysOption,
+    MaxBytesOption,
     OutputOption,
     PerOriginOption,
     QuietOption,
+    RequireSignatureOption,
     ResumeOption,
-)
-from th_ext.cli._options import (
-    CARD_CHECK,
-    FetchSchemasOption,
-    HeaderOption,
-    HeaderOriginOption,
-    JunitFileOption,
-    MaxBytesOption,
     SchemasOption,
     complete_extension,
     family_schemas,
@@ -42,14 +57,8 @@ from th_ext.cli._options import (
     source_limits,
     timeout_option,
 )
-from th_ext.cli._signatures import (
-    FetchKeysOption,
-    KeysOption,
-    RequireSignatureOption,
-    card_check,
-    signature_options,
-)
 from th_ext.cli._terminal import (
+    ExitCode,
     Spinner,
     error_line,
     fail,
@@ -58,8 +67,15 @@ from th_ext.cli._terminal import (
     unwrap,
     use_color,
 )
-from th_ext.report import RenderOptions, render, stream
-from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, is_url, read_source
+from th_ext.report import RenderOptions, error_document, render, stream, to_json
+from th_ext.sources import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    SourceLimits,
+    is_url,
+    read_bounded,
+    read_source,
+)
 from th_ext.validate import (
     Report,
     ValidateOptions,
@@ -68,7 +84,18 @@ from th_ext.validate import (
     validate_bytes,
 )
 
-__all__ = ["validate_command"]
+if TYPE_CHECKING:
+    from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources
+    from th_ext.problems import Problem
+    from th_ext.signatures import SignatureOptions
+
+__all__ = [
+    "card_check",
+    "sign_command",
+    "signature_options",
+    "validate_command",
+    "validate_fleet",
+]
 
 
 class ReportFormat(StrEnum):
@@ -155,10 +182,6 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
     if fleet.wanted(sources, output_format.value):
-        # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime)
-        # loads only for a run over several sources, not for one card.
-        from th_ext.cli._validate_fleet import validate_fleet
-
         code = validate_fleet(
             sources,
             fleet,
@@ -284,3 +307,158 @@ def write_junit(text: str, path: Path) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
+
+
+def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own option)
+    sources: list[str],
+    fleet: FleetOptions,
+    output_format: str,
+    limits: SourceLimits,
+    options_for: Callable[[str | None, float], ValidateOptions],
+    junit_file: Path | None,
+) -> int:
+    """Check every source and render the outcomes; the worst exit code."""
+    # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime)
+    # loads only for a run over several sources, not for one card.
+    from th_ext.batch import check_cards
+    from th_ext.cli._fleet import Renderers, run_fleet
+
+    color = fleet.output is None and use_color(sys.stdout)
+
+    def one(outcome: "Outcome", output: str) -> str:
+        if not isinstance(outcome.report, Report):  # checked too long: the error document
+            assert outcome.error is not None
+            return error_document(outcome.error, output, command="validate", source=outcome.source)
+        return render(outcome.report, output, color=color)
+
+    def many(outcomes: "list[Outcome]", output: str) -> str:
+        if output == "junit":
+            return render([o.report for o in outcomes if isinstance(o.report, Report)], "junit")
+        return to_json([o.document for o in outcomes]) + "\n"
+
+    def start(
+        entries: "AsyncIterator[ListEntry]", counts: "BatchCounts", skip: "SeenSources | None"
+    ) -> "AsyncIterator[Outcome]":
+        return check_cards(
+            entries,
+            options=options_for,
+            limits=limits,
+            jobs=fleet.jobs,
+            per_origin=fleet.per_origin,
+            skip=skip,
+            counts=counts,
+        )
+
+    renderers = Renderers(one, many, "cards", "valid", "invalid")
+    return run_fleet("validate", sources, fleet, output_format, start, renderers, junit_file)
+
+
+def signature_options(
+    keys: list[str] | None, fetch_keys: bool, require: bool, limits: SourceLimits
+) -> "SignatureOptions | None":
+    """The run's signature options, with every ``--keys`` read now (a keys source that gives
+    no JWKS ends the command with one line, exit 2); ``None`` when no option asks for it."""
+    if not keys and not fetch_keys and not require:
+        return None
+    # Imported only when a keys option is given: an unsigned run's start-up never pays for it.
+    from th_ext.signatures import SignatureOptions, read_keys
+
+    key_sets = tuple(read_keys(source, limits) for source in keys or ())
+    return SignatureOptions(key_sets, fetch_keys, require, None, limits)
+
+
+def card_check(
+    options: "SignatureOptions | None", card_url: str | None, started: float
+) -> tuple[Callable[[dict[str, Any]], list["Problem"]], ...]:
+    """The card check of one source read from ``card_url`` (``None``: a file or stdin), whose
+    check began at ``started`` (``time.monotonic()``): its ``jku`` reads end within the
+    source's ``--timeout``, with a tenth of it left for the rest of the check."""
+    if options is None:
+        return ()
+    from th_ext.signatures import check_signatures  # a keys option was given (see above)
+
+    ends = Deadline(started + options.limits.timeout * 0.9, "--timeout")
+    for_source = replace(options, card_url=card_url, deadline=ends)
+    return (lambda card: check_signatures(card, for_source),)
+
+
+def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
+    card: Annotated[
+        Path,
+        typer.Argument(metavar="CARD", help="The agent card file to sign.", show_default=False),
+    ],
+    key: Annotated[
+        Path,
+        typer.Option(
+            "--key",
+            metavar="PEM_OR_JWK",
+            help="The private key: a PEM file or a JWK (EC P-256/384/521, RSA, Ed25519, Ed448).",
+            show_default=False,
+        ),
+    ],
+    kid: Annotated[
+        str,
+        typer.Option("--kid", metavar="KID", help="The key's id in its JWKS.", show_default=False),
+    ],
+    jku: Annotated[
+        str | None,
+        typer.Option(
+            "--jku",
+            metavar="URL",
+            help="Where the JWKS holding the key is served.",
+            show_default=False,
+        ),
+    ] = None,
+    alg: Annotated[
+        str | None,
+        typer.Option(
+            "--alg",
+            metavar="ALG",
+            help="The algorithm (default: the key's own, ES256 for a P-256 key).",
+            show_default=False,
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="OUT",
+            help="Write the signed card here (default: standard output).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Append a signature over A2A 1.0 section 8.4.1's canonical form to an agent card."""
+    from th_ext.signatures import KeysError, sign_card  # only sign needs it
+
+    data = _read(card, "CARD")
+    key_text = _read(key, "--key")
+    try:
+        signed = sign_card(data, key_text, kid=kid, jku=jku, alg=alg)
+    except KeysError as exc:
+        fail(str(exc), ExitCode.UNUSABLE)
+    except (ValueError, UnicodeDecodeError) as exc:
+        fail(f"{card}: not a JSON card ({str(exc).splitlines()[0]})", ExitCode.UNUSABLE)
+    if output is None:
+        sys.stdout.buffer.write(signed.data)
+        sys.stdout.flush()
+    else:
+        try:
+            output.write_bytes(signed.data)
+        except OSError as exc:
+            fail(f"-o {output}: {exc.strerror or exc}", ExitCode.UNUSABLE)
+    sys.stderr.write(f"signed with {signed.alg}, kid {kid!r}, over section 8.4.1's form\n")
+    if signed.sdk_rejects:
+        sys.stderr.write(f"warning: {signed.sdk_rejects}\n")
+
+
+def _read(path: Path, what: str) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            data = read_bounded(handle, DEFAULT_MAX_BYTES)
+    except OSError as exc:
+        fail(f"{what} {path}: {(exc.strerror or str(exc)).lower()}", ExitCode.UNUSABLE)
+    if data is None:
+        fail(f"{what} {path}: larger than {DEFAULT_MAX_BYTES} bytes", ExitCode.UNUSABLE)
+    return data
