@@ -64,6 +64,11 @@ class Renderers:
     bad: str
 
 
+_WHOLE = ("json", "junit", "concise")
+"""The formats whose document is made once every source is checked (one JSON array, one JUnit
+document, one count line after every problem)."""
+
+
 def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
     command: str,
     sources: list[str],
@@ -94,7 +99,7 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
             fail(str(exc))
     out = _open_output(fleet)
     run = _Run(command, output_format, renderers, out, fleet, state)
-    run.keep = output_format in ("json", "junit") or junit_file is not None
+    run.keep = output_format in _WHOLE or junit_file is not None
     try:
         code = asyncio.run(run.main(sources, start))
     finally:
@@ -204,7 +209,7 @@ class _Run:
         if self.format == "jsonl":
             assert outcome.document is not None
             self._write(render(outcome.document, "jsonl").encode("ascii"))
-        elif self.format in ("json", "junit"):
+        elif self.format in _WHOLE:
             return
         elif self.format == "text" and outcome.error is not None:
             sys.stdout.flush()
@@ -234,7 +239,7 @@ class _Run:
         stdout.flush()
 
     def _finish(self, *, interrupted: bool) -> int:
-        if self.format in ("json", "junit"):
+        if self.format in _WHOLE:
             self.kept.sort(key=lambda outcome: outcome.index)
             self._write_text(self.renderers.many(self.kept, self.format))
         elif self.format == "text":

@@ -332,8 +332,8 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
         return render(outcome.report, output, color=color)
 
     def many(outcomes: "list[Outcome]", output: str) -> str:
-        if output == "junit":
-            return render([o.report for o in outcomes if isinstance(o.report, Report)], "junit")
+        if output in ("junit", "concise"):
+            return render([o.report for o in outcomes if isinstance(o.report, Report)], output)
         return to_json([o.document for o in outcomes]) + "\n"
 
     def start(
