@@ -2,7 +2,7 @@
 and whether a schema is itself valid.
 
 The publishing checks, ``--schema`` and the params check all need this answer; each words the
-defect for its own reader. jsonschema is imported only when a schema is checked.
+defect for its own reader.
 ``local_validator`` is the one way a schema is applied outside validation's own reader: a
 ``referencing`` registry holding only the schemas given, with no retrieval, so a ``$ref`` to
 anything else is unresolvable instead of fetched.
@@ -15,6 +15,13 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError as JSONSchemaError
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from th_ext._exceptions import SchemaError
 
@@ -41,14 +48,9 @@ class SchemaDefect:
 
 def schema_defect(schema: Any) -> SchemaDefect | None:
     """Why ``schema`` is not a valid draft 2020-12 schema, or None when it is."""
-    # local: jsonschema and referencing cost about 60 ms to import (-X importtime), and a
-    # command that checks no schema (validate on a bundled extension's card) never loads them
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-
     try:
         Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
+    except JSONSchemaError as exc:
         return SchemaDefect(exc.message, tuple(exc.absolute_path))
     return None
 
@@ -56,12 +58,6 @@ def schema_defect(schema: Any) -> SchemaDefect | None:
 def declared_schema_defect(schema: Any) -> SchemaDefect | None:
     """Why ``schema`` is not a valid schema of the draft its ``$schema`` declares (draft
     2020-12 when it declares none), or None when it is. An unknown ``$schema`` is a defect."""
-    # local: jsonschema and referencing cost about 60 ms to import (-X importtime), and a
-    # command that checks no schema (validate on a bundled extension's card) never loads them
-    from jsonschema.exceptions import SchemaError
-    from jsonschema.protocols import Validator
-    from jsonschema.validators import validator_for
-
     if not isinstance(schema, dict) or "$schema" not in schema:
         return schema_defect(schema)
     declared = schema["$schema"]
@@ -77,7 +73,7 @@ def declared_schema_defect(schema: Any) -> SchemaDefect | None:
         return SchemaDefect(f"$schema {declared!r} is not a JSON Schema draft th-ext knows", ())
     try:
         validator.check_schema(schema)
-    except SchemaError as exc:
+    except JSONSchemaError as exc:
         return SchemaDefect(exc.message, tuple(exc.absolute_path))
     return None
 
@@ -88,12 +84,6 @@ def local_validator(schema: dict[str, Any], resources: dict[str, Any] | None = N
     A ``$ref`` to any other URI raises ``referencing.exceptions.Unresolvable`` when it is
     reached; nothing is ever fetched.
     """
-    # local: jsonschema and referencing cost about 60 ms to import (-X importtime), and a
-    # command that checks no schema (validate on a bundled extension's card) never loads them
-    from jsonschema import Draft202012Validator
-    from referencing import Registry, Resource
-    from referencing.jsonschema import DRAFT202012
-
     known = dict(resources or {})
     if isinstance(schema.get("$id"), str):
         known[schema["$id"]] = schema

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
 from th_ext._deadline import Deadline
@@ -30,10 +30,8 @@ from th_ext._exceptions import (
     SourceUnreadableError,
 )
 from th_ext._version import __version__
-
-if TYPE_CHECKING:
-    from th_ext.net import HeaderScope
-    from th_ext.problems._problem import Problem
+from th_ext.net import HeaderScope, redact_url
+from th_ext.problems import Problem
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -106,7 +104,6 @@ def parse_header(text: str) -> tuple[str, str]:
 
 def header_scope(source: str | None, limits: SourceLimits) -> HeaderScope:
     """The scope of ``limits.headers`` for a run that starts at ``source`` (see ``HeaderScope``)."""
-    from th_ext.net import HeaderScope
 
     try:
         return HeaderScope.for_source(limits.headers, source, limits.header_origins)
@@ -228,8 +225,6 @@ def read_source(
         return _read_url(source, limits, scope, well_known=well_known)
     scheme = _SCHEME.match(source)
     if scheme:
-        from th_ext.net import redact_url
-
         raise SourceArgumentError(
             f"{redact_url(source)}: unsupported URL scheme {scheme.group(1)!r} "
             "(use http, https or a path)"
@@ -266,7 +261,6 @@ def _read_file(path: str, max_bytes: int) -> bytes:
 def _read_url(
     source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
 ) -> SourceBytes:
-    from th_ext.net import redact_url
 
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import fetch
@@ -302,7 +296,6 @@ def _read_url(
             status=first.status,
             url=first.url,
         ) from None
-    from th_ext.problems._problem import Problem
 
     notice = Problem(
         "warning",
@@ -318,7 +311,6 @@ def _read_url(
 
 
 def _withheld_notice(text: str) -> Problem:
-    from th_ext.problems._problem import Problem
 
     return Problem(
         "warning",
