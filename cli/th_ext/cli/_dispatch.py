@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from th_ext import ThExtError, dispatch
+from th_ext import ThExtError
 from th_ext.cli._options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -65,6 +65,10 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     Exit 0 when a decision was made (with --live: every check passed), 1 when a live check
     failed, 2 when no card or message could be read.
     """
+    # local: th_ext.dispatch carries the live client's asyncio (about 24 ms of start-up,
+    # -X importtime), which every other command would pay for when the app is built
+    from th_ext import dispatch
+
     if (text is None) == (message_file is None):
         fail("give the message as TEXT or with --message FILE, not both and not neither")
     if source == "-" and message_file == "-":
