@@ -23,9 +23,9 @@ import asyncio
 import concurrent.futures
 import contextlib
 import ssl
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urljoin, urlsplit
 
 import httpcore
@@ -52,7 +52,9 @@ from th_ext.net._exchange import (
 )
 from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url
 
-__all__ = ["MAX_INTERIM", "FetchResult", "PolicyTransport", "fetch", "fetch_async"]
+__all__ = ["MAX_INTERIM", "FetchResult", "PolicyTransport", "fetch", "fetch_async", "run_alone"]
+
+T = TypeVar("T")
 
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
@@ -113,36 +115,9 @@ def fetch(
     user_agent: str = "th-ext",
     same_origin: bool = False,
 ) -> FetchResult:
-    """``fetch_async`` for a caller without an event loop: on a loop and a client of its own.
-
-    Called from a thread that already runs an event loop (a synchronous reader inside async
-    code), the fetch runs in a worker thread, so it neither fails nor nests loops.
-    """
-
-    def run() -> FetchResult:
-        return asyncio.run(
-            _fetch_alone(url, scope, deadline, max_bytes, max_redirects, user_agent, same_origin)
-        )
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return run()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as worker:
-        return worker.submit(run).result()
-
-
-async def _fetch_alone(  # noqa: PLR0917 (one private step of fetch)
-    url: str,
-    scope: HeaderScope,
-    deadline: Deadline,
-    max_bytes: int,
-    max_redirects: int,
-    user_agent: str,
-    same_origin: bool,
-) -> FetchResult:
-    async with httpx.AsyncClient(timeout=None, **client_options()) as client:
-        return await fetch_async(
+    """``fetch_async`` for a caller without an event loop: on a loop and a client of its own."""
+    return run_alone(
+        lambda client: fetch_async(
             url,
             client=client,
             scope=scope,
@@ -152,6 +127,26 @@ async def _fetch_alone(  # noqa: PLR0917 (one private step of fetch)
             user_agent=user_agent,
             same_origin=same_origin,
         )
+    )
+
+
+def run_alone(work: Callable[[httpx.AsyncClient], Awaitable[T]]) -> T:
+    """``work`` on a policy client of its own, on an event loop of its own, for synchronous code.
+
+    Called from a thread that already runs an event loop (a synchronous reader inside async
+    code), it runs in a worker thread, so it neither fails nor nests loops.
+    """
+
+    async def alone() -> T:
+        async with httpx.AsyncClient(timeout=None, **client_options()) as client:
+            return await work(client)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(alone())
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, alone()).result()
 
 
 def _follow(  # noqa: PLR0917 (one private step of fetch_async)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
 from th_ext._deadline import Deadline
@@ -32,6 +32,9 @@ from th_ext._exceptions import (
 from th_ext._version import __version__
 from th_ext.net import HeaderScope, redact_url
 from th_ext.problems import Problem
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -47,6 +50,7 @@ __all__ = [
     "parse_header",
     "read_bounded",
     "read_source",
+    "read_url_async",
     "well_known_urls",
 ]
 
@@ -261,18 +265,41 @@ def _read_file(path: str, max_bytes: int) -> bytes:
 def _read_url(
     source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
 ) -> SourceBytes:
-
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
-    from th_ext.net._fetch import fetch
+    from th_ext.net._fetch import run_alone
+
+    deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+    return run_alone(
+        lambda client: read_url_async(
+            source, limits, scope, client=client, deadline=deadline, well_known=well_known
+        )
+    )
+
+
+async def read_url_async(
+    source: str,
+    limits: SourceLimits,
+    scope: HeaderScope,
+    *,
+    client: httpx.AsyncClient,
+    deadline: Deadline,
+    well_known: bool = True,
+) -> SourceBytes:
+    """The card at the URL ``source``, read through ``client`` by ``deadline``: the well-known
+    path for a base URL (``well_known``), the pre-0.3 path when the first answers 404 (with its
+    warning), the byte cap, the redirect rules and ``scope``'s headers on each request. This is
+    what ``read_source`` does for a URL, for callers that read many sources on one loop."""
+    # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
+    from th_ext.net._fetch import fetch_async
 
     url, fallback = well_known_urls(source) if well_known else (source, None)
     shown = redact_url(source)
     withheld_before = len(scope.withheld)
-    deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
 
-    def get(target: str) -> SourceBytes:
-        result = fetch(
+    async def get(target: str) -> SourceBytes:
+        result = await fetch_async(
             target,
+            client=client,
             scope=scope,
             deadline=deadline,
             max_bytes=limits.max_bytes,
@@ -283,13 +310,13 @@ def _read_url(
         return SourceBytes(shown, redact_url(result.url), result.body, result.content_type, notices)
 
     try:
-        return get(url)
+        return await get(url)
     except HTTPStatusCodeError as exc:
         if exc.status != 404 or fallback is None:
             raise
         first = exc
     try:
-        found = get(fallback)
+        found = await get(fallback)
     except HTTPStatusCodeError as exc:
         raise HTTPStatusCodeError(
             f"{first} (and {exc.status} at the deprecated {DEPRECATED_WELL_KNOWN_CARD})",
@@ -311,7 +338,6 @@ def _read_url(
 
 
 def _withheld_notice(text: str) -> Problem:
-
     return Problem(
         "warning",
         "header-withheld",
