@@ -64,7 +64,7 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
-from th_ext.net import HeaderScope, redact_url, ssl_context
+from th_ext.net import HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._source import (
@@ -175,7 +175,7 @@ async def run_conform_async(
         options.headers, options.timeout, options.max_bytes, options.header_origins
     )
     scope = header_scope(source, limits)
-    inner = transport or httpx.AsyncHTTPTransport(verify=ssl_context(), trust_env=False)
+    inner = transport or client_options()["transport"]
     counter = _Counting(inner)
     async with httpx.AsyncClient(
         transport=counter, timeout=options.timeout, trust_env=False, follow_redirects=False

@@ -75,5 +75,5 @@ def client_options(*, limits: httpx.Limits | None = None) -> dict[str, Any]:
 
     from th_ext.net import _fetch
 
-    transport = _fetch.PolicyTransport(verify=ssl_context(), limits=limits or httpx.Limits())
+    transport = _fetch.PolicyTransport(limits=limits or httpx.Limits())
     return {"transport": transport, "trust_env": False, "follow_redirects": False}

@@ -40,7 +40,7 @@ from th_ext._exceptions import (
     SourceArgumentError,
     SourceTooLargeError,
 )
-from th_ext.net import client_options
+from th_ext.net import client_options, ssl_context
 from th_ext.net._exchange import (
     BodyCorruptError,
     BodyIncompleteError,
@@ -310,21 +310,34 @@ def _as_httpx_errors() -> Iterator[None]:
 
 
 class PolicyTransport(httpx.AsyncBaseTransport):
-    """httpx's transport for th-ext: httpcore's connection pool on the system CA store, no
+    """httpx's transport for th-ext: httpcore's connection pools on the system CA store, no
     proxy, and a network stream that refuses an answer after ``MAX_INTERIM`` interim heads.
 
     Built on httpcore's public pool and network-backend interfaces, because httpx's own
-    transport takes no network backend and httpcore reports no interim response.
+    transport takes no network backend and httpcore reports no interim response. There is one
+    pool per scheme, each made by the first request that needs it, with ``limits`` each: the TLS
+    context (``th_ext.net.ssl_context``, the system store, about 20 ms to load) is made only
+    when an ``https`` URL is first requested, so a run that reads plain ``http`` never pays it.
     """
 
-    def __init__(self, *, verify: ssl.SSLContext, limits: httpx.Limits) -> None:
-        self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=verify,
-            max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry,
-            network_backend=_Backend(),
-        )
+    def __init__(self, *, limits: httpx.Limits, verify: ssl.SSLContext | None = None) -> None:
+        self._limits = limits
+        self._verify = verify
+        self._pools: dict[bytes, httpcore.AsyncConnectionPool] = {}
+
+    def _pool(self, scheme: bytes) -> httpcore.AsyncConnectionPool:
+        pool = self._pools.get(scheme)
+        if pool is None:
+            tls = scheme == b"https"
+            pool = httpcore.AsyncConnectionPool(
+                ssl_context=(self._verify or ssl_context()) if tls else None,
+                max_connections=self._limits.max_connections,
+                max_keepalive_connections=self._limits.max_keepalive_connections,
+                keepalive_expiry=self._limits.keepalive_expiry,
+                network_backend=_Backend(),
+            )
+            self._pools[scheme] = pool
+        return pool
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         assert isinstance(request.stream, httpx.AsyncByteStream)
@@ -341,7 +354,7 @@ class PolicyTransport(httpx.AsyncBaseTransport):
             extensions=request.extensions,
         )
         with _as_httpx_errors():
-            response = await self._pool.handle_async_request(core)
+            response = await self._pool(request.url.raw_scheme).handle_async_request(core)
         assert isinstance(response.stream, AsyncIterable)
         return httpx.Response(
             status_code=response.status,
@@ -351,7 +364,8 @@ class PolicyTransport(httpx.AsyncBaseTransport):
         )
 
     async def aclose(self) -> None:
-        await self._pool.aclose()
+        for pool in self._pools.values():
+            await pool.aclose()
 
 
 class _Body(httpx.AsyncByteStream):

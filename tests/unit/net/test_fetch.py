@@ -358,6 +358,28 @@ def test_no_proxy_is_taken_from_the_environment(
     assert proxy.requests == []
 
 
+def test_the_tls_context_is_made_only_for_an_https_request(
+    serve: Serve, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[ssl.SSLContext] = []
+
+    def context() -> ssl.SSLContext:
+        made.append(ssl.create_default_context())
+        return made[-1]
+
+    monkeypatch.setattr("th_ext.net._fetch.ssl_context", context)
+    server: RawServer = serve(lambda request: ok(CARD))
+    assert get(server.base_url + "/c.json").body == CARD
+    assert made == []
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    with pytest.raises(FetchError):
+        get(f"https://127.0.0.1:{port}/c.json")
+    assert len(made) == 1
+
+
 @pytest.mark.parametrize(
     ("url", "said"),
     [("http://127.0.0.1:port/x", "the port is not a number"), ("http:///x", "names no host")],
