@@ -5,12 +5,12 @@ others are reported as not checked), runs every scenario on a new and on an exis
 streaming and with ``SendMessage`` as the card allows, and returns a ``ConformReport``.
 
 All HTTP goes through one ``httpx.AsyncClient`` built on the transport the caller gives (or
-httpx's own), counted request by request; the card is read through it too when a transport is
-given (the well-known path for a base URL, the card reader's byte cap and deadline, redirects
-not followed), so a test can run the whole check in-process against an ASGI app. Without one,
-the card is read by ``th_ext.validate.load_card`` with the limits and header rules ``validate``
-uses. The card's own part of conformance is checked here: it lists the registered commands in
-the extension's params (CMD-7).
+th-ext's own, ``th_ext.net.client_options``), counted request by request; the card is read
+through it too, by the reader ``validate`` uses (``th_ext.sources.read_url_async``: the
+well-known path and its pre-0.3 fallback, redirects checked, the byte cap, one deadline), so a
+test can run the whole check in-process against an ASGI app. The card's own part of
+conformance is checked here: it lists the registered commands in the extension's params
+(CMD-7).
 
 Every JSON-RPC and HTTP+JSON interface is checked, the same URL and binding once, up to a limit
 (``--max-interfaces``); the others are listed with the reason, and a note names the ones left
@@ -30,13 +30,10 @@ from typing import Any
 
 import httpx
 
+from th_ext._deadline import Deadline
 from th_ext._exceptions import (
     AgentUnreachableError,
-    CardDocumentError,
     ConformError,
-    FetchError,
-    HTTPStatusCodeError,
-    SourceTooLargeError,
 )
 from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import find, load_requirements, spec_text
@@ -71,12 +68,13 @@ from th_ext.sources._source import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     SourceLimits,
+    check_limits,
     header_scope,
     is_url,
-    well_known_urls,
+    read_source,
+    read_url_async,
 )
-from th_ext.validate import load_card
-from th_ext.validate._document import parse_document
+from th_ext.validate import parse_card
 
 __all__ = [
     "DEFAULT_MAX_COMMANDS",
@@ -84,8 +82,8 @@ __all__ = [
     "LEVELS",
     "ConformOptions",
     "card_check",
-    "fetch_card",
     "interface_info",
+    "read_card",
     "run_conform",
     "run_conform_async",
     "select_interfaces",
@@ -180,12 +178,7 @@ async def run_conform_async(
     async with httpx.AsyncClient(
         transport=counter, timeout=options.timeout, trust_env=False, follow_redirects=False
     ) as client:
-        if transport is not None and is_url(source):
-            card, location = await fetch_card(client, source, limits, scope)
-        else:
-            loaded = load_card(source, limits, scope=scope)
-            card, location = loaded.card, loaded.location
-            counter.count += 1 if is_url(source) else 0
+        card, location = await read_card(client, source, limits, scope)
         return await _check(card, location, scope, options, client, counter, started)
 
 
@@ -414,39 +407,21 @@ def card_check(extension: CardCommands) -> Check:
     return Check("CMD-7", "pass" if ok else "fail", "card", "the agent card", "card", detail)
 
 
-async def fetch_card(
+async def read_card(
     client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
 ) -> tuple[dict[str, Any], str]:
-    """GET the card through ``client`` with the card reader's limits: the well-known path for a
-    base URL, the byte cap, the whole-fetch deadline. Redirects are not followed."""
-    url, _ = well_known_urls(source)
-    data = bytearray()
-    try:
-        async with asyncio.timeout(limits.timeout):
-            headers = {**dict(scope.headers_for(url)), "Accept": "application/json"}
-            async with client.stream("GET", url, headers=headers) as response:
-                if response.status_code >= 300:
-                    raise HTTPStatusCodeError(
-                        f"{url}: HTTP {response.status_code}", status=response.status_code, url=url
-                    )
-                async for chunk in response.aiter_bytes():
-                    data += chunk
-                    if len(data) > limits.max_bytes:
-                        raise SourceTooLargeError(
-                            f"{url}: larger than the cap of {limits.max_bytes} bytes"
-                        )
-    except TimeoutError:
-        raise FetchError(f"{url}: no answer within {limits.timeout:g} s", code="timeout") from None
-    except Exception as exc:
-        if isinstance(exc, FetchError | SourceTooLargeError):
-            raise
-        raise FetchError(f"{url}: {type(exc).__name__}: {exc}") from None
-    document = parse_document(bytes(data))
-    fatal = next((p for p in document.problems if p.fatal), None)
-    if fatal is not None or not isinstance(document.value, dict):
-        problem = fatal or document.problems[-1]
-        raise CardDocumentError(f"{url}: {problem.message}", code=problem.code, path=problem.path)
-    return document.value, url
+    """The card at ``source`` and where it was read: a URL through ``client`` by the one reader
+    of a card URL (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects
+    checked, the byte cap counted after decompression, one deadline over it all), a file or
+    ``-`` as ``validate`` reads them."""
+    if is_url(source):
+        check_limits(limits)
+        deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+        raw = await read_url_async(source, limits, scope, client=client, deadline=deadline)
+    else:
+        raw = read_source(source, limits, scope=scope)
+    loaded = parse_card(raw)
+    return loaded.card, loaded.location
 
 
 def select_interfaces(

@@ -14,6 +14,7 @@ from th_ext.validate._document import (
     LoadedCard,
     ParsedDocument,
     load_card,
+    parse_card,
     parse_document,
 )
 from th_ext.validate._positions import pointer
@@ -40,6 +41,7 @@ __all__ = [
     "ValidateOptions",
     "clean",
     "load_card",
+    "parse_card",
     "parse_document",
     "pointer",
     "read_schema_override",

@@ -36,7 +36,7 @@ from th_ext._deadline import Deadline
 from th_ext._exceptions import CardDocumentError
 from th_ext.net import HeaderScope
 from th_ext.problems._problem import Problem
-from th_ext.sources._source import SourceLimits, read_source
+from th_ext.sources._source import SourceBytes, SourceLimits, read_source
 from th_ext.validate._card import json_type
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
 from th_ext.validate._positions import PathPart, children, iter_paths, pointer
@@ -138,7 +138,12 @@ def load_card(
     ``code`` is the document problem's code (``empty-document``, ``invalid-utf8``,
     ``invalid-json``, ``too-deep``, ``not-an-object``).
     """
-    raw = read_source(source, limits, scope=scope)
+    return parse_card(read_source(source, limits, scope=scope))
+
+
+def parse_card(raw: SourceBytes) -> LoadedCard:
+    """``raw``'s bytes parsed as a card, for a caller that read them itself (``load_card`` once
+    the source is read); raises ``CardDocumentError`` as ``load_card`` does."""
     document = parse_document(raw.data)
     fatal = next((p for p in document.problems if p.fatal), None)
     if fatal is not None or not isinstance(document.value, dict):

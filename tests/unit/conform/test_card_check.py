@@ -15,15 +15,17 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from tests.support.asgi_server import serve_app
+from tests.support.raw_http import raw_server
 from th_ext._exceptions import (
     CardDocumentError,
     FetchError,
     HTTPStatusCodeError,
+    RedirectError,
     SourceTooLargeError,
 )
 from th_ext.commands._card import CardCommand, CardCommands
 from th_ext.conform import Check
-from th_ext.conform._run import card_check, fetch_card
+from th_ext.conform._run import card_check, read_card
 from th_ext.net import HeaderScope
 from th_ext.sources._source import SourceLimits
 
@@ -72,10 +74,6 @@ async def _endless(request: Request) -> StreamingResponse:
     return StreamingResponse(chunks(), media_type="application/json")
 
 
-async def _crash(request: Request) -> Response:
-    raise RuntimeError("the agent crashed")
-
-
 async def _chunked(request: Request) -> StreamingResponse:
     async def chunks() -> Any:
         for piece in (b'{"name": ', b'"agent", "supportedInterfaces"', b": []}"):
@@ -92,6 +90,13 @@ def _fixed(status: int, body: bytes) -> Any:
     return endpoint
 
 
+def _to(location: str) -> Any:
+    async def endpoint(request: Request) -> Response:
+        return Response(b"", status_code=302, headers={"Location": location})
+
+    return endpoint
+
+
 APP = Starlette(
     routes=[
         Route("/.well-known/agent-card.json", _card),
@@ -102,10 +107,11 @@ APP = Starlette(
         Route("/moved/.well-known/agent-card.json", _fixed(301, b"")),
         Route("/broken/.well-known/agent-card.json", _fixed(200, b'{"name": ')),
         Route("/list/.well-known/agent-card.json", _fixed(200, b"[1, 2]")),
-        Route("/crash/.well-known/agent-card.json", _crash),
         Route("/chunked/.well-known/agent-card.json", _chunked),
         Route("/full/.well-known/agent-card.json", _fixed(200, FULL)),
         Route("/choice/.well-known/agent-card.json", _fixed(300, b"")),
+        Route("/old/.well-known/agent.json", _card),
+        Route("/elsewhere/.well-known/agent-card.json", _to("/other/card.json")),
     ]
 )
 
@@ -124,7 +130,7 @@ def fetch(
         transport = None if over_http else httpx.ASGITransport(app=APP)
         async with httpx.AsyncClient(transport=transport) as client:
             limits = SourceLimits(timeout=timeout, max_bytes=max_bytes)
-            return await fetch_card(client, source, limits, scope or HeaderScope())
+            return await read_card(client, source, limits, scope or HeaderScope())
 
     return asyncio.run(run())
 
@@ -134,10 +140,18 @@ def test_the_card_is_read_at_the_well_known_path_with_the_headers_its_origin_may
     scope = HeaderScope.for_source(given, "http://agent.test")
     card, url = fetch("http://agent.test", scope=scope)
     assert url == WELL_KNOWN
-    assert card == {**CARD, "seen": {"accept": "application/json", "auth": "Bearer t"}}
+    # The caller's own Accept replaces th-ext's, as it does for validate.
+    assert card == {**CARD, "seen": {"accept": "text/html", "auth": "Bearer t"}}
     elsewhere = HeaderScope.for_source([("Authorization", "Bearer t")], "http://other.test")
     card, _ = fetch("http://agent.test/other/card.json", scope=elsewhere)
-    assert card["seen"] == {"accept": "application/json", "auth": None}
+    assert card["seen"] == {"accept": "application/json, */*;q=0.5", "auth": None}
+
+
+def test_the_card_is_read_as_validate_reads_it_through_the_fallback_and_redirects() -> None:
+    card, url = fetch("http://agent.test/old")
+    assert (card["name"], url) == (CARD["name"], "http://agent.test/old/.well-known/agent.json")
+    card, url = fetch("http://agent.test/elsewhere")
+    assert (card["name"], url) == (CARD["name"], "http://agent.test/other/card.json")
 
 
 @pytest.mark.parametrize(
@@ -146,22 +160,24 @@ def test_the_card_is_read_at_the_well_known_path_with_the_headers_its_origin_may
         (
             "http://agent.test/gone",
             HTTPStatusCodeError,
-            "gone/.well-known/agent-card.json: HTTP 404",
+            "gone/.well-known/agent-card.json: HTTP 404 Not Found"
+            " (and 404 at the deprecated /.well-known/agent.json)",
         ),
         (
             "http://agent.test/moved",
-            HTTPStatusCodeError,
-            "moved/.well-known/agent-card.json: HTTP 301",
+            RedirectError,
+            "moved/.well-known/agent-card.json: HTTP 301 redirect without a Location header",
         ),
         (
             "http://agent.test/choice",
             HTTPStatusCodeError,
-            "choice/.well-known/agent-card.json: HTTP 300",
+            "choice/.well-known/agent-card.json: HTTP 300 Multiple Choices",
         ),
         (
             "http://agent.test/big",
             SourceTooLargeError,
-            "big/.well-known/agent-card.json: larger than the cap of 10000 bytes",
+            "big/.well-known/agent-card.json: the body sent more than 10000 bytes,"
+            " over the cap of 10000 bytes",
         ),
     ],
 )
@@ -199,16 +215,17 @@ def test_a_card_that_does_not_come_in_time_is_a_timeout() -> None:
     with pytest.raises(FetchError) as raised:
         fetch("http://agent.test/slow", timeout=0.2)
     assert str(raised.value) == (
-        "http://agent.test/slow/.well-known/agent-card.json: no answer within 0.2 s"
+        "http://agent.test/slow/.well-known/agent-card.json: no complete answer within 0.2 s"
     )
     assert raised.value.code == "timeout"
 
 
 def test_a_transport_failure_names_the_url_and_what_went_wrong() -> None:
-    with pytest.raises(FetchError) as raised:
-        fetch("http://agent.test/crash")
+    with raw_server(lambda request: b"") as server, pytest.raises(FetchError) as raised:
+        fetch(server.base_url + "/card.json", over_http=True)
     assert str(raised.value) == (
-        "http://agent.test/crash/.well-known/agent-card.json: RuntimeError: the agent crashed"
+        f"{server.base_url}/card.json: RemoteProtocolError: "
+        "Server disconnected without sending a response."
     )
     assert raised.value.code == "network-error"
     assert type(raised.value) is FetchError
