@@ -298,11 +298,15 @@ async def _check_card(
         )
 
     try:
-        if len(body[0]) <= LOOP_VALIDATION_BYTES:
-            report = check()
-        else:
+        if len(body[0]) > LOOP_VALIDATION_BYTES:
             async with reader.validating:
                 report = await asyncio.to_thread(check)
+        elif options.card_checks:
+            # A card check may wait on the network (a signature's jku, with --fetch-keys): it
+            # runs off the loop, so that the other sources' requests and deadlines go on.
+            report = await asyncio.to_thread(check)
+        else:
+            report = check()
     except DeadlineError as exc:  # what --format json gives for it: the error document
         return _failed(index, source, exc, "validate", started)
     return Outcome(

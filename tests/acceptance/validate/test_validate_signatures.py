@@ -328,3 +328,29 @@ def test_a_fleet_verifies_each_card_with_the_keys(tmp_path: Path, key: SigningKe
     assert [p["code"] for p in found[str(signed)]["problems"]] == ["signature-verified"]
     assert found[str(signed)]["exit_code"] == 0 and found[str(unsigned)]["exit_code"] == 1
     assert run.code == 1
+
+
+def test_a_fleet_goes_on_with_other_sources_while_a_jku_is_read(
+    tmp_path: Path, key: SigningKey, card_server: CardServer
+) -> None:
+    """A slow jku of one card does not hold up another card still being fetched: the other's
+    report comes first."""
+    import time
+
+    def slow_keys(request: BaseHTTPRequestHandler) -> None:
+        time.sleep(2)
+        respond(200, key.jwks())(request)
+
+    def slow_card(request: BaseHTTPRequestHandler) -> None:
+        time.sleep(0.5)
+        respond(200, agreeing_card())(request)
+
+    jku = card_server.route("/keys/jwks.json", slow_keys)
+    signed = card_server.route(
+        "/signed.json", respond(200, signed_file(tmp_path, key, jku=jku).read_bytes())
+    )
+    plain = card_server.route("/plain.json", slow_card)
+    run = run_validate(signed, plain, "--fetch-keys", "-j", "2", "-f", "jsonl", "--timeout", "8")
+    found = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [d["source"] for d in found] == [plain, signed], run.stdout
+    assert [p["code"] for p in found[1]["problems"]] == ["signature-verified"]
