@@ -86,9 +86,11 @@ def __getattr__(name: str) -> Any:
     """The registry and the params models, on first use.
 
     They stand on pydantic: importing them took a command that reads cards from 19 ms to 107 ms
-    of start-up (measured, median of 12 fresh interpreters). ``th-ext validate``, the dry run and
-    every client that only decides messages import this package and never register a command,
-    so this is the package's one deferred import.
+    of start-up (measured, median of 12 fresh interpreters). Where pydantic is loaded already
+    (typer 0.29 loads it for every command line), building the models still costs about 17 ms
+    (``python -X importtime``). ``th-ext validate``, the dry run and every client that only
+    decides messages import this package and never register a command, so this is the
+    package's one deferred import.
     """
     if name in _ON_PYDANTIC:
         from th_ext.commands import _registry  # deferred: pydantic, see the docstring
