@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,7 @@ from th_ext.batch._seen import SeenSources, shown
 from th_ext.conform import ConformOptions, run_conform_async
 from th_ext.net import client_options
 from th_ext.sources import SourceLimits, check_limits, is_url, read_source
-from th_ext.validate import ValidateOptions, report_for_source_error, validate_bytes
+from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport
@@ -120,6 +120,7 @@ def check_cards(
     per_origin: int = DEFAULT_PER_ORIGIN,
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
+    notices: Sequence[Problem] = (),
 ) -> AsyncIterator[Outcome]:
     """Validate the card at each source, ``jobs`` at once, yielding each outcome when ready.
 
@@ -129,6 +130,8 @@ def check_cards(
     began, giving each source its own (for a check bound to the card's origin, such as its
     signatures' keys). At most ``per_origin`` requests go to one
     origin at once. Sources in ``skip`` are passed over; one listed twice is checked once.
+    ``notices`` are problems of the run itself (what was found reading the family's schemas),
+    reported with every card, as ``th-ext validate SOURCE`` reports them with its one card.
     Raises ``SourceArgumentError`` for limits out of range.
     """
     limits = limits or SourceLimits()
@@ -147,7 +150,9 @@ def check_cards(
             reader = CardReader(client, limiter, limits, VALIDATION_THREADS)
 
             async def check(index: int, source: str) -> Outcome:
-                return await _check_card(index, source, reader, limits, options_for)
+                return await _check_card(
+                    index, source, reader, limits, options_for, run_notices=notices
+                )
 
             def bad_line(index: int, error: SourceError) -> Outcome:
                 report = report_for_source_error(_label(error), error, strict=strict)
@@ -262,6 +267,8 @@ async def _check_card(
     reader: CardReader,
     limits: SourceLimits,
     options_for: Callable[[str | None, float], ValidateOptions],
+    *,
+    run_notices: Sequence[Problem],
 ) -> Outcome:
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
@@ -277,7 +284,7 @@ async def _check_card(
         return Outcome(
             report.source, index, 2, _since(started), report.to_dict(), report, error=exc
         )
-    location, notices = raw.location, raw.notices
+    location, notices = raw.location, (*raw.notices, *run_notices)
     options = options_for(location if is_url(source) else None, started)
     body = [raw.data]
     del raw

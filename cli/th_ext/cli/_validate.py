@@ -182,13 +182,9 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
     if fleet.wanted(sources, output_format.value):
+        options_for, family_notices = _validate_options(options)
         code = validate_fleet(
-            sources,
-            fleet,
-            output_format.value,
-            limits,
-            _validate_options(options)[0],  # each source's, for its card URL
-            junit_file,
+            sources, fleet, output_format.value, limits, options_for, family_notices, junit_file
         )
         raise typer.Exit(code)
     if not sources:
@@ -315,9 +311,11 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
     output_format: str,
     limits: SourceLimits,
     options_for: Callable[[str | None, float], ValidateOptions],
+    notices: "list[Problem]",
     junit_file: Path | None,
 ) -> int:
-    """Check every source and render the outcomes; the worst exit code."""
+    """Check every source and render the outcomes; the worst exit code. ``notices`` (the
+    family's schemas, read once for the run) are reported with every card."""
     # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime)
     # loads only for a run over several sources, not for one card.
     from th_ext.batch import check_cards
@@ -347,6 +345,7 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
             per_origin=fleet.per_origin,
             skip=skip,
             counts=counts,
+            notices=notices,
         )
 
     renderers = Renderers(one, many, "cards", "valid", "invalid")

@@ -22,7 +22,7 @@ from th_ext.batch import (
 )
 from th_ext.batch._run import LOOP_VALIDATION_BYTES
 from th_ext.report import render
-from th_ext.validate import validate_bytes
+from th_ext.validate import Problem, validate_bytes
 
 REPO = Path(__file__).resolve().parents[3]
 CARD = (REPO / "extensions" / "commands" / "v1" / "examples" / "card.json").read_bytes()
@@ -208,3 +208,26 @@ def test_an_origin_that_redirects_to_another_listed_source() -> None:
     first = outcomes[urls[0]].document
     assert first is not None and first["location"] == urls[1]
     assert target.requests == 2 and pointing.requests == 1
+
+
+def test_the_runs_notices_are_reported_with_every_card(tmp_path: Path) -> None:
+    """What reading the family's schemas found belongs to every card's report, as it does to
+    the one card of ``th-ext validate SOURCE``; an error among them fails each card."""
+    changed = Problem(
+        "error",
+        "family-schema-changed",
+        "https://x.test/ext/v1",
+        "the schema changed",
+        "",
+        "extension",
+    )
+    paths = []
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_bytes(CARD)
+        paths.append(str(tmp_path / name))
+    outcomes = run(check_cards(paths, notices=[changed]))
+    assert sorted(o.source for o in outcomes) == paths
+    for outcome in outcomes:
+        assert [p["code"] for p in outcome.document["problems"]] == ["family-schema-changed"]
+        assert outcome.exit_code == 1
+    assert [o.exit_code for o in run(check_cards(paths))] == [0, 0]
