@@ -8,6 +8,7 @@ import asyncio
 import gzip
 import json
 import socket
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -435,11 +436,54 @@ def test_a_compressed_answer_is_inflated_within_the_cap() -> None:
     [
         (_coded(gzip.compress(b'{"task": {}}')[:-12], "gzip"), "the gzip answer is truncated"),
         (_coded(b"{}", "br"), "the answer: unsupported Content-Encoding 'br'"),
+        (
+            _coded(b"{}", "x-" + "y" * 100),
+            "the answer: unsupported Content-Encoding '" + "x-" + "y" * 57 + "…'",
+        ),
+        (
+            _coded(zlib.compress(b'{"task": {}}'), "gzip"),
+            "the compressed answer is corrupt"
+            " (Error -3 while decompressing data: incorrect header check)",
+        ),
     ],
 )
 def test_an_answer_that_cannot_be_decoded_is_a_failure(script: RawScript, failure: str) -> None:
     exchange, _ = run(script, send())
     assert exchange.failure == failure
+
+
+@pytest.mark.parametrize(
+    ("coding", "packed"),
+    [
+        ("gzip", gzip.compress),
+        ("x-gzip", gzip.compress),
+        ("GZip", gzip.compress),
+        ("deflate", zlib.compress),
+        ("identity", bytes),
+        ("", bytes),
+    ],
+)
+def test_an_answer_is_read_in_each_coding_th_ext_reads(
+    coding: str, packed: Callable[[bytes], bytes]
+) -> None:
+    body = json.dumps({"task": TASK}).encode()
+    exchange, _ = run(_coded(packed(body), coding), send())
+    assert exchange.ok and exchange.results == [{"task": TASK}]
+
+
+def test_an_http_error_body_is_inflated_for_the_servers_message() -> None:
+    message = b'{"error": {"message": "no such task"}}'
+    head = (
+        b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+        b"Connection: close\r\n\r\n"
+    )
+    packed = gzip.compress(message)
+    exchange, _ = run(answer(head, packed[:10], 0.05, packed[10:]), send())
+    assert exchange.failure == "HTTP 404 Not Found: no such task"
+    broken, _ = run(answer(head, zlib.compress(message)), send())
+    assert broken.failure == "HTTP 404 Not Found"
+    unknown, _ = run(answer(head.replace(b"gzip", b"br"), message), send())
+    assert unknown.failure == "HTTP 404 Not Found"
 
 
 # --- the deadline, and a server that is not there ---
@@ -654,7 +698,7 @@ def test_a_run_refuses_an_answer_after_too_many_interim_responses(tmp_path: Path
     early = b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"
     body = b'{"jsonrpc": "2.0", "id": 1, "result": {}}'
 
-    def script(request: RawRequest) -> bytes:
+    def script(request: bytes) -> bytes:
         return (
             early * (MAX_INTERIM + 1)
             + (

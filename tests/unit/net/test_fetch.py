@@ -138,6 +138,16 @@ def test_broken_bodies_are_fetch_errors(serve: Serve, answer: bytes, said: str) 
     assert said in str(raised.value)
 
 
+def test_a_body_cut_short_without_an_announced_length_names_no_count(serve: Serve) -> None:
+    cut = head(Transfer_Encoding="chunked") + b"3e8\r\n" + b"x" * 10
+    server: RawServer = serve(lambda request: cut)
+    with pytest.raises(FetchError) as raised:
+        get(server.base_url + "/c.json")
+    assert str(raised.value) == (
+        f"{server.base_url}/c.json: the server closed the connection before the body was complete"
+    )
+
+
 def test_interim_responses_are_skipped(serve: Serve) -> None:
     early = b"HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
     server: RawServer = serve(lambda request: early * 3 + ok(CARD))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -50,3 +51,50 @@ def test_an_event_left_open_at_the_end_is_still_reported() -> None:
     parser = EventParser()
     assert list(parser.feed(b"data: a\r\ndata: b")) == []
     assert parser.close() == b"a\nb"
+
+
+def _cuttings(data: bytes) -> list[list[bytes]]:
+    """``data`` whole, in two pieces cut at every place, and a byte at a time."""
+    halves = [[data[:cut], data[cut:]] for cut in range(len(data) + 1)]
+    return [[data], *halves, [data[i : i + 1] for i in range(len(data))]]
+
+
+@pytest.mark.parametrize(
+    ("data", "expected", "left"),
+    [
+        (b"\xef\xbb\xbfdata: a\n\n", [b"a"], None),
+        (b"\xef\xbb\xbf\xef\xbb\xbfdata: a\n\n", [], None),
+        (b"data: a\n\n\xef\xbb\xbfdata: b\n\n", [b"a"], None),
+        (b"\xef\xbbdata: a\n\n", [], None),
+        (b"\n\r\n\r\ndata: a\n\n\n\r\r\ndata: b\r\r\r\n\n", [b"a", b"b"], None),
+        (b"data: a\r\ndata: b\r\n\r\ndata: c\rdata: d\r\r", [b"a\nb", b"c\nd"], None),
+        (b"data\n\ndata:\n\ndata:  two\n\ndata:x:y\n\n", [b"", b"", b" two", b"x:y"], None),
+        (b"data: a\n:data: b\n: \n\ndata: c\n", [b"a"], b"c"),
+        (b"event: x\nid: 1\nretry: 5\n\n", [], None),
+        (b"dat: a\nDATA: b\n data: c\ndata : d\n\n", [], None),
+        (b"data: a\nevent: x", [], b"a"),
+        (b"data: a\n: open", [], b"a"),
+        (b"data: a\ndata: b", [], b"a\nb"),
+        (b"data: a\n\ndata", [b"a"], b""),
+        (b"\xef\xbb", [], None),
+        (b"", [], None),
+    ],
+)
+def test_events_as_the_format_defines_them_however_the_stream_is_cut(
+    data: bytes, expected: list[bytes], left: bytes | None
+) -> None:
+    """A byte-order mark is skipped only at the very start; any run of line ends between events
+    is nothing; a CR and the LF after it are one line end, even in two pieces; a field is the
+    name before the first colon; an event left open at the end is still reported."""
+    for pieces in _cuttings(data):
+        parser = EventParser()
+        events = [event for piece in pieces for event in parser.feed(piece)]
+        assert (events, parser.close()) == (expected, left), pieces
+
+
+def test_each_event_starts_with_no_data_of_the_one_before() -> None:
+    parser = EventParser()
+    assert list(parser.feed(b"data: a\ndata: b\n\n")) == [b"a\nb"]
+    assert list(parser.feed(b"\n\ndata: c\n\n")) == [b"c"]
+    assert list(parser.feed(b"event: x\n\n")) == []
+    assert parser.close() is None
