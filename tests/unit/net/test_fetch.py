@@ -138,6 +138,14 @@ def test_broken_bodies_are_fetch_errors(serve: Serve, answer: bytes, said: str) 
     assert said in str(raised.value)
 
 
+def test_the_missing_bytes_count_every_piece_that_came(serve: Serve) -> None:
+    server: RawServer = serve(
+        lambda request: [head(Content_Length=100) + CARD[:10], 0.1, CARD[10:], 0.1]
+    )
+    with pytest.raises(FetchError, match=r"\(83 of the announced bytes missing\)$"):
+        get(server.base_url + "/c.json")
+
+
 def test_a_body_cut_short_without_an_announced_length_names_no_count(serve: Serve) -> None:
     cut = head(Transfer_Encoding="chunked") + b"3e8\r\n" + b"x" * 10
     server: RawServer = serve(lambda request: cut)
