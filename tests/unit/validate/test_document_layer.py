@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
 
+from th_ext import DeadlineError
+from th_ext._deadline import Deadline
 from th_ext.validate import MAX_DEPTH, parse_document
-from th_ext.validate._document import deep_path_in_text
+from th_ext.validate._document import deep_path_in_text, parse_text
 
 
 def codes(data: bytes) -> list[tuple[str, str, bool]]:
@@ -118,3 +121,9 @@ def test_the_too_deep_place_is_found_after_many_shallow_containers() -> None:
         deep = [deep]
     data = json.dumps({"rows": [*rows, deep]}).encode()
     assert codes(data) == [("too-deep", "/rows/5000" + "/0" * (MAX_DEPTH - 2), True)]
+
+
+def test_a_passed_deadline_stops_the_walk_by_its_4096th_container() -> None:
+    text = json.dumps({"rows": [[] for _ in range(4_094)]})
+    with pytest.raises(DeadlineError, match=r"^over$"):
+        parse_text(text, Deadline(time.monotonic() - 1, "over"))

@@ -147,6 +147,8 @@ def test_an_error_at_the_start_of_a_line_has_the_caret_in_the_first_column() -> 
 def test_a_tab_is_shown_as_one_space_so_the_caret_stays_under_the_column() -> None:
     _, _, excerpt = _problem('{\t"a"\t1}')
     assert excerpt == '{ "a" 1}\n      ^'
+    _, _, excerpt = _problem('{\n\t\t"a" 1\n}')
+    assert excerpt == '  "a" 1\n      ^'
 
 
 @pytest.mark.parametrize(
