@@ -113,7 +113,7 @@ def test_a_text_that_never_nests_past_the_limit_has_no_deep_place(text: str) -> 
 
 
 def test_the_too_deep_place_is_found_after_many_shallow_containers() -> None:
-    rows = [[{"a": []}] for _ in range(5_000)]
+    rows: list[Any] = [[{"a": []}] for _ in range(5_000)]
     data = json.dumps({"rows": rows}).encode()
     assert codes(data) == []
     deep: Any = []
