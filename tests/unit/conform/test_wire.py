@@ -654,7 +654,7 @@ def test_a_run_refuses_an_answer_after_too_many_interim_responses(tmp_path: Path
     early = b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"
     body = b'{"jsonrpc": "2.0", "id": 1, "result": {}}'
 
-    def script(request: RawRequest) -> bytes:
+    def script(request: bytes) -> bytes:
         return (
             early * (MAX_INTERIM + 1)
             + (
