@@ -228,6 +228,7 @@ def test_the_runs_notices_are_reported_with_every_card(tmp_path: Path) -> None:
     outcomes = run(check_cards(paths, notices=[changed]))
     assert sorted(o.source for o in outcomes) == paths
     for outcome in outcomes:
+        assert outcome.document is not None
         assert [p["code"] for p in outcome.document["problems"]] == ["family-schema-changed"]
         assert outcome.exit_code == 1
     assert [o.exit_code for o in run(check_cards(paths))] == [0, 0]
