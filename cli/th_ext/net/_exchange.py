@@ -93,15 +93,24 @@ class BodyIncompleteError(Exception):
     announced bytes were missing, when the response announced its length."""
 
 
-def inflater_for(encoding: str, where: str) -> zlib._Decompress | None:
+def inflater_for(encoding: str, where: str, head: bytes = b"") -> zlib._Decompress | None:
     """A decompressor for ``Content-Encoding: encoding`` (``None`` for identity), or a
-    ``FetchError`` naming ``where`` for a coding th-ext does not read."""
+    ``FetchError`` naming ``where`` for a coding th-ext does not read.
+
+    ``deflate`` is the zlib format (RFC 9110), which some servers send without its wrapper, as
+    bare deflate data (httpx reads both too); ``head``, the body's first two bytes, tells which:
+    a zlib header (or a gzip one, which a mislabelled body has) is read as such, anything else
+    as bare deflate data.
+    """
     if encoding in ("identity", ""):
         return None
     if encoding in ("gzip", "x-gzip"):
         return zlib.decompressobj(16 + zlib.MAX_WBITS)
     if encoding == "deflate":
-        return zlib.decompressobj(32 + zlib.MAX_WBITS)  # zlib-wrapped or raw, as sent
+        wrapped = head[:2] == b"\x1f\x8b" or (
+            len(head) >= 2 and head[0] & 0x0F == 8 and int.from_bytes(head[:2], "big") % 31 == 0
+        )
+        return zlib.decompressobj(32 + zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
     raise FetchError(f"{where}: unsupported Content-Encoding {shorten(encoding, 60)!r}")
 
 
@@ -119,12 +128,20 @@ async def read_body(response: httpx.Response, cap: int, where: str) -> AsyncIter
     import httpx
 
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
-    inflater = inflater_for(encoding, where)
+    inflater = inflater_for(encoding, where)  # an unknown coding is refused before reading
+    head = bytearray() if encoding == "deflate" else None  # until its first two bytes are in
     announced = response.headers.get("content-length", "")
     received = total = 0
     try:
-        async for raw in response.aiter_raw():
-            received += len(raw)
+        async for chunk in response.aiter_raw():
+            received += len(chunk)
+            raw = chunk
+            if head is not None:
+                head += chunk
+                if len(head) < 2:
+                    continue
+                raw, head = bytes(head), None
+                inflater = inflater_for(encoding, where, raw)
             piece = raw if inflater is None else inflater.decompress(raw, cap - total + 1)
             total += len(piece)
             if total > cap:
@@ -139,7 +156,7 @@ async def read_body(response: httpx.Response, cap: int, where: str) -> AsyncIter
         raise BodyIncompleteError(missing) from None
     except zlib.error as exc:
         raise BodyCorruptError(str(exc)) from None
-    if inflater is not None and not inflater.eof:
+    if head is not None or (inflater is not None and not inflater.eof):
         raise BodyTruncatedError(encoding)
 
 

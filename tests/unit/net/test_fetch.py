@@ -87,15 +87,38 @@ def test_a_plain_card_is_read_with_its_type(serve: Serve) -> None:
     assert sent.headers["accept"] == "application/json, */*;q=0.5"
 
 
+def _bare_deflate(data: bytes) -> bytes:
+    """Deflate data without the zlib wrapper, as some servers send ``deflate``."""
+    packer = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    return packer.compress(data) + packer.flush()
+
+
 @pytest.mark.parametrize(
-    "packed",
-    [gzip.compress(CARD), zlib.compress(CARD)],
-    ids=["gzip", "deflate"],
+    ("packed", "coding"),
+    [
+        (gzip.compress(CARD), "gzip"),
+        (zlib.compress(CARD), "deflate"),
+        (_bare_deflate(CARD), "deflate"),
+        (gzip.compress(CARD), "deflate"),
+    ],
+    ids=["gzip", "deflate", "bare-deflate", "gzip-labelled-deflate"],
 )
-def test_compressed_bodies_are_inflated(serve: Serve, packed: bytes) -> None:
-    coding = "gzip" if packed[:2] == b"\x1f\x8b" else "deflate"
+def test_compressed_bodies_are_inflated(serve: Serve, packed: bytes, coding: str) -> None:
     server: RawServer = serve(lambda request: ok(packed, Content_Encoding=coding))
     assert get(server.base_url + "/c.json").body == CARD
+
+
+@pytest.mark.parametrize("packed", [zlib.compress(CARD), _bare_deflate(CARD)], ids=["zlib", "bare"])
+def test_deflate_is_told_apart_when_its_first_byte_comes_alone(serve: Serve, packed: bytes) -> None:
+    head = ok(packed, Content_Encoding="deflate")[: -len(packed)]
+    server: RawServer = serve(lambda request: [head + packed[:1], 0.05, packed[1:]])
+    assert get(server.base_url + "/c.json").body == CARD
+
+
+def test_a_deflate_body_of_one_byte_is_truncated(serve: Serve) -> None:
+    server: RawServer = serve(lambda request: ok(b"x", Content_Encoding="deflate"))
+    with pytest.raises(FetchError, match="the deflate body is truncated"):
+        get(server.base_url + "/c.json")
 
 
 def test_a_gzip_bomb_stops_at_the_cap_after_decompression(serve: Serve) -> None:
