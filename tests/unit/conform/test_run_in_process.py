@@ -761,10 +761,13 @@ def test_a_group_whose_first_message_gets_no_answer_stops_with_a_note() -> None:
     )
 
 
-def _mute(inner: App) -> App:
-    """``inner`` for the card; every message is answered with a working task that says
-    nothing (no status message), and GetTask with that task."""
-    task = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}
+TASK = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}
+
+
+def _mute(inner: App, reply: Any = None) -> App:
+    """``inner`` for the card; every message is answered with ``reply`` (by default a working
+    task that says nothing: no status message), and GetTask with that task."""
+    reply = {"task": TASK} if reply is None else reply
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith("/.well-known"):
@@ -773,10 +776,10 @@ def _mute(inner: App) -> App:
         body = await _body(receive)
         if scope["path"] == "/a2a":
             call = json.loads(body)
-            result = task if call["method"] == "GetTask" else {"task": task}
+            result = TASK if call["method"] == "GetTask" else reply
             answer = {"jsonrpc": "2.0", "id": call["id"], "result": result}
         else:
-            answer = task if scope["method"] == "GET" else {"task": task}
+            answer = TASK if scope["method"] == "GET" else reply
         await _status(send, 200, json.dumps(answer).encode())
 
     return app
@@ -790,6 +793,28 @@ def test_two_replies_that_say_nothing_are_not_the_same_reply(tmp_path: Path) -> 
     assert [(c.status, c.detail) for c in _header_check(report)] == [
         ("fail", "neither reply names the command, and without the header the answer differs")
     ] * 2
+
+
+def _saying(*parts: Any) -> dict[str, Any]:
+    message = {"role": "ROLE_AGENT", "messageId": "m1", "parts": list(parts)}
+    return {"task": {**TASK, "status": {**TASK["status"], "message": message}}}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [_saying(), _saying({"data": {"a": 1}}, {"text": "x"}), "a reply"],
+    ids=["no part", "data first", "not an object"],
+)
+def test_replies_with_no_text_first_are_not_the_same_reply(tmp_path: Path, reply: Any) -> None:
+    def no_stream(card: dict[str, Any]) -> None:
+        card["capabilities"]["streaming"] = False
+
+    report = run(source=card_file(tmp_path, no_stream), app=_mute(build_demo_app(BASE), reply))
+    (rpc,) = [c for c in _header_check(report) if c.binding == "JSONRPC"]
+    assert (rpc.status, rpc.detail) == (
+        "fail",
+        "neither reply names the command, and without the header the answer differs",
+    )
 
 
 def test_a_card_s_odd_corners(tmp_path: Path) -> None:
