@@ -626,6 +626,48 @@ def test_a_task_get_task_cannot_read_is_noted_and_its_scenarios_left(answer: byt
     assert existing == []
 
 
+def _get_task_breaks_off() -> App:
+    """The demo agent, except that HTTP+JSON ``GetTask`` answers with a stream whose first
+    event is the task and whose second is not JSON."""
+    inner = build_demo_app(BASE)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/rest/tasks/"):
+            await inner(scope, receive, send)
+            return
+        task = {**TASK, "id": scope["path"].rsplit("/", 1)[-1]}
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream")]})  # fmt: skip
+        body = f"data: {json.dumps(task)}\n\ndata: {{\n\n".encode()
+        await send({"type": "http.response.body", "body": body})
+
+    return app
+
+
+def test_a_task_whose_get_task_answer_breaks_off_is_not_read() -> None:
+    report = run(app=_get_task_breaks_off())
+    assert report.notes == [
+        f"HTTP+JSON {REST} {mode}: an ordinary message created no task that GetTask can read "
+        "(no task id); the existing-task scenarios were not run"
+        for mode in ("stream", "send")
+    ]
+    existing = {
+        c.binding for r in report.requirements for c in r.checks if "existing" in c.scenario
+    }
+    assert existing == {"JSONRPC"}
+
+
+def test_each_group_sends_every_message_in_its_own_mode() -> None:
+    seen: Seen = []
+    run(app=_recording(build_demo_app(BASE), seen), commands=("help",), bindings=("JSONRPC",))
+    methods = [json.loads(body)["method"] for _, path, body, _ in seen if path == "/a2a"]
+    # each mode: three scenarios on a new task, a fresh task, the three on it; then the
+    # header check in the first mode (streaming); GetTask after every message but the check
+    assert methods.count("SendStreamingMessage") == 8
+    assert methods.count("SendMessage") == 7
+    assert methods.count("GetTask") == 14
+
+
 def _no_snapshot() -> App:
     """The demo agent, except that a stream's first event (the Task) is left out."""
     inner = build_demo_app(BASE)
