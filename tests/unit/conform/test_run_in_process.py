@@ -657,15 +657,73 @@ def test_a_task_whose_get_task_answer_breaks_off_is_not_read() -> None:
     assert existing == {"JSONRPC"}
 
 
-def test_each_group_sends_every_message_in_its_own_mode() -> None:
+@pytest.mark.parametrize(
+    ("variant", "fresh", "reads"),
+    [(DemoVariant.CORRECT, 1, 14), (DemoVariant.CHANGED_STATE, 2, 16)],
+)
+def test_each_group_sends_every_message_in_its_own_mode(
+    variant: DemoVariant, fresh: int, reads: int
+) -> None:
     seen: Seen = []
-    run(app=_recording(build_demo_app(BASE), seen), commands=("help",), bindings=("JSONRPC",))
+    app = _recording(build_demo_app(BASE, variant), seen)
+    run(variant, app=app, commands=("help",), bindings=("JSONRPC",))
     methods = [json.loads(body)["method"] for _, path, body, _ in seen if path == "/a2a"]
-    # each mode: three scenarios on a new task, a fresh task, the three on it; then the
-    # header check in the first mode (streaming); GetTask after every message but the check
-    assert methods.count("SendStreamingMessage") == 8
-    assert methods.count("SendMessage") == 7
-    assert methods.count("GetTask") == 14
+    # each mode: three scenarios on a new task, a fresh task (two when /help ends the first),
+    # the three on it; then the header check in the first mode (streaming); GetTask after
+    # every message but the check
+    assert methods.count("SendStreamingMessage") == 3 + fresh + 3 + 1
+    assert methods.count("SendMessage") == 3 + fresh + 3
+    assert methods.count("GetTask") == reads
+
+
+def test_an_existing_task_s_state_is_compared_with_get_task_before_the_message() -> None:
+    report = run(commands=("model",), bindings=("JSONRPC",))
+    details = {
+        (c.scenario, c.mode): c.detail
+        for r in report.requirements
+        if r.id == "CMD-5"
+        for c in r.checks
+    }
+    steady = "TASK_STATE_INPUT_REQUIRED"
+    assert details == {
+        ("/model, new task", mode): "TASK_STATE_SUBMITTED in the reply, TASK_STATE_SUBMITTED after"
+        for mode in ("stream", "send")
+    } | {
+        ("/model, existing task", mode): (
+            f"{steady} before (GetTask before), {steady} in the reply, {steady} after"
+        )
+        for mode in ("stream", "send")
+    }
+
+
+def _rpc_error_for(text: bytes, inner: App) -> App:
+    """``inner``, except that a JSON-RPC message holding ``text`` is answered with an error."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != "/a2a":
+            await inner(scope, receive, send)
+            return
+        body = await _body(receive)
+        call = json.loads(body)
+        if call["method"] == "GetTask" or text not in body:
+            await inner(scope, _replay(body, receive), send)
+            return
+        error = {"code": -32603, "message": "busy"}
+        await _status(
+            send, 200, json.dumps({"jsonrpc": "2.0", "id": call["id"], "error": error}).encode()
+        )
+
+    return app
+
+
+def test_an_error_answer_after_the_first_message_leaves_the_group_running() -> None:
+    plain = run(bindings=("JSONRPC",))
+    report = run(app=_rpc_error_for(b'"/help"', build_demo_app(BASE)), bindings=("JSONRPC",))
+    assert report.notes == []  # no group stopped
+    assert report.commands_run == plain.commands_run
+    assert report.requests == plain.requests - 2  # no task to read after the errors on a new task
+    failing = {c.scenario for r in report.requirements for c in r.checks if c.status == "fail"}
+    assert failing == {"/help, new task", "/help, existing task"}
 
 
 def _no_snapshot() -> App:
