@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -1042,6 +1043,11 @@ def test_progress_counts_every_message_up_to_the_plan() -> None:
         "refused: HTTP 400 Bad Request: extension required"
     ] * 2
     assert report.commands_run == ["/help (10 times)"]
+    # and the report names each interface as a run without progress does
+    assert report.agent.bindings_checked == ["JSONRPC", "HTTP+JSON"]
+    assert [(c.binding, c.interface) for c in _header_check(report)] == [
+        ("JSONRPC", RPC), ("HTTP+JSON", REST)
+    ]  # fmt: skip
 
 
 def test_progress_never_counts_past_the_plan() -> None:
@@ -1141,6 +1147,34 @@ def test_other_extensions_are_read_from_the_card_s_well_formed_entries(tmp_path:
     report = run(source=card_file(tmp_path, more), commands=("help",))
     assert [(r.key, r.status) for r in report.other] == [("task/v1", "skip"), ("status/v1", "skip")]
     assert report.passed
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_schema_changed_from_its_pin_fails_the_run_only_when_strict(
+    tmp_path: Path, strict: bool
+) -> None:
+    from tests.support.host_schemas import URIS
+
+    def hosted(card: dict[str, Any]) -> None:
+        card["capabilities"]["extensions"].append({"uri": URIS["status"]})
+
+    changed = ((URIS["status"], "the fetched schema differs from its pin"),)
+    report = run(
+        source=card_file(tmp_path, hosted),
+        commands=("help",),
+        family_changed=changed,
+        strict=strict,
+    )
+    assert [(r.key, r.status) for r in report.other] == [("status/v1", "warn")]
+    assert report.failed() == []  # the demo agent passes every requirement, strict or not
+    assert report.passed is not strict
+
+
+def test_the_report_s_seconds_are_the_time_the_run_took() -> None:
+    started = time.perf_counter()
+    report = run(commands=("help",), bindings=("JSONRPC",))
+    took = time.perf_counter() - started
+    assert 0 < report.seconds <= round(took, 3) + 0.001
 
 
 class _Closing(_Hosts):
