@@ -862,7 +862,7 @@ def test_a_group_whose_first_message_gets_no_answer_stops_with_a_note() -> None:
     )
 
 
-TASK = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}
+TASK: dict[str, Any] = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}
 
 
 def _mute(inner: App, reply: Any = None) -> App:
