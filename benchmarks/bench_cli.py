@@ -9,7 +9,8 @@ its commands are built from the ``Workspace`` (generated cards, a loopback serve
 
 The start-up goal is the tool a user would otherwise run: ``th-ext validate`` on a small card
 is no slower than check-jsonschema 0.39.0 checking that card's params (ratio 1.0). What a bare
-typer app costs is printed as information, not judged.
+typer app and a bare click app cost (the frameworks of the two tools) is printed as
+information, not judged.
 
 ``--pythonpath DIR`` measures our side of each case twice, interleaved, as installed and with
 ``DIR`` first on ``PYTHONPATH``: with another release of a dependency installed there
@@ -45,7 +46,19 @@ SCHEMA = REPO / "extensions" / "commands" / "v1" / "schema.json"
 BIG_CARD_BYTES = 50 * 1024 * 1024
 
 
-#: What any typer command costs before it does anything: the start-up floor of the CLI.
+#: What the two frameworks cost before a command does anything (the same one command in each):
+#: th-ext is a typer app, check-jsonschema a click app, and the difference between these two
+#: is part of every start-up ratio below.
+BARE_CLICK_APP = """
+import click
+@click.command()
+@click.argument("source")
+@click.option("--strict", is_flag=True)
+def main(source, strict):
+    pass
+main()
+"""
+
 BARE_TYPER_APP = """
 import typer
 app = typer.Typer()
@@ -394,11 +407,15 @@ def main() -> int:
         try:
             floor = median_of([sys.executable, "-c", "pass"], args.runs)
             print(f"python -c pass (the floor): {floor.seconds * 1000:.0f} ms, {args.runs} runs")
-            framework = median_of([sys.executable, "-c", BARE_TYPER_APP, "x"], args.runs)
-            print(
-                f"a bare one-command typer app: {framework.seconds * 1000:.0f} ms "
-                f"({framework.seconds / floor.seconds:.1f}x the floor)"
-            )
+            for framework, app in (("typer", BARE_TYPER_APP), ("click", BARE_CLICK_APP)):
+                bare = [sys.executable, "-c", app, "x"]
+                taken = median_of(bare, args.runs)
+                bare_count = instructions(bare) if args.instructions else None
+                print(
+                    f"a bare one-command {framework} app: {taken.seconds * 1000:.0f} ms "
+                    f"({taken.seconds / floor.seconds:.1f}x the floor)"
+                    + (f", {bare_count / 1e6:,.0f} M instructions" if bare_count else "")
+                )
             for case in cases:
                 ours, theirs = interleaved(case.ours(ws), case.baseline(ws), args.runs)
                 ratio = ours.seconds / theirs.seconds

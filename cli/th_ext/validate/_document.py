@@ -242,7 +242,7 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
 
     def constant(name: str) -> float:
         constants.append(name)
-        return float(name.replace("Infinity", "inf"))
+        return float(name)  # NaN, Infinity, -Infinity: float() reads each as JSON writes it
 
     repeated = _RepeatedKeys()
     try:

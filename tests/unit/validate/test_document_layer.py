@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import time
+from typing import Any
+
 import pytest
 
+from th_ext import DeadlineError
+from th_ext._deadline import Deadline
 from th_ext.validate import MAX_DEPTH, parse_document
+from th_ext.validate._document import deep_path_in_text, parse_text
 
 
 def codes(data: bytes) -> list[tuple[str, str, bool]]:
@@ -87,3 +94,36 @@ def test_nesting_that_exhausts_the_parser_is_not_a_recursion_error(depth: int) -
 
 def test_unterminated_deep_nesting() -> None:
     assert codes(b"[" * 500_000) == [("too-deep", "/0" * MAX_DEPTH, True)]
+
+
+def test_nesting_that_exhausts_the_parser_is_located_past_siblings_and_strings() -> None:
+    head = '{"skip": [[], {"k": "v]\\"[,{"}], "n": 1, "list": [0, "x", {"a": "b", "deep": '
+    data = (head + "[" * 5_000 + "]" * 5_000 + "}]}").encode()
+    assert codes(data) == [("too-deep", "/list/2/deep" + "/0" * (MAX_DEPTH - 3), True)]
+
+
+def test_nesting_that_exhausts_the_parser_deep_inside_an_array() -> None:
+    data = b"[1, [2, 3, [4, 5, 6, " + b'{"a": 1, "b": ' * 3_000 + b"null" + b"}" * 3_000 + b"]]]"
+    assert codes(data) == [("too-deep", "/1/2/3" + "/b" * (MAX_DEPTH - 3), True)]
+
+
+@pytest.mark.parametrize("text", ["", '"a"', "[1, [2]]", '{"a": {}}', '["unterminated'])
+def test_a_text_that_never_nests_past_the_limit_has_no_deep_place(text: str) -> None:
+    assert deep_path_in_text(text) == ""
+
+
+def test_the_too_deep_place_is_found_after_many_shallow_containers() -> None:
+    rows: list[Any] = [[{"a": []}] for _ in range(5_000)]
+    data = json.dumps({"rows": rows}).encode()
+    assert codes(data) == []
+    deep: Any = []
+    for _ in range(MAX_DEPTH):
+        deep = [deep]
+    data = json.dumps({"rows": [*rows, deep]}).encode()
+    assert codes(data) == [("too-deep", "/rows/5000" + "/0" * (MAX_DEPTH - 2), True)]
+
+
+def test_a_passed_deadline_stops_the_walk_by_its_4096th_container() -> None:
+    text = json.dumps({"rows": [[] for _ in range(4_094)]})
+    with pytest.raises(DeadlineError, match=r"^over$"):
+        parse_text(text, Deadline(time.monotonic() - 1, "over"))

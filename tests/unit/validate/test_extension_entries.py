@@ -199,3 +199,13 @@ def test_a_separator_second_in_a_name_is_made_a_hyphen() -> None:
     assert hints == [
         "use lower-case letters, digits and '-', starting with a letter; did you mean 'a-b'?"
     ]
+
+
+def test_an_entry_that_is_not_an_object_is_passed_over_and_the_rest_are_checked() -> None:
+    card = example_card()
+    entry = card["capabilities"]["extensions"][0]
+    card["capabilities"]["extensions"] = ["commands", {"uri": 5}, entry]
+    report = validate_value(card)
+    assert [(e["path"], e["checked"]) for e in report.extensions] == [
+        ("/capabilities/extensions/2", True)
+    ]
