@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,13 @@ from a2a.server.context import ServerCallContext
 from a2a.server.tasks import InMemoryTaskStore
 from a2a.types import Task
 
-from th_ext._exceptions import AgentUnreachableError, ConformError
+from tests.support.signing import SigningKey, make_key
+from th_ext._exceptions import AgentUnreachableError, ConformError, SourceArgumentError
 from th_ext.commands._entry import EXTENSION_URI
-from th_ext.conform import ConformOptions, ConformReport, run_conform
+from th_ext.conform import Check, ConformOptions, ConformReport, RequirementResult, run_conform
 from th_ext.demo._server import DemoTaskStore, build_demo_app
 from th_ext.demo._variants import DemoVariant
+from th_ext.signatures import SignatureOptions, parse_jwks, sign_card
 
 BASE = "http://agent.test"
 RPC, REST = f"{BASE}/a2a", f"{BASE}/rest"
@@ -59,12 +62,8 @@ def run(
     return run_conform(source, ConformOptions(**options), transport=_Hosts(apps))
 
 
-def card_file(
-    tmp_path: Path,
-    change: Callable[[dict[str, Any]], None],
-    variant: DemoVariant = DemoVariant.CORRECT,
-) -> str:
-    """The demo agent's card, changed by ``change``, as a file (read without the transport)."""
+def demo_card(variant: DemoVariant = DemoVariant.CORRECT) -> dict[str, Any]:
+    """The demo agent's card, as its app serves it."""
 
     async def fetch() -> dict[str, Any]:
         transport = httpx.ASGITransport(app=build_demo_app(BASE, variant))
@@ -72,7 +71,16 @@ def card_file(
             card: dict[str, Any] = (await client.get(f"{BASE}/.well-known/agent-card.json")).json()
             return card
 
-    card = asyncio.run(fetch())
+    return asyncio.run(fetch())
+
+
+def card_file(
+    tmp_path: Path,
+    change: Callable[[dict[str, Any]], None],
+    variant: DemoVariant = DemoVariant.CORRECT,
+) -> str:
+    """The demo agent's card, changed by ``change``, as a file (read without the transport)."""
+    card = demo_card(variant)
     change(card)
     path = tmp_path / "card.json"
     path.write_text(json.dumps(card), encoding="utf-8")
@@ -619,6 +627,106 @@ def test_a_task_get_task_cannot_read_is_noted_and_its_scenarios_left(answer: byt
     assert existing == []
 
 
+def _get_task_breaks_off() -> App:
+    """The demo agent, except that HTTP+JSON ``GetTask`` answers with a stream whose first
+    event is the task and whose second is not JSON."""
+    inner = build_demo_app(BASE)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/rest/tasks/"):
+            await inner(scope, receive, send)
+            return
+        task = {**TASK, "id": scope["path"].rsplit("/", 1)[-1]}
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream")]})  # fmt: skip
+        body = f"data: {json.dumps(task)}\n\ndata: {{\n\n".encode()
+        await send({"type": "http.response.body", "body": body})
+
+    return app
+
+
+def test_a_task_whose_get_task_answer_breaks_off_is_not_read() -> None:
+    report = run(app=_get_task_breaks_off())
+    assert report.notes == [
+        f"HTTP+JSON {REST} {mode}: an ordinary message created no task that GetTask can read "
+        "(no task id); the existing-task scenarios were not run"
+        for mode in ("stream", "send")
+    ]
+    existing = {
+        c.binding for r in report.requirements for c in r.checks if "existing" in c.scenario
+    }
+    assert existing == {"JSONRPC"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "fresh", "reads"),
+    [(DemoVariant.CORRECT, 1, 14), (DemoVariant.CHANGED_STATE, 2, 16)],
+)
+def test_each_group_sends_every_message_in_its_own_mode(
+    variant: DemoVariant, fresh: int, reads: int
+) -> None:
+    seen: Seen = []
+    app = _recording(build_demo_app(BASE, variant), seen)
+    run(variant, app=app, commands=("help",), bindings=("JSONRPC",))
+    methods = [json.loads(body)["method"] for _, path, body, _ in seen if path == "/a2a"]
+    # each mode: three scenarios on a new task, a fresh task (two when /help ends the first),
+    # the three on it; then the header check in the first mode (streaming); GetTask after
+    # every message but the check
+    assert methods.count("SendStreamingMessage") == 3 + fresh + 3 + 1
+    assert methods.count("SendMessage") == 3 + fresh + 3
+    assert methods.count("GetTask") == reads
+
+
+def test_an_existing_task_s_state_is_compared_with_get_task_before_the_message() -> None:
+    report = run(commands=("model",), bindings=("JSONRPC",))
+    details = {
+        (c.scenario, c.mode): c.detail
+        for r in report.requirements
+        if r.id == "CMD-5"
+        for c in r.checks
+    }
+    steady = "TASK_STATE_INPUT_REQUIRED"
+    assert details == {
+        ("/model, new task", mode): "TASK_STATE_SUBMITTED in the reply, TASK_STATE_SUBMITTED after"
+        for mode in ("stream", "send")
+    } | {
+        ("/model, existing task", mode): (
+            f"{steady} before (GetTask before), {steady} in the reply, {steady} after"
+        )
+        for mode in ("stream", "send")
+    }
+
+
+def _rpc_error_for(text: bytes, inner: App) -> App:
+    """``inner``, except that a JSON-RPC message holding ``text`` is answered with an error."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != "/a2a":
+            await inner(scope, receive, send)
+            return
+        body = await _body(receive)
+        call = json.loads(body)
+        if call["method"] == "GetTask" or text not in body:
+            await inner(scope, _replay(body, receive), send)
+            return
+        error = {"code": -32603, "message": "busy"}
+        await _status(
+            send, 200, json.dumps({"jsonrpc": "2.0", "id": call["id"], "error": error}).encode()
+        )
+
+    return app
+
+
+def test_an_error_answer_after_the_first_message_leaves_the_group_running() -> None:
+    plain = run(bindings=("JSONRPC",))
+    report = run(app=_rpc_error_for(b'"/help"', build_demo_app(BASE)), bindings=("JSONRPC",))
+    assert report.notes == []  # no group stopped
+    assert report.commands_run == plain.commands_run
+    assert report.requests == plain.requests - 2  # no task to read after the errors on a new task
+    failing = {c.scenario for r in report.requirements for c in r.checks if c.status == "fail"}
+    assert failing == {"/help, new task", "/help, existing task"}
+
+
 def _no_snapshot() -> App:
     """The demo agent, except that a stream's first event (the Task) is left out."""
     inner = build_demo_app(BASE)
@@ -754,10 +862,13 @@ def test_a_group_whose_first_message_gets_no_answer_stops_with_a_note() -> None:
     )
 
 
-def _mute(inner: App) -> App:
-    """``inner`` for the card; every message is answered with a working task that says
-    nothing (no status message), and GetTask with that task."""
-    task = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}
+TASK: dict[str, Any] = {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}
+
+
+def _mute(inner: App, reply: Any = None) -> App:
+    """``inner`` for the card; every message is answered with ``reply`` (by default a working
+    task that says nothing: no status message), and GetTask with that task."""
+    reply = {"task": TASK} if reply is None else reply
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith("/.well-known"):
@@ -766,10 +877,10 @@ def _mute(inner: App) -> App:
         body = await _body(receive)
         if scope["path"] == "/a2a":
             call = json.loads(body)
-            result = task if call["method"] == "GetTask" else {"task": task}
+            result = TASK if call["method"] == "GetTask" else reply
             answer = {"jsonrpc": "2.0", "id": call["id"], "result": result}
         else:
-            answer = task if scope["method"] == "GET" else {"task": task}
+            answer = TASK if scope["method"] == "GET" else reply
         await _status(send, 200, json.dumps(answer).encode())
 
     return app
@@ -783,6 +894,28 @@ def test_two_replies_that_say_nothing_are_not_the_same_reply(tmp_path: Path) -> 
     assert [(c.status, c.detail) for c in _header_check(report)] == [
         ("fail", "neither reply names the command, and without the header the answer differs")
     ] * 2
+
+
+def _saying(*parts: Any) -> dict[str, Any]:
+    message = {"role": "ROLE_AGENT", "messageId": "m1", "parts": list(parts)}
+    return {"task": {**TASK, "status": {**TASK["status"], "message": message}}}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [_saying(), _saying({"data": {"a": 1}}, {"text": "x"}), "a reply"],
+    ids=["no part", "data first", "not an object"],
+)
+def test_replies_with_no_text_first_are_not_the_same_reply(tmp_path: Path, reply: Any) -> None:
+    def no_stream(card: dict[str, Any]) -> None:
+        card["capabilities"]["streaming"] = False
+
+    report = run(source=card_file(tmp_path, no_stream), app=_mute(build_demo_app(BASE), reply))
+    (rpc,) = [c for c in _header_check(report) if c.binding == "JSONRPC"]
+    assert (rpc.status, rpc.detail) == (
+        "fail",
+        "neither reply names the command, and without the header the answer differs",
+    )
 
 
 def test_a_card_s_odd_corners(tmp_path: Path) -> None:
@@ -890,3 +1023,307 @@ def test_the_demo_task_store_drops_only_the_reply_metadata() -> None:
     assert saved is not None
     assert dict(saved.metadata) == {"parent_task": "t0"}
     assert dict(task.metadata)["command"] == "review"  # the caller's task is left as it was
+
+
+# --- what the caller is told, and the card beyond its commands ---
+
+
+def test_progress_counts_every_message_up_to_the_plan() -> None:
+    told: list[tuple[int, int]] = []
+    report = run(
+        commands=("help",), progress=lambda done, total: told.append((done, total)),
+        app=_gated("refuse"),
+    )  # fmt: skip
+    # two interfaces, two modes: /help and two ordinary messages on a new task, a fresh task,
+    # the three again on it; then the header check on each interface
+    assert told == [(done, 30) for done in range(1, 31)]
+    # the messages told of are the run's own: the header check still goes without the header
+    assert report.failed() == ["CMD-15"]
+    assert [c.detail for c in _header_check(report)] == [
+        "refused: HTTP 400 Bad Request: extension required"
+    ] * 2
+    assert report.commands_run == ["/help (10 times)"]
+    # and the report names each interface as a run without progress does
+    assert report.agent.bindings_checked == ["JSONRPC", "HTTP+JSON"]
+    assert [(c.binding, c.interface) for c in _header_check(report)] == [
+        ("JSONRPC", RPC), ("HTTP+JSON", REST)
+    ]  # fmt: skip
+
+
+def test_progress_never_counts_past_the_plan() -> None:
+    told: list[tuple[int, int]] = []
+    report = run(
+        DemoVariant.NO_STREAMING,
+        app=_gated("model", DemoVariant.NO_STREAMING),
+        rule_edges=True,
+        progress=lambda done, total: told.append((done, total)),
+    )
+    # each header check sends its command twice, where the plan counts once
+    assert told == [(done, 66) for done in range(1, 67)] + [(66, 66)] * 2
+    assert report.commands_run == [
+        "/model (8 times)", "/help (16 times)", "/review th-ext conform (4 times)"
+    ]  # fmt: skip
+
+
+def _refusing_messages(inner: App) -> App:
+    """``inner`` for the card; every message is answered HTTP 500."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            await _body(receive)
+            await _status(send, 500, b"{}")
+            return
+        await inner(scope, receive, send)
+
+    return app
+
+
+def test_commands_never_sent_are_not_listed_as_run() -> None:
+    report = run(app=_refusing_messages(build_demo_app(BASE)))
+    # each group stops after its first message (/model); then the header check sends /model
+    assert report.commands_run == ["/model (6 times)"]
+    assert report.failed() == ["CMD-2", "CMD-15"]
+
+
+def test_without_options_every_check_runs() -> None:
+    transport = _Hosts({"agent.test": build_demo_app(BASE)})
+    report = run_conform(BASE, transport=transport)
+    assert report.passed and not report.strict
+    assert {r.level for r in report.requirements} == {"MUST", "SHOULD"}
+    assert report.requests == run(rule_edges=True).requests > 99  # the rule's edges are sent
+
+
+def test_a_card_that_registers_no_command_is_checked_with_ordinary_messages(
+    tmp_path: Path,
+) -> None:
+    def empty(card: dict[str, Any]) -> None:
+        card["capabilities"]["extensions"][0]["params"]["commands"] = []
+
+    report = run(source=card_file(tmp_path, empty))
+    assert report.commands_run == [] and report.agent.commands == []
+    cmd_7 = [c for r in report.requirements if r.id == "CMD-7" for c in r.checks]
+    assert [(c.status, c.detail) for c in cmd_7] == [
+        ("pass", "params list the registered commands: none")
+    ]
+    assert _header_check(report) == []  # no command to send without the header
+    checks = [c for r in report.requirements for c in r.checks if c.binding != "card"]
+    assert {c.scenario.split(",")[0] for c in checks} == {
+        "an ordinary message", "unregistered /th-ext-unregistered"
+    }  # fmt: skip
+
+
+def test_a_card_without_interfaces_or_url_has_nothing_to_check(tmp_path: Path) -> None:
+    with pytest.raises(ConformError) as raised:
+        run(source=card_file(tmp_path, lambda card: card.pop("supportedInterfaces")))
+    assert str(raised.value) == (
+        "the card declares no JSONRPC or HTTP+JSON interface with an http(s) url to check"
+    )
+
+
+@pytest.mark.parametrize(
+    ("limit", "message"),
+    [
+        ({"timeout": 0}, "the timeout must be a positive number of seconds, at most"),
+        ({"max_bytes": 0}, "the byte cap must be at least 1, at most"),
+    ],
+)
+def test_limits_out_of_range_are_refused_before_the_card_url_is_read(
+    limit: dict[str, Any], message: str
+) -> None:
+    seen: Seen = []
+    with pytest.raises(SourceArgumentError) as raised:
+        run(app=_recording(build_demo_app(BASE), seen), **limit)
+    assert str(raised.value).startswith(message)
+    assert seen == []
+
+
+def test_other_extensions_are_read_from_the_card_s_well_formed_entries(tmp_path: Path) -> None:
+    from tests.support.host_schemas import URIS
+
+    def more(card: dict[str, Any]) -> None:
+        extensions = card["capabilities"]["extensions"]
+        extensions += ["not an entry", {"uri": 5}, {"uri": URIS["status"]}, {"uri": URIS["task"]}]
+
+    report = run(source=card_file(tmp_path, more), commands=("help",))
+    assert [(r.key, r.status) for r in report.other] == [("task/v1", "skip"), ("status/v1", "skip")]
+    assert report.passed
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_schema_changed_from_its_pin_fails_the_run_only_when_strict(
+    tmp_path: Path, strict: bool
+) -> None:
+    from tests.support.host_schemas import URIS
+
+    def hosted(card: dict[str, Any]) -> None:
+        card["capabilities"]["extensions"].append({"uri": URIS["status"]})
+
+    changed = ((URIS["status"], "the fetched schema differs from its pin"),)
+    report = run(
+        source=card_file(tmp_path, hosted),
+        commands=("help",),
+        family_changed=changed,
+        strict=strict,
+    )
+    assert [(r.key, r.status) for r in report.other] == [("status/v1", "warn")]
+    assert report.failed() == []  # the demo agent passes every requirement, strict or not
+    assert report.passed is not strict
+
+
+def test_the_report_s_seconds_are_the_time_the_run_took() -> None:
+    started = time.perf_counter()
+    report = run(commands=("help",), bindings=("JSONRPC",))
+    took = time.perf_counter() - started
+    assert 0 < report.seconds <= round(took, 3) + 0.001
+
+
+class _Closing(_Hosts):
+    closed = False
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
+def test_the_transport_given_is_closed_when_the_run_ends() -> None:
+    transport = _Closing({"agent.test": build_demo_app(BASE)})
+    assert run_conform(
+        BASE, ConformOptions(commands=("help",), rule_edges=False), transport=transport
+    ).passed
+    assert transport.closed
+
+
+# --- the card's signatures (A2A 1.0 section 8.4), with --keys ---
+
+SIGNATURE_RULE = {
+    "id": "A2A-8.4",
+    "level": "MUST",
+    "subject": "agent card",
+    "summary": "A signed Agent Card's signatures verify over the canonical form of "
+    "section 8.4.1 (RFC 8785 after the Protocol Buffer presence rules).",
+    "anchor_url": "https://a2a-protocol.org/latest/specification/#84-agent-card-signing",
+}
+
+
+def signed(
+    key: SigningKey,
+    card: dict[str, Any] | None = None,
+    *,
+    jku: str | None = None,
+    tamper: bool = False,
+) -> dict[str, Any]:
+    """``card`` (the demo agent's by default), signed with ``key`` (and changed after, when
+    ``tamper``)."""
+    data = json.dumps(card or demo_card()).encode()
+    out: dict[str, Any] = json.loads(sign_card(data, key.pem, kid=key.kid, jku=jku).data)
+    if tamper:
+        out["name"] = "Not the signed name"
+    return out
+
+
+def _serving(card: dict[str, Any], inner: App) -> App:
+    """``inner``, with ``card`` as its agent card."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/.well-known/agent-card.json":
+            await _status(send, 200, json.dumps(card).encode())
+            return
+        await inner(scope, receive, send)
+
+    return app
+
+
+def signature_verdict(source: str, options: SignatureOptions, app: App | None = None) -> Any:
+    """The run's ``A2A-8.4`` result, after the rule every run has (``A2A-3.1.2``)."""
+    report = run(source=source, app=app, commands=("help",), signatures=options)
+    assert [r.id for r in report.core] == ["A2A-3.1.2", "A2A-8.4"]
+    assert report.passed is (report.core[1].status != "fail")
+    return report.core[1]
+
+
+def as_file(tmp_path: Path, card: dict[str, Any]) -> str:
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    return str(path)
+
+
+HINT = "/capabilities/extensions/0/params/commands/1/argument_hint"
+"""The demo card's one empty value, which a2a-sdk's form of the card drops."""
+
+
+def test_a_signature_that_verifies_passes_a2a_8_4(tmp_path: Path) -> None:
+    key = make_key("ES256", "conform-key")
+    keys = parse_jwks(json.dumps(key.jwks()).encode(), "keys.json")
+    card = demo_card()
+    del card["capabilities"]["extensions"][0]["params"]["commands"][1]["argument_hint"]
+    verified = Check(
+        "A2A-8.4", "pass", "card", "/signatures/0", "card",
+        "signature-verified: signature 0 verified: kid 'conform-key', ES256, key from keys.json",
+    )  # fmt: skip
+    verdict = signature_verdict(
+        as_file(tmp_path, signed(key, card)), SignatureOptions(keys=(keys,))
+    )
+    assert verdict == RequirementResult(**SIGNATURE_RULE, status="pass", checks=[verified])
+    # a card a2a-sdk's verifier reads otherwise verifies, with a warning
+    verdict = signature_verdict(as_file(tmp_path, signed(key)), SignatureOptions(keys=(keys,)))
+    assert verdict == RequirementResult(
+        **SIGNATURE_RULE,
+        status="warn",
+        checks=[
+            verified,
+            Check(
+                "A2A-8.4", "fail", "card", HINT, "card",
+                f"signature-sdk-rejects: a2a-sdk's verifier will reject the card: it drops {HINT} "
+                "before it checks, so the bytes differ from the ones signed",
+            ),
+        ],
+    )  # fmt: skip
+
+
+def test_a_card_changed_after_signing_fails_a2a_8_4_and_the_run(tmp_path: Path) -> None:
+    key = make_key("ES256", "conform-key")
+    keys = parse_jwks(json.dumps(key.jwks()).encode(), "keys.json")
+    card = signed(key, tamper=True)
+    verdict = signature_verdict(as_file(tmp_path, card), SignatureOptions(keys=(keys,)))
+    assert (verdict.status, verdict.reason) == ("fail", "")
+    assert [(c.status, c.scenario) for c in verdict.checks] == [("fail", "/signatures/0")]
+    assert verdict.checks[0].detail.startswith(
+        "signature-invalid: signature 0 (kid 'conform-key', ES256) does not verify with its key"
+    )
+
+
+def test_an_unsigned_card_skips_a2a_8_4_unless_a_signature_is_required(tmp_path: Path) -> None:
+    keys = parse_jwks(json.dumps(make_key().jwks()).encode(), "keys.json")
+    source = card_file(tmp_path, lambda card: None)
+    verdict = signature_verdict(source, SignatureOptions(keys=(keys,)))
+    assert verdict == RequirementResult(
+        **SIGNATURE_RULE, status="skip", checks=[], reason="the card carries no signature"
+    )
+    required = signature_verdict(source, SignatureOptions(require=True))
+    assert required == RequirementResult(
+        **SIGNATURE_RULE,
+        status="fail",
+        checks=[
+            Check(
+                "A2A-8.4", "fail", "card", "the agent card", "card",
+                "signature-unverified: the card carries no signature, and one is required",
+            )
+        ],
+    )  # fmt: skip
+
+
+def test_a_jku_is_judged_from_where_the_card_was_read(tmp_path: Path) -> None:
+    jwks = "http://keys.test/jwks.json"
+    card = signed(make_key("ES256", "k1"), jku=jwks)
+    options = SignatureOptions(fetch_keys=True)
+    head = f"signature-unverified: signature 0 (kid 'k1', ES256) has no trusted key; jku {jwks}"
+    # read from a URL: a jku on another origin is not contacted
+    verdict = signature_verdict(BASE, options, app=_serving(card, build_demo_app(BASE)))
+    assert (verdict.status, verdict.reason) == ("warn", "")
+    assert [(c.status, c.scenario, c.detail) for c in verdict.checks] == [
+        ("fail", "/signatures/0", f"{head} not contacted: it is not on the card's origin ({BASE})")
+    ]
+    # read from a file: there is no origin to allow
+    verdict = signature_verdict(as_file(tmp_path, card), options)
+    assert [c.detail for c in verdict.checks] == [
+        f"{head} not contacted (the card was not read from a URL)"
+    ]
