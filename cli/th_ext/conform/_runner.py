@@ -117,7 +117,7 @@ async def run_group(
             result.unreachable = exchange.problem()
             return result
         task_id = task_id_of(exchange.results)
-        after = await _read(wire, task_id)
+        after, _ = await _read(wire, task_id)
         obs = Observation(wire.binding, stream, False, scenario.label, exchange, None, after, sent)
         await _judge(wire, obs, scenario, result)
         if index == 0 and exchange.failure is not None and not exchange.results:
@@ -139,7 +139,7 @@ async def run_group(
                 break
         sent = user_message(scenario.parts, before)
         exchange = await wire.send(sent, stream=stream)
-        after = await _read(wire, before["id"])
+        after, _ = await _read(wire, before["id"])
         obs = Observation(wire.binding, stream, True, scenario.label, exchange, before, after, sent)
         await _judge(wire, obs, scenario, result)
         before = after
@@ -240,21 +240,24 @@ async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: Group
         result.checks.append(_at(wire, await task_ref_check(wire, obs, reply), seen))
 
 
-async def _read(wire: Wire, task_id: str | None) -> dict[str, Any] | None:
+async def _read(wire: Wire, task_id: str | None) -> tuple[dict[str, Any] | None, str]:
+    """The task GetTask answers for ``task_id``; without one, why not."""
     if not task_id:
-        return None
+        return None, "no task id"
     exchange = await wire.get_task(task_id)
     task = exchange.results[0] if exchange.ok and exchange.results else None
-    return task if isinstance(task, dict) else None
+    if isinstance(task, dict):
+        return task, ""
+    return None, f"GetTask: {exchange.problem() or 'the answer is not a task'}"
 
 
 async def _fresh_task(wire: Wire, stream: bool, result: GroupResult) -> dict[str, Any] | None:
     exchange = await wire.send(user_message(_GREETING), stream=stream)
-    task = await _read(wire, task_id_of(exchange.results))
+    task, why = await _read(wire, task_id_of(exchange.results))
     if task is None:
         result.notes.append(
             f"{_where(wire)} {'stream' if stream else 'send'}: an ordinary message created no "
-            f"task that GetTask can read ({exchange.problem() or 'no task id'}); the "
+            f"task that GetTask can read ({exchange.problem() or why}); the "
             "existing-task scenarios were not run"
         )
     return task

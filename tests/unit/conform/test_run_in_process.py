@@ -613,14 +613,24 @@ def _no_get_task(answer: bytes) -> App:
 
 
 @pytest.mark.parametrize(
-    "answer", [b'{"error": {"code": -32001, "message": "Task not found"}}', b'"a task"']
+    ("answer", "rpc_why", "rest_why"),
+    [
+        (
+            b'{"error": {"code": -32001, "message": "Task not found"}}',
+            "JSON-RPC error -32001: Task not found",
+            "HTTP 404 Not Found: Task not found",
+        ),
+        (b'"a task"', "the answer is not a task", "the answer is not a JSON object"),
+    ],
 )
-def test_a_task_get_task_cannot_read_is_noted_and_its_scenarios_left(answer: bytes) -> None:
+def test_a_task_get_task_cannot_read_is_noted_with_why_and_its_scenarios_left(
+    answer: bytes, rpc_why: str, rest_why: str
+) -> None:
     report = run(app=_no_get_task(answer))
     assert report.notes == [
         f"{where} {mode}: an ordinary message created no task that GetTask can read "
-        "(no task id); the existing-task scenarios were not run"
-        for where in (f"JSONRPC {RPC}", f"HTTP+JSON {REST}")
+        f"(GetTask: {why}); the existing-task scenarios were not run"
+        for where, why in ((f"JSONRPC {RPC}", rpc_why), (f"HTTP+JSON {REST}", rest_why))
         for mode in ("stream", "send")
     ]
     existing = [c for r in report.requirements for c in r.checks if "existing" in c.scenario]
@@ -649,7 +659,7 @@ def test_a_task_whose_get_task_answer_breaks_off_is_not_read() -> None:
     report = run(app=_get_task_breaks_off())
     assert report.notes == [
         f"HTTP+JSON {REST} {mode}: an ordinary message created no task that GetTask can read "
-        "(no task id); the existing-task scenarios were not run"
+        "(GetTask: the answer is not valid JSON); the existing-task scenarios were not run"
         for mode in ("stream", "send")
     ]
     existing = {
