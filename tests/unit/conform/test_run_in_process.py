@@ -1337,3 +1337,13 @@ def test_a_jku_is_judged_from_where_the_card_was_read(tmp_path: Path) -> None:
     assert [c.detail for c in verdict.checks] == [
         f"{head} not contacted (the card was not read from a URL)"
     ]
+
+
+def test_an_agent_that_answers_with_a_message_and_no_task_is_noted() -> None:
+    reply = {"message": {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}}
+    report = run(app=_mute(build_demo_app(BASE), reply=reply), bindings=("JSONRPC",))
+    assert report.notes == [
+        f"JSONRPC {RPC} {mode}: an ordinary message created no task that GetTask can read "
+        "(no task id); the existing-task scenarios were not run"
+        for mode in ("stream", "send")
+    ]
