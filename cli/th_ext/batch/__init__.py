@@ -3,7 +3,10 @@
 ``check_cards`` and ``check_agents`` take sources (any iterable or async iterable of strings,
 such as ``read_source_list``) and limits, and return an async iterator of ``Outcome``, one per
 source as soon as it is checked; the command line only renders them. ``jobs`` sources are in
-flight at once on one event loop, and at most ``per_origin`` requests go to one origin at once.
+flight at once on one event loop, at most ``per_origin`` of one origin, and at most
+``per_origin`` requests (``rate`` a second) go to one origin at once; a source's ``timeout``
+never counts its wait for a slot, and an origin that keeps failing is given up
+(``give_up``).
 A source listed twice is checked once. An outcome's ``document`` is its line of JSON Lines
 (``th_ext.report``'s ``jsonl`` format); ``read_resume`` reads such a file back to skip what it
 holds, ``Summary`` keeps the totals.
@@ -14,11 +17,13 @@ the list and concatenate their JSON Lines.
 
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
-from th_ext.batch._polite import OriginLimiter, PoliteTransport
+from th_ext.batch._polite import OriginGate, OriginLimiter, OriginTransports, PoliteTransport
 from th_ext.batch._run import (
+    DEFAULT_GIVE_UP,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
     MAX_JOBS,
+    MAX_RATE,
     BatchCounts,
     Outcome,
     check_agents,
@@ -29,13 +34,17 @@ from th_ext.batch._seen import SeenSources
 from th_ext.batch._summary import Summary
 
 __all__ = [
+    "DEFAULT_GIVE_UP",
     "DEFAULT_JOBS",
     "DEFAULT_PER_ORIGIN",
     "MAX_JOBS",
     "MAX_LINE",
+    "MAX_RATE",
     "BatchCounts",
     "ListEntry",
+    "OriginGate",
     "OriginLimiter",
+    "OriginTransports",
     "Outcome",
     "PoliteTransport",
     "ResumeState",

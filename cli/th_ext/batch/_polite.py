@@ -1,12 +1,21 @@
-"""Politeness towards each server: at most so many requests at once to one origin.
+"""Politeness towards each server, and patience with none: the limits a run keeps per origin.
 
 A run over thousands of sources has many in flight, and a list often names one host many
-times. ``OriginLimiter`` keeps one ``asyncio.Semaphore`` per origin (scheme, host, port), made
-when the origin is first asked for and dropped when nobody holds or waits for it, so that a
-run over a million origins keeps only those in use. ``PoliteTransport`` applies it to every
-request an ``httpx.AsyncClient`` sends (a redirect's and a fallback's included): the slot is
-held from the request until its response is closed, so a slow body holds its own origin's slot
-and no other.
+times. Per origin (scheme, host, port):
+
+* ``OriginLimiter``: at most so many holders of a slot at once and, with a rate, at most so
+  many slots taken a second. It keeps one ``asyncio.Semaphore`` per origin, made when the
+  origin is first asked for and dropped when nobody holds or waits for it, so that a run over
+  a million origins keeps only those in use.
+* ``PoliteTransport`` applies a limiter to every request an ``httpx.AsyncClient`` sends (a
+  redirect's and a fallback's included): the slot is held from the request until its response
+  is closed, so a slow body holds its own origin's slot and no other.
+* ``OriginGate``: the sources of one origin checked at once, and an origin that failed
+  ``give_up`` times in a row (no connection, or no answer in time) refused at once, with the
+  first failure named.
+* ``OriginTransports``: one httpx ``AsyncHTTPTransport`` (a connection pool) per origin in
+  use, so that each request is matched against its own origin's few connections, never
+  against every connection of the run.
 """
 
 from __future__ import annotations
@@ -15,45 +24,108 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from th_ext.net import origin_of
+from th_ext._exceptions import (
+    AgentUnreachableError,
+    FetchConnectError,
+    FetchTimeoutError,
+    OriginFailedError,
+    ThExtError,
+)
+from th_ext.net import origin_of, redact
 
-__all__ = ["OriginLimiter", "OriginPools", "PoliteTransport"]
+__all__ = ["OriginGate", "OriginLimiter", "OriginTransports", "PoliteTransport"]
+
+
+@dataclass(slots=True)
+class _Origin:
+    semaphore: asyncio.Semaphore
+    users: int = 0
+    next_turn: float = 0.0
+    """With a rate: the ``loop.time()`` before which no other slot is given."""
 
 
 class OriginLimiter:
-    """At most ``per_origin`` holders of one origin's slot at once."""
+    """At most ``per_origin`` holders of one origin's slot at once; with ``rate``, at most
+    ``rate`` slots given a second to one origin (evenly spaced, ``1 / rate`` s apart)."""
 
-    def __init__(self, per_origin: int) -> None:
+    def __init__(self, per_origin: int, rate: float | None = None) -> None:
         if per_origin < 1:
             raise ValueError("per_origin must be at least 1")
+        if rate is not None and not rate > 0:
+            raise ValueError("rate must be more than 0")
         self.per_origin = per_origin
-        self._slots: dict[Any, tuple[asyncio.Semaphore, list[int]]] = {}
+        self.rate = rate
+        self._origins: dict[Any, _Origin] = {}
+
+    async def acquire(self, url: str) -> None:
+        """Take one of the slots of ``url``'s origin (waiting for it, and with a rate for its
+        turn); give it back with ``release``."""
+        key = _key(url)
+        origin = self._origins.get(key)
+        if origin is None:
+            origin = self._origins[key] = _Origin(asyncio.Semaphore(self.per_origin))
+        origin.users += 1
+        try:
+            await origin.semaphore.acquire()
+        except BaseException:
+            origin.users -= 1
+            self._forget(key, origin)
+            raise
+        if self.rate is not None:
+            try:
+                await self._turn(origin, self.rate)
+            except BaseException:
+                self.release(url)
+                raise
+
+    def release(self, url: str) -> None:
+        """Give back a slot of ``url``'s origin taken by ``acquire``."""
+        key = _key(url)
+        origin = self._origins[key]
+        origin.semaphore.release()
+        origin.users -= 1
+        self._forget(key, origin)
 
     @asynccontextmanager
     async def slot(self, url: str) -> AsyncIterator[None]:
         """Hold one of the slots of ``url``'s origin for the body of the ``async with``."""
-        key = _key(url)
-        semaphore, users = self._slots.setdefault(key, (asyncio.Semaphore(self.per_origin), [0]))
-        users[0] += 1
+        await self.acquire(url)
         try:
-            async with semaphore:
-                yield
+            yield
         finally:
-            users[0] -= 1
-            if not users[0]:
-                del self._slots[key]
+            self.release(url)
+
+    async def _turn(self, origin: _Origin, rate: float) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        turn = max(now, origin.next_turn)
+        origin.next_turn = turn + 1 / rate
+        if turn > now:
+            await asyncio.sleep(turn - now)
+
+    def _forget(self, key: Any, origin: _Origin) -> None:
+        """Drop an origin nobody holds, once its next turn has come (so that a rate holds
+        across a moment when no request is in flight)."""
+        if self._origins.get(key) is not origin or origin.users:
+            return
+        loop = asyncio.get_running_loop()
+        if origin.next_turn > loop.time():
+            loop.call_at(origin.next_turn, self._forget, key, origin)
+        else:
+            del self._origins[key]
 
     def in_use(self, url: str) -> bool:
-        """Whether a request to ``url``'s origin holds or waits for a slot now."""
-        return _key(url) in self._slots
+        """Whether ``url``'s origin is held or waited for now."""
+        return _key(url) in self._origins
 
     def origins_in_use(self) -> int:
         """How many origins hold a semaphore now (for tests and benchmarks)."""
-        return len(self._slots)
+        return len(self._origins)
 
 
 def _key(url: str) -> Any:
@@ -63,8 +135,8 @@ def _key(url: str) -> Any:
 class PoliteTransport(httpx.AsyncBaseTransport):
     """An httpx transport that sends through ``inner`` under ``limiter``'s per-origin slots.
 
-    Closing it does not close ``inner``: several clients (one per agent in a conformance run)
-    share one pool, which the run closes once at its end.
+    Closing it does not close ``inner``: several clients (one per source) share one pool,
+    which its owner closes.
     """
 
     def __init__(self, inner: httpx.AsyncBaseTransport, limiter: OriginLimiter) -> None:
@@ -72,18 +144,18 @@ class PoliteTransport(httpx.AsyncBaseTransport):
         self.limiter = limiter
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        held = self.limiter.slot(str(request.url))
-        await held.__aenter__()
+        url = str(request.url)
+        await self.limiter.acquire(url)
         try:
             response = await self.inner.handle_async_request(request)
         except BaseException:
-            await held.__aexit__(None, None, None)
+            self.limiter.release(url)
             raise
         assert isinstance(response.stream, httpx.AsyncByteStream)
         return httpx.Response(
             response.status_code,
             headers=response.headers,
-            stream=_Releasing(response.stream, held),
+            stream=_Releasing(response.stream, lambda: self.limiter.release(url)),
             extensions=response.extensions,
         )
 
@@ -91,58 +163,12 @@ class PoliteTransport(httpx.AsyncBaseTransport):
         """Nothing: the shared pool is closed by its owner."""
 
 
-class OriginPools(httpx.AsyncBaseTransport):
-    """One connection pool per origin, each made by ``make`` when its origin is first asked for.
-
-    One pool for every origin would be searched whole for each request (httpcore matches each
-    waiting request against each connection), a cost that grows with the square of the
-    requests in flight; a pool per origin holds only that origin's few. At most ``keep`` pools
-    are kept: past that, the least recently used one whose origin has nothing in flight is
-    closed (its kept-alive connections with it).
-    """
-
-    def __init__(
-        self,
-        make: Callable[[], httpx.AsyncBaseTransport],
-        limiter: OriginLimiter,
-        keep: int,
-    ) -> None:
-        self.make = make
-        self.limiter = limiter
-        self.keep = keep
-        self._pools: OrderedDict[Any, tuple[str, httpx.AsyncBaseTransport]] = OrderedDict()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        key = _key(url)
-        if key in self._pools:
-            self._pools.move_to_end(key)
-            pool = self._pools[key][1]
-        else:
-            pool = self.make()
-            self._pools[key] = (url, pool)
-            await self._trim()
-        return await pool.handle_async_request(request)
-
-    async def _trim(self) -> None:
-        for key, (url, pool) in list(self._pools.items())[: max(len(self._pools) - self.keep, 0)]:
-            if not self.limiter.in_use(url):
-                del self._pools[key]
-                await pool.aclose()
-
-    async def aclose(self) -> None:
-        pools = [pool for _, pool in self._pools.values()]
-        self._pools.clear()
-        for pool in pools:
-            await pool.aclose()
-
-
 class _Releasing(httpx.AsyncByteStream):
     """A response body that gives its origin's slot back when it is closed."""
 
-    def __init__(self, inner: httpx.AsyncByteStream, held: Any) -> None:
+    def __init__(self, inner: httpx.AsyncByteStream, release: Callable[[], None]) -> None:
         self.inner = inner
-        self.held = held
+        self.release = release
         self.released = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
@@ -155,4 +181,100 @@ class _Releasing(httpx.AsyncByteStream):
         finally:
             if not self.released:
                 self.released = True
-                await self.held.__aexit__(None, None, None)
+                self.release()
+
+
+@dataclass(slots=True)
+class _Failures:
+    count: int = 0
+    first: str = ""
+
+
+class OriginGate:
+    """The sources of one origin checked at once (at most ``per_origin``), and the origins
+    given up: one whose sources failed ``give_up`` times in a row with no connection or no
+    answer in time (``0``: never given up). Any other outcome of a source starts the count
+    again."""
+
+    def __init__(self, per_origin: int, give_up: int) -> None:
+        self.give_up = give_up
+        self._limiter = OriginLimiter(per_origin)
+        self._failures: dict[Any, _Failures] = {}
+
+    async def enter(self, source: str) -> None:
+        """Wait for one of the source slots of ``source``'s origin; ``leave`` gives it back."""
+        await self._limiter.acquire(source)
+
+    def leave(self, source: str, error: ThExtError | None, *, counted: bool = True) -> None:
+        """Give back the slot ``enter`` took, and unless not ``counted``, count how the
+        source's requests ended: ``error``, a failure to connect or to answer in time, or
+        anything else (``None``: the origin answered)."""
+        self._limiter.release(source)
+        if counted:
+            self._record(source, error)
+
+    def refusal(self, source: str) -> OriginFailedError | None:
+        """The error of a source whose origin was given up, or ``None`` to check it."""
+        failures = self._failures.get(_key(source))
+        if failures is None or not self.give_up or failures.count < self.give_up:
+            return None
+        return OriginFailedError(
+            f"{redact(source)}: not checked: {_key(source)} failed {failures.count} times in "
+            f"a row in this run; the first: {failures.first}"
+        )
+
+    def _record(self, source: str, error: ThExtError | None) -> None:
+        key = _key(source)
+        if isinstance(error, FetchTimeoutError | FetchConnectError | AgentUnreachableError):
+            failures = self._failures.setdefault(key, _Failures())
+            failures.count += 1
+            failures.first = failures.first or str(error)
+        else:
+            self._failures.pop(key, None)
+
+
+class OriginTransports:
+    """One httpx transport per origin, made by ``make`` when the origin is first leased.
+
+    One pool for every origin would be searched whole for each request (httpx's pool matches
+    each waiting request against each connection), a cost that grows with the square of the
+    requests in flight; a pool per origin holds only that origin's few. At most ``keep``
+    pools that nobody leases are kept (with their kept-alive connections, for the next source
+    of the same origin): past that, the least recently used is closed.
+    """
+
+    def __init__(self, make: Callable[[], httpx.AsyncBaseTransport], keep: int) -> None:
+        self.make = make
+        self.keep = keep
+        self._leased: dict[Any, tuple[httpx.AsyncBaseTransport, list[int]]] = {}
+        self._idle: OrderedDict[Any, httpx.AsyncBaseTransport] = OrderedDict()
+
+    @asynccontextmanager
+    async def lease(self, url: str) -> AsyncIterator[httpx.AsyncBaseTransport]:
+        """The transport of ``url``'s origin, for the body of the ``async with``."""
+        key = _key(url)
+        if key in self._leased:
+            transport, users = self._leased[key]
+        else:
+            transport = self._idle.pop(key) if key in self._idle else self.make()
+            users = [0]
+            self._leased[key] = (transport, users)
+        users[0] += 1
+        try:
+            yield transport
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._leased[key]
+                self._idle[key] = transport
+                while len(self._idle) > self.keep:
+                    _, oldest = self._idle.popitem(last=False)
+                    await oldest.aclose()
+
+    async def aclose(self) -> None:
+        """Close every pool (at the end of the run, when none is leased)."""
+        pools = [*self._idle.values(), *(pool for pool, _ in self._leased.values())]
+        self._idle.clear()
+        self._leased.clear()
+        for pool in pools:
+            await pool.aclose()

@@ -1,13 +1,19 @@
 """The batch: many sources checked at once on one event loop, each result yielded when ready.
 
 ``check_cards`` (``th-ext validate``) and ``check_agents`` (``th-ext conform``) share one
-scheduler made of asyncio's own parts: a ``Semaphore`` of ``jobs`` slots (a slot is taken when
-a source starts and given back when its outcome has been taken by the caller, so a slow reader
-of the results holds the run back rather than letting them pile up), one task per source in
-flight, one queue of finished outcomes, and ``OriginLimiter`` for the requests to each origin.
-The list is read as the slots free up, and nothing of a source is kept once its outcome is
-yielded, so a run of 100,000 sources holds what a run of ``jobs`` sources holds, plus the
-digests of the sources it has met (``SeenSources``).
+scheduler made of asyncio's own parts: one task per source taken from the list, a
+``Semaphore`` of ``jobs`` slots for the sources being checked, ``OriginGate`` for the sources
+of each origin (``per_origin`` at once; an origin that keeps failing is given up), one queue
+of finished outcomes, and ``OriginLimiter`` for the requests to each origin (``per_origin`` at
+once, and ``rate`` a second).
+
+A URL source first waits for a slot of its origin, holding no job: while one origin is slow,
+the sources of other origins and the files go on. Its own ``timeout`` starts only once it
+holds both, so the wait is never counted as the agent's. At most ``jobs + WAITING`` sources are
+taken from the list and not yet yielded (an outcome counts until the caller has taken it, so a
+slow reader holds the run back rather than letting outcomes pile up); nothing of a source is
+kept once its outcome is yielded, so a run of 100,000 sources holds what a run of a few
+thousand holds, plus the digests of the sources it has met (``SeenSources``).
 
 Closing the iterator (or cancelling the task that reads it, as the command line does on SIGINT
 and SIGTERM) cancels every source in flight and their requests.
@@ -16,6 +22,7 @@ and SIGTERM) cancels every source in flight and their requests.
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -28,10 +35,11 @@ from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
 from th_ext.batch._fetch import CardReader
 from th_ext.batch._list import ListEntry
-from th_ext.batch._polite import OriginLimiter, OriginPools, PoliteTransport
+from th_ext.batch._polite import OriginGate, OriginLimiter, OriginTransports, PoliteTransport
 from th_ext.batch._seen import SeenSources, shown
 from th_ext.conform import ConformOptions, run_conform_async
-from th_ext.net import client_options
+from th_ext.net import client_options, origin_of, ssl_context
+from th_ext.net._fetch import Retry
 from th_ext.sources import SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
@@ -40,9 +48,11 @@ if TYPE_CHECKING:
     from th_ext.validate import Report
 
 __all__ = [
+    "DEFAULT_GIVE_UP",
     "DEFAULT_JOBS",
     "DEFAULT_PER_ORIGIN",
     "MAX_JOBS",
+    "MAX_RATE",
     "BatchCounts",
     "Outcome",
     "check_agents",
@@ -54,6 +64,15 @@ DEFAULT_JOBS = 16
 DEFAULT_PER_ORIGIN = 4
 MAX_JOBS = 10_000
 """The most sources in flight: past a few hundred a machine's sockets, not the run, set the pace."""
+DEFAULT_GIVE_UP = 5
+"""Failures in a row (no connection, or no answer in time) after which an origin's remaining
+sources fail at once: with the default ``per_origin``, two rounds of its slots."""
+MAX_RATE = 10_000.0
+"""The highest ``rate`` (requests a second to one origin) accepted."""
+WAITING = 1024
+"""Sources taken from the list beyond the ``jobs`` being checked: those waiting for their
+origin's slot, and outcomes the caller has not taken yet. Past that, the list is read no further
+until one is done."""
 LOOP_VALIDATION_BYTES = 64 * 1024
 """A card up to this size is validated on the event loop (about a millisecond for a real card:
 a hop to a thread would cost a tenth of that again, for nothing, since the work holds the GIL).
@@ -118,51 +137,65 @@ def check_cards(
     limits: SourceLimits | None = None,
     jobs: int = DEFAULT_JOBS,
     per_origin: int = DEFAULT_PER_ORIGIN,
+    rate: float | None = None,
+    give_up: int = DEFAULT_GIVE_UP,
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
     notices: Sequence[Problem] = (),
 ) -> AsyncIterator[Outcome]:
     """Validate the card at each source, ``jobs`` at once, yielding each outcome when ready.
 
-    Each source is read under ``limits`` (its own ``timeout`` covers its fetch and its checking)
-    and checked with ``options``, as ``th-ext validate SOURCE`` would. ``options`` may also be a
-    function of the card's URL (``None`` for a file) and the ``time.monotonic()`` its check
-    began, giving each source its own (for a check bound to the card's origin, such as its
-    signatures' keys). At most ``per_origin`` requests go to one
-    origin at once. Sources in ``skip`` are passed over; one listed twice is checked once.
+    Each source is read under ``limits`` (its own ``timeout`` covers its fetch, its retries
+    and its checking, never its wait for a slot) and checked with ``options``, as
+    ``th-ext validate SOURCE`` would; its document lists its ``retries``, when it had any.
+    ``options`` may also be a function of the card's URL (``None`` for a file) and the
+    ``time.monotonic()`` its check began, giving each source its own (for a check bound to
+    the card's origin, such as its signatures' keys). At most ``per_origin`` sources of one
+    origin are checked at once, and
+    at most ``per_origin`` requests (``rate`` a second, when given) go to one origin at once.
+    After ``give_up`` failures in a row of an origin's sources (no connection, or no answer in
+    time; ``0``: never), its remaining sources fail at once with ``OriginFailedError``
+    (``origin-failed``). Sources in ``skip`` are passed over; one listed twice is checked once.
     ``notices`` are problems of the run itself (what was found reading the family's schemas),
     reported with every card, as ``th-ext validate SOURCE`` reports them with its one card.
     Raises ``SourceArgumentError`` for limits out of range.
     """
     limits = limits or SourceLimits()
     check_limits(limits)
-    _check_counts(jobs, per_origin)
+    _check_counts(jobs, per_origin, rate, give_up)
     given = options or ValidateOptions()
 
     def options_for(card_url: str | None, started: float) -> ValidateOptions:
         return given if isinstance(given, ValidateOptions) else given(card_url, started)
 
     strict = options_for(None, time.monotonic()).strict
-    limiter = OriginLimiter(per_origin)
+    limiter = OriginLimiter(per_origin, rate)
+    gate = OriginGate(per_origin, give_up)
 
     async def run() -> AsyncIterator[Outcome]:
-        async with _client(limiter, jobs) as client:
-            reader = CardReader(client, limiter, limits, VALIDATION_THREADS)
+        pools = _pools(per_origin, jobs)
+        try:
+            reader = CardReader(pools, limiter, limits, VALIDATION_THREADS)
 
-            async def check(index: int, source: str) -> Outcome:
+            async def check(index: int, source: str, leave: Leave) -> Outcome:
                 return await _check_card(
-                    index, source, reader, limits, options_for, run_notices=notices
+                    index, source, reader, limits, options_for, leave, run_notices=notices
                 )
 
-            def bad_line(index: int, error: SourceError) -> Outcome:
-                report = report_for_source_error(_label(error), error, strict=strict)
+            def failed(index: int, source: str, error: SourceError) -> Outcome:
+                report = report_for_source_error(source, error, strict=strict)
                 document = report.to_dict()
                 return Outcome(report.source, index, 2, 0.0, document, report, error)
 
+            def bad_line(index: int, error: SourceError) -> Outcome:
+                return failed(index, _label(error), error)
+
             async for outcome in _schedule(
-                sources, check, bad_line, jobs=jobs, skip=skip, counts=counts
+                sources, check, bad_line, failed, gate, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
+        finally:
+            await pools.aclose()
 
     return run()
 
@@ -173,11 +206,15 @@ def check_agents(
     options: ConformOptions | None = None,
     jobs: int = DEFAULT_JOBS,
     per_origin: int = DEFAULT_PER_ORIGIN,
+    rate: float | None = None,
+    give_up: int = DEFAULT_GIVE_UP,
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
 ) -> AsyncIterator[Outcome]:
     """Run ``run_conform_async`` on each agent, ``jobs`` at once, yielding each outcome when
-    ready; at most ``per_origin`` requests go to one origin at once, across all the agents.
+    ready; at most ``per_origin`` agents of one card origin are checked at once, and at most
+    ``per_origin`` requests (``rate`` a second, when given) go to one origin at once, across
+    all the agents. ``give_up`` is ``check_cards``'s.
 
     A source whose run cannot start (its card unreadable, the extension not declared, no
     interface reached) is an outcome with exit code 2 and its error document.
@@ -186,38 +223,43 @@ def check_agents(
     check_limits(
         SourceLimits(options.headers, options.timeout, options.max_bytes, options.header_origins)
     )
-    _check_counts(jobs, per_origin)
-    limiter = OriginLimiter(per_origin)
+    _check_counts(jobs, per_origin, rate, give_up)
+    limiter = OriginLimiter(per_origin, rate)
+    gate = OriginGate(per_origin, give_up)
 
     async def run() -> AsyncIterator[Outcome]:
-        pool = client_options()["transport"]
+        pools = _pools(per_origin, jobs)
         try:
 
-            async def check(index: int, source: str) -> Outcome:
+            async def check(index: int, source: str, leave: Leave) -> Outcome:
                 started = time.monotonic()
-                transport = PoliteTransport(pool, limiter)
                 try:
-                    report = await run_conform_async(source, options, transport=transport)
+                    async with pools.lease(source) as pool:
+                        transport = PoliteTransport(pool, limiter)
+                        report = await run_conform_async(source, options, transport=transport)
                 except ThExtError as exc:
                     return _failed(index, source, exc, "conform", started)
                 document = {"source": shown(source), **report.to_dict()}
                 code = 0 if report.passed else 1
                 return Outcome(shown(source), index, code, _since(started), document, report)
 
+            def failed(index: int, source: str, error: SourceError) -> Outcome:
+                return _failed(index, source, error, "conform", time.monotonic())
+
             def bad_line(index: int, error: SourceError) -> Outcome:
-                return _failed(index, _label(error), error, "conform", time.monotonic())
+                return failed(index, _label(error), error)
 
             async for outcome in _schedule(
-                sources, check, bad_line, jobs=jobs, skip=skip, counts=counts
+                sources, check, bad_line, failed, gate, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
         finally:
-            await pool.aclose()
+            await pools.aclose()
 
     return run()
 
 
-def _check_counts(jobs: int, per_origin: int) -> None:
+def _check_counts(jobs: int, per_origin: int, rate: float | None, give_up: int) -> None:
     if not (isinstance(jobs, int) and 1 <= jobs <= MAX_JOBS):
         raise SourceArgumentError(
             f"jobs must be a whole number from 1 to {MAX_JOBS}, not {jobs}", code="bad-jobs"
@@ -227,63 +269,57 @@ def _check_counts(jobs: int, per_origin: int) -> None:
             f"per-origin must be a whole number from 1 to {MAX_JOBS}, not {per_origin}",
             code="bad-per-origin",
         )
+    if rate is not None and not (
+        isinstance(rate, int | float) and math.isfinite(rate) and 0 < rate <= MAX_RATE
+    ):
+        raise SourceArgumentError(
+            f"rate must be a number of requests a second, more than 0 and at most "
+            f"{MAX_RATE:g}, not {rate:.6g}",
+            code="bad-rate",
+        )
+    if not (isinstance(give_up, int) and 0 <= give_up <= MAX_JOBS):
+        raise SourceArgumentError(
+            f"origin-failures must be a whole number from 0 to {MAX_JOBS}, not {give_up}",
+            code="bad-origin-failures",
+        )
 
 
-def _client(limiter: OriginLimiter, jobs: int) -> httpx.AsyncClient:
-    """The run's one client: the policy's transport, a pool per origin (kept alive for the next
-    source of the same origin), under the per-origin slots. No timeout of its own: every fetch
-    runs under its source's deadline."""
-    pools = OriginPools(
-        lambda: client_options(limits=httpx.Limits(max_keepalive_connections=limiter.per_origin))[
-            "transport"
-        ],
-        limiter,
-        keep=jobs,
-    )
-    options = client_options()
-    options.pop("transport")
-    return httpx.AsyncClient(
-        transport=_Owning(PoliteTransport(pools, limiter), pools), timeout=None, **options
-    )
+def _pools(per_origin: int, jobs: int) -> OriginTransports:
+    """The run's connection pools, one per origin (``jobs`` kept when idle, each keeping alive
+    ``per_origin`` connections for the next source of its origin). No pool limit of its own:
+    the slots of the run bound what is in flight. The TLS context every pool shares is made
+    here, before any source's time starts (loading the system's CA store takes a while)."""
+    ssl_context()
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=per_origin)
+    return OriginTransports(lambda: client_options(limits=limits)["transport"], keep=jobs)
 
 
-class _Owning(httpx.AsyncBaseTransport):
-    """The run's transport: polite, and closing the pool under it when the client closes."""
-
-    def __init__(self, polite: PoliteTransport, pool: httpx.AsyncBaseTransport) -> None:
-        self.polite = polite
-        self.pool = pool
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        return await self.polite.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        await self.pool.aclose()
-
-
-async def _check_card(
+async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
     index: int,
     source: str,
     reader: CardReader,
     limits: SourceLimits,
     options_for: Callable[[str | None, float], ValidateOptions],
+    leave: Leave,
     *,
     run_notices: Sequence[Problem],
 ) -> Outcome:
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+    retried: list[Retry] = []
     try:
         if is_url(source):
-            raw = await reader.read(source, deadline)
+            raw = await reader.read(source, deadline, retried)
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
+        leave(exc)
         strict = options_for(None, started).strict
         report = report_for_source_error(source, exc, strict=strict)
-        return Outcome(
-            report.source, index, 2, _since(started), report.to_dict(), report, error=exc
-        )
+        document = _with_retries(report.to_dict(), retried)
+        return Outcome(report.source, index, 2, _since(started), document, report, error=exc)
+    leave(None)  # read: the next source of its origin may go while this one is checked
     location, notices = raw.location, (*raw.notices, *run_notices)
     options = options_for(location if is_url(source) else None, started)
     body = [raw.data]
@@ -315,10 +351,19 @@ async def _check_card(
         else:
             report = check()
     except DeadlineError as exc:  # what --format json gives for it: the error document
-        return _failed(index, source, exc, "validate", started)
-    return Outcome(
-        report.source, index, report.exit_code, _since(started), report.to_dict(), report
-    )
+        outcome = _failed(index, source, exc, "validate", started)
+        _with_retries(outcome.document or {}, retried)
+        return outcome
+    document = _with_retries(report.to_dict(), retried)
+    return Outcome(report.source, index, report.exit_code, _since(started), document, report)
+
+
+def _with_retries(document: dict[str, Any], retried: list[Retry]) -> dict[str, Any]:
+    """``document`` with the source's retries, when it had any (each one's URL, reason and
+    wait)."""
+    if retried:
+        document["retries"] = [retry.to_dict() for retry in retried]
+    return document
 
 
 def _failed(index: int, source: str, exc: ThExtError, command: str, started: float) -> Outcome:
@@ -332,11 +377,21 @@ def _since(started: float) -> float:
 
 _END = object()
 
+Leave = Callable[[ThExtError | None], None]
+"""Given to a source's check: it calls it once its requests are done (with their error, or
+``None``), so that its origin's slot goes to the next source while it is still being checked."""
+
+
+def _stay(error: ThExtError | None) -> None:
+    """The ``Leave`` of a source with no origin: nothing to give back."""
+
 
 async def _schedule(
     sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
-    check: Callable[[int, str], Awaitable[Outcome]],
+    check: Callable[[int, str, Leave], Awaitable[Outcome]],
     bad_line: Callable[[int, SourceError], Outcome],
+    failed: Callable[[int, str, SourceError], Outcome],
+    gate: OriginGate,
     *,
     jobs: int,
     skip: SeenSources | None,
@@ -344,13 +399,38 @@ async def _schedule(
 ) -> AsyncIterator[Outcome]:
     counts = counts if counts is not None else BatchCounts()
     seen = SeenSources()
-    slots = asyncio.Semaphore(jobs)
+    checking = asyncio.Semaphore(jobs)
+    taken = asyncio.Semaphore(jobs + WAITING)  # from the list, and not yet yielded
     finished: asyncio.Queue[Any] = asyncio.Queue()
     tasks: set[asyncio.Task[None]] = set()
 
+    async def checked(index: int, source: str) -> Outcome:
+        if origin_of(source) is None:  # a file, standard input: no origin to wait for
+            async with checking:
+                return await check(index, source, _stay)
+        await gate.enter(source)  # first the origin, holding no job
+        left = False
+
+        def leave(error: ThExtError | None, *, counted: bool = True) -> None:
+            nonlocal left
+            if not left:
+                left = True
+                gate.leave(source, error, counted=counted)
+
+        try:
+            async with checking:
+                refusal = gate.refusal(source)
+                if refusal is not None:
+                    return failed(index, source, refusal)
+                outcome = await check(index, source, leave)
+                leave(outcome.error)
+                return outcome
+        finally:
+            leave(None, counted=False)
+
     async def one(index: int, source: str) -> None:
         try:
-            outcome = await check(index, source)
+            outcome = await checked(index, source)
         except asyncio.CancelledError:
             raise
         except BaseException as exc:
@@ -376,7 +456,7 @@ async def _schedule(
                 if isinstance(entry, str) and skip is not None and entry in skip:
                     counts.resumed += 1
                     continue
-                await slots.acquire()
+                await taken.acquire()
                 if isinstance(entry, SourceError):
                     finished.put_nowait(bad_line(index, entry))
                 elif not seen.add(entry):
@@ -406,7 +486,7 @@ async def _schedule(
                 continue
             if isinstance(item, BaseException):
                 raise item
-            slots.release()
+            taken.release()
             yielded += 1
             yield item
     finally:

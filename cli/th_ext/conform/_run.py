@@ -176,7 +176,7 @@ async def run_conform_async(
     inner = transport or client_options()["transport"]
     counter = _Counting(inner)
     async with httpx.AsyncClient(
-        transport=counter, timeout=options.timeout, trust_env=False, follow_redirects=False
+        timeout=options.timeout, **client_options(transport=counter)
     ) as client:
         card, location = await read_card(client, source, limits, scope)
         return await _check(card, location, scope, options, client, counter, started)

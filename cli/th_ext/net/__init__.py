@@ -60,7 +60,9 @@ def ssl_context() -> ssl.SSLContext:
     return _CONTEXT[0]
 
 
-def client_options(*, limits: httpx.Limits | None = None) -> dict[str, Any]:
+def client_options(
+    *, limits: httpx.Limits | None = None, transport: httpx.AsyncBaseTransport | None = None
+) -> dict[str, Any]:
     """The policy as keyword arguments: ``httpx.AsyncClient(**client_options(), timeout=None)``.
 
     httpx's own ``AsyncHTTPTransport`` on the system CA store (``ssl_context``) with ``limits``
@@ -70,15 +72,18 @@ def client_options(*, limits: httpx.Limits | None = None) -> dict[str, Any]:
     httpx reads it: ``check_redirect``). Interim (1xx) responses are skipped by the transport,
     however many: the deadline every exchange runs under bounds them. Add the call site's timeout:
     ``None`` where every exchange runs under its own deadline, as ``fetch_async``'s do.
+    With ``transport`` (one that sends through a transport made here, such as a batch's), the
+    same policy on it.
     """
     # httpx costs about 60 ms of start-up: imported only where a client is built.
     import httpx
 
     from th_ext.net._fetch import check_redirect
 
-    transport = httpx.AsyncHTTPTransport(
-        verify=ssl_context(), limits=limits or httpx.Limits(), trust_env=False
-    )
+    if transport is None:
+        transport = httpx.AsyncHTTPTransport(
+            verify=ssl_context(), limits=limits or httpx.Limits(), trust_env=False
+        )
     return {
         "transport": transport,
         "trust_env": False,
