@@ -221,7 +221,13 @@ def check_agents(
     """
     options = options or ConformOptions()
     check_limits(
-        SourceLimits(options.headers, options.timeout, options.max_bytes, options.header_origins)
+        SourceLimits(
+            options.headers,
+            options.timeout,
+            options.max_bytes,
+            options.header_origins,
+            options.retries,
+        )
     )
     _check_counts(jobs, per_origin, rate, give_up)
     limiter = OriginLimiter(per_origin, rate)
@@ -233,13 +239,20 @@ def check_agents(
 
             async def check(index: int, source: str, leave: Leave) -> Outcome:
                 started = time.monotonic()
+                retried: list[Retry] = []
                 try:
                     async with pools.lease(source) as pool:
-                        transport = PoliteTransport(pool, limiter)
-                        report = await run_conform_async(source, options, transport=transport)
+                        report = await run_conform_async(
+                            source,
+                            options,
+                            transport=PoliteTransport(pool, limiter),
+                            retried=retried,
+                        )
                 except ThExtError as exc:
-                    return _failed(index, source, exc, "conform", started)
-                document = {"source": shown(source), **report.to_dict()}
+                    outcome = _failed(index, source, exc, "conform", started)
+                    _with_retries(outcome.document or {}, retried)
+                    return outcome
+                document = _with_retries({"source": shown(source), **report.to_dict()}, retried)
                 code = 0 if report.passed else 1
                 return Outcome(shown(source), index, code, _since(started), document, report)
 

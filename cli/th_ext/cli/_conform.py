@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from th_ext.cli._options import (
+    DEFAULT_GIVE_UP,
     DEFAULT_JOBS,
     DEFAULT_MAX_BYTES,
     DEFAULT_PER_ORIGIN,
@@ -37,11 +38,14 @@ from th_ext.cli._options import (
     JunitFileOption,
     KeysOption,
     MaxBytesOption,
+    OriginFailuresOption,
     OutputOption,
     PerOriginOption,
     QuietOption,
+    RateOption,
     RequireSignatureOption,
     ResumeOption,
+    RetriesOption,
     SchemasOption,
     family_schemas,
     format_option,
@@ -173,6 +177,9 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     from_file: FromOption = None,
     jobs: JobsOption = DEFAULT_JOBS,
     per_origin: PerOriginOption = DEFAULT_PER_ORIGIN,
+    rate: RateOption = None,
+    origin_failures: OriginFailuresOption = DEFAULT_GIVE_UP,
+    retries: RetriesOption = 0,
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
@@ -189,7 +196,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     # time after the CLI's, best of 5): only conform loads it.
     from th_ext.conform import LEVELS, ConformOptions, run_conform
 
-    limits = source_limits(header, timeout, max_bytes, header_origin)
+    limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     family: tuple[Any, ...] = ()
     changed: list[tuple[str, str]] = []
     if schemas is not None or fetch_schemas:
@@ -206,6 +213,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         header_origins=limits.header_origins,
         timeout=limits.timeout,
         max_bytes=limits.max_bytes,
+        retries=limits.retries,
         max_interfaces=max_interfaces,
         max_commands=max_commands,
         family=family,
@@ -213,7 +221,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         signatures=signature_options(keys, fetch_keys, require_signature, limits),
     )
     sources = sources or []
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, rate, origin_failures)
     if fleet.wanted(sources, output_format.value):
         if html is not None:
             fail("--html writes the report of one agent; give one SOURCE without --from")
@@ -292,6 +300,8 @@ def conform_fleet(
             options=options,
             jobs=fleet.jobs,
             per_origin=fleet.per_origin,
+            rate=fleet.rate,
+            give_up=fleet.give_up,
             skip=skip,
             counts=counts,
         )

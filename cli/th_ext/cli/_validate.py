@@ -32,6 +32,7 @@ import typer
 from th_ext import Deadline, SourceError
 from th_ext.cli._options import (
     CARD_CHECK,
+    DEFAULT_GIVE_UP,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
     FetchKeysOption,
@@ -44,11 +45,14 @@ from th_ext.cli._options import (
     JunitFileOption,
     KeysOption,
     MaxBytesOption,
+    OriginFailuresOption,
     OutputOption,
     PerOriginOption,
     QuietOption,
+    RateOption,
     RequireSignatureOption,
     ResumeOption,
+    RetriesOption,
     SchemasOption,
     complete_extension,
     family_schemas,
@@ -162,12 +166,15 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     from_file: FromOption = None,
     jobs: JobsOption = DEFAULT_JOBS,
     per_origin: PerOriginOption = DEFAULT_PER_ORIGIN,
+    rate: RateOption = None,
+    origin_failures: OriginFailuresOption = DEFAULT_GIVE_UP,
+    retries: RetriesOption = 0,
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
-    limits = source_limits(header, timeout, max_bytes, header_origin)
+    limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     options = _Options(
         output_format,
         strict,
@@ -180,7 +187,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         signature_options(keys, fetch_keys, require_signature, limits),
     )
     sources = sources or []
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, rate, origin_failures)
     if fleet.wanted(sources, output_format.value):
         options_for, family_notices = _validate_options(options)
         code = validate_fleet(
@@ -343,6 +350,8 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
             limits=limits,
             jobs=fleet.jobs,
             per_origin=fleet.per_origin,
+            rate=fleet.rate,
+            give_up=fleet.give_up,
             skip=skip,
             counts=counts,
             notices=notices,

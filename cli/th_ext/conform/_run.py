@@ -63,6 +63,7 @@ from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
+from th_ext.net._fetch import Retry
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._source import (
     DEFAULT_MAX_BYTES,
@@ -116,6 +117,9 @@ class ConformOptions:
     timeout: float = DEFAULT_TIMEOUT
     """Seconds for each exchange (a whole stream included) and for the card fetch."""
     max_bytes: int = DEFAULT_MAX_BYTES
+    retries: int = 0
+    """How many times a request of the card fetch is tried again when it fails in a way that
+    may pass (``SourceLimits.retries``); the calls to the agent are never repeated."""
     max_interfaces: int = DEFAULT_MAX_INTERFACES
     """The most interfaces checked; the others are named in a note."""
     max_commands: int = DEFAULT_MAX_COMMANDS
@@ -165,12 +169,14 @@ async def run_conform_async(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    retried: list[Retry] | None = None,
 ) -> ConformReport:
-    """``run_conform`` for a caller that already runs an event loop."""
+    """``run_conform`` for a caller that already runs an event loop; each retry of the card
+    fetch is appended to ``retried``."""
     options = options or ConformOptions()
     started = time.perf_counter()
     limits = SourceLimits(
-        options.headers, options.timeout, options.max_bytes, options.header_origins
+        options.headers, options.timeout, options.max_bytes, options.header_origins, options.retries
     )
     scope = header_scope(source, limits)
     inner = transport or client_options()["transport"]
@@ -178,7 +184,7 @@ async def run_conform_async(
     async with httpx.AsyncClient(
         timeout=options.timeout, **client_options(transport=counter)
     ) as client:
-        card, location = await read_card(client, source, limits, scope)
+        card, location = await read_card(client, source, limits, scope, retried)
         return await _check(card, location, scope, options, client, counter, started)
 
 
@@ -408,7 +414,11 @@ def card_check(extension: CardCommands) -> Check:
 
 
 async def read_card(
-    client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
+    client: httpx.AsyncClient,
+    source: str,
+    limits: SourceLimits,
+    scope: HeaderScope,
+    retried: list[Retry] | None = None,
 ) -> tuple[dict[str, Any], str]:
     """The card at ``source`` and where it was read: a URL through ``client`` by the one reader
     of a card URL (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects
@@ -417,7 +427,9 @@ async def read_card(
     if is_url(source):
         check_limits(limits)
         deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
-        raw = await read_url_async(source, limits, scope, client=client, deadline=deadline)
+        raw = await read_url_async(
+            source, limits, scope, client=client, deadline=deadline, retried=retried
+        )
     else:
         raw = read_source(source, limits, scope=scope)
     loaded = parse_card(raw)
