@@ -24,7 +24,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -45,6 +45,7 @@ __all__ = ["OriginGate", "OriginLimiter", "OriginTransports", "PoliteTransport"]
 class _Origin:
     semaphore: asyncio.Semaphore
     users: int = 0
+    pacing: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_turn: float = 0.0
     """With a rate: the ``loop.time()`` before which no other slot is given."""
 
@@ -101,12 +102,13 @@ class OriginLimiter:
             self.release(url)
 
     async def _turn(self, origin: _Origin, rate: float) -> None:
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        turn = max(now, origin.next_turn)
-        origin.next_turn = turn + 1 / rate
-        if turn > now:
-            await asyncio.sleep(turn - now)
+        """Wait until ``1 / rate`` s have passed since the origin's last slot was given."""
+        async with origin.pacing:  # one at a time, so that each is spaced from the last
+            loop = asyncio.get_running_loop()
+            wait = origin.next_turn - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            origin.next_turn = loop.time() + 1 / rate
 
     def _forget(self, key: Any, origin: _Origin) -> None:
         """Drop an origin nobody holds, once its next turn has come (so that a rate holds
