@@ -41,7 +41,7 @@ def code_of(outcome: Outcome) -> str:
 def closed_port() -> int:
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
-    port = closed.getsockname()[1]
+    port: int = closed.getsockname()[1]
     closed.close()
     return port
 
