@@ -93,7 +93,7 @@ def test_an_origin_that_keeps_failing_fails_its_other_sources_at_once() -> None:
     # Two at once: when the first times out, a third may start before the second has failed.
     tried = silent.requests
     assert tried in {2, 3}
-    assert codes == ["timeout"] * tried + ["origin-failed"] * (10 - tried)
+    assert sorted(codes) == ["origin-failed"] * (10 - tried) + ["timeout"] * tried
     assert took < 2 * 0.5 + 1.0  # at most two rounds of timeouts, then the rest at once
     refused = timed[-1][1]
     assert refused.exit_code == 2 and refused.error is not None
