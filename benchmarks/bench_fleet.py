@@ -186,6 +186,13 @@ def case_files(folder: Path) -> bool:
     )
 
 
+def start_up(folder: Path) -> float:
+    """The wall time of ``th-ext validate`` on one card file: what every run pays before its
+    first source (on a loaded machine, a good part of a second)."""
+    (folder / "one.json").write_bytes(CARD)
+    return min(run(["validate", "one.json", "-f", "jsonl"], folder).seconds for _ in range(3))
+
+
 def case_one_slow_origin(folder: Path) -> bool:
     origin = Origin(delay=0.5, body=CARD)
     with serve_origins([origin]):
@@ -196,13 +203,14 @@ def case_one_slow_origin(folder: Path) -> bool:
         )
     timeouts = sum("no complete answer within" in line for line in timed.texts)
     ideal = 100 / 4 * 0.5
+    own = timed.seconds - start_up(folder)
     print(
         f"one-slow-origin: 100 URLs on one origin answering in 0.5 s, --jobs 64 --per-origin 4 "
-        f"--timeout 5: {timed.seconds:.2f} s (ideal {ideal:.1f} s: ratio "
-        f"{timed.seconds / ideal:.2f}), {timeouts} timeouts (target 0), at most "
+        f"--timeout 5: {timed.seconds:.2f} s, {own:.2f} s past start-up (ideal {ideal:.1f} s: "
+        f"ratio {own / ideal:.2f}), {timeouts} timeouts (target 0), at most "
         f"{origin.most_at_once} at once; exit {timed.code}, {timed.lines} lines"
     )
-    return timeouts == 0 and timed.lines == 100 and timed.seconds <= ideal * 1.3
+    return timeouts == 0 and timed.lines == 100 and own <= ideal * 1.3
 
 
 def case_silent_first(folder: Path) -> bool:
@@ -221,13 +229,17 @@ def case_silent_first(folder: Path) -> bool:
         timed = run(args, folder, keep=True)
     file_times = [at for at, text in zip(timed.times, timed.texts, strict=True) if "cards/" in text]
     last_file = max(file_times) if file_times else float("inf")
+    begun = start_up(folder)
+    took = timed.seconds - begun
     print(
         f"silent-first: 40 URLs on a silent origin before 100 card files, --jobs 16 "
-        f"--timeout 5: last file line after {last_file:.2f} s (target 2 s: ratio "
-        f"{last_file / 2:.2f}), whole run {timed.seconds:.2f} s (target about two timeouts, "
-        f"10 s: ratio {timed.seconds / 10:.2f}); exit {timed.code}, {timed.lines} lines"
+        f"--timeout 5 (start-up {begun:.2f} s): last file line after {last_file:.2f} s (target "
+        f"2 s: ratio "
+        f"{last_file / 2:.2f}), whole run {timed.seconds:.2f} s, {took:.2f} s past start-up "
+        f"(target about two timeouts, 10 s: ratio {took / 10:.2f}); exit {timed.code}, "
+        f"{timed.lines} lines"
     )
-    return last_file <= 2 and timed.seconds <= 11 and timed.lines == 140
+    return last_file <= 2 and took <= 11 and timed.lines == 140
 
 
 def case_ceiling(folder: Path) -> bool:
