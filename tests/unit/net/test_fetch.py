@@ -9,6 +9,7 @@ import contextlib
 import email.utils
 import gzip
 import json
+import re
 import socket
 import ssl
 import threading
@@ -16,6 +17,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 import httpx
 import pytest
@@ -621,3 +623,23 @@ def test_a_refused_connection_is_tried_again_and_named(serve: Serve) -> None:
     assert str(result) == f"http://127.0.0.1:{port}/c.json: connection refused (after 2 retries)"
     refused = f"http://127.0.0.1:{port}/c.json: connection refused"
     assert [r.reason for r in retried] == [refused] * 2
+
+
+# --- httpx's own transport ---
+
+
+def test_the_package_builds_nothing_on_httpcore() -> None:
+    """No transport, pool or network backend of th-ext's own: httpcore is never imported."""
+    package = Path(__file__).resolve().parents[3] / "cli" / "th_ext"
+    importing = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        if re.search(r"^\s*(import|from)\s+httpcore\b", path.read_text("utf-8"), re.MULTILINE)
+    ]
+    assert importing == []
+
+
+def test_every_client_is_on_httpxs_own_transport() -> None:
+    options = client_options()
+    assert type(options["transport"]) is httpx.AsyncHTTPTransport
+    assert options["trust_env"] is False and options["follow_redirects"] is False
