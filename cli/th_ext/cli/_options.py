@@ -362,7 +362,9 @@ PerOriginOption = Annotated[
         metavar="N",
         min=1,
         max=MAX_JOBS,
-        help="Send at most N requests at once to one origin (scheme, host, port).",
+        help="Check at most N sources of one origin (scheme, host, port) at once, and send "
+        "it at most N requests at once. A source waiting for its origin holds no job, and its "
+        "--timeout starts once it holds both.",
         show_default=True,
     ),
 ]

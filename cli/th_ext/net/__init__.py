@@ -78,7 +78,7 @@ def client_options(
     # httpx costs about 60 ms of start-up: imported only where a client is built.
     import httpx
 
-    from th_ext.net._fetch import check_redirect
+    from th_ext.net import _fetch
 
     if transport is None:
         transport = httpx.AsyncHTTPTransport(
@@ -88,5 +88,5 @@ def client_options(
         "transport": transport,
         "trust_env": False,
         "follow_redirects": False,
-        "event_hooks": {"response": [check_redirect]},
+        "event_hooks": {"response": [_fetch.check_redirect]},
     }
