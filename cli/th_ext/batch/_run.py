@@ -151,9 +151,8 @@ def check_cards(
     ``options`` may also be a function of the card's URL (``None`` for a file) and the
     ``time.monotonic()`` its check began, giving each source its own (for a check bound to
     the card's origin, such as its signatures' keys). At most ``per_origin`` sources of one
-    origin are checked at once, and
-    at most ``per_origin`` requests (``rate`` a second, when given) go to one origin at once.
-    After ``give_up`` failures in a row of an origin's sources (no connection, or no answer in
+    origin are checked at once, and at most ``per_origin`` requests (``rate`` a second, when
+    given) go to one origin at once. After ``give_up`` failures in a row of an origin's sources (no connection, or no answer in
     time; ``0``: never), its remaining sources fail at once with ``OriginFailedError``
     (``origin-failed``). Sources in ``skip`` are passed over; one listed twice is checked once.
     ``notices`` are problems of the run itself (what was found reading the family's schemas),
