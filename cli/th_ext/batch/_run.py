@@ -154,9 +154,10 @@ def check_cards(
     origin are checked at once, and at most ``per_origin`` requests (``rate`` a second, when
     given) go to one origin at once. After ``give_up`` failures in a row of an origin's
     sources (no connection, or no answer in time; ``0``: never), its remaining sources fail at
-    once with ``OriginFailedError`` (``origin-failed``). Sources in ``skip`` are passed over; one listed twice is checked once.
-    ``notices`` are problems of the run itself (what was found reading the family's schemas),
-    reported with every card, as ``th-ext validate SOURCE`` reports them with its one card.
+    once with ``OriginFailedError`` (``origin-failed``). Sources in ``skip`` are passed over;
+    one listed twice is checked once. ``notices`` are problems of the run itself (what was
+    found reading the family's schemas), reported with every card, as ``th-ext validate
+    SOURCE`` reports them with its one card.
     Raises ``SourceArgumentError`` for limits out of range.
     """
     limits = limits or SourceLimits()
