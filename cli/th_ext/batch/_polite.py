@@ -253,8 +253,9 @@ class OriginTransports:
 
     @asynccontextmanager
     async def lease(self, url: str) -> AsyncIterator[httpx.AsyncBaseTransport]:
-        """The transport of ``url``'s origin, for the body of the ``async with``."""
-        key = _key(url)
+        """The transport of ``url``'s origin, for the body of the ``async with`` (one shared by
+        every source that is not a URL, such as a card file naming an agent's interfaces)."""
+        key = origin_of(url)
         if key in self._leased:
             transport, users = self._leased[key]
         else:
