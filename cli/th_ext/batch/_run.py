@@ -418,9 +418,11 @@ async def _schedule(
     tasks: set[asyncio.Task[None]] = set()
 
     async def checked(index: int, source: str) -> Outcome:
-        if origin_of(source) is None:  # a file, standard input: no origin to wait for
-            async with checking:
+        if origin_of(source) is None:  # a file: the list's reader took its job (see there)
+            try:
                 return await check(index, source, _stay)
+            finally:
+                checking.release()
         await gate.enter(source)  # first the origin, holding no job
         left = False
 
@@ -476,6 +478,11 @@ async def _schedule(
                     counts.duplicates += 1
                     finished.put_nowait(Outcome(shown(entry), index, 0, 0.0, None, duplicate=True))
                 else:
+                    if origin_of(entry) is None:
+                        # A file waits for its job here, so that no more than ``jobs`` are
+                        # taken from the list; a URL waits in its own task, for its origin
+                        # first, so that the list goes on past a slow origin.
+                        await checking.acquire()
                     task = asyncio.create_task(one(index, entry))
                     tasks.add(task)
                     task.add_done_callback(tasks.discard)

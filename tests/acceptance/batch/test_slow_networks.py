@@ -178,7 +178,7 @@ def test_the_rate_spaces_the_requests_to_one_origin() -> None:
     assert [outcome.exit_code for _, outcome in timed] == [0] * 12
     for server in (origin, other):
         gaps = [b - a for a, b in zip(server.arrivals, server.arrivals[1:], strict=False)]
-        assert min(gaps) >= 1 / 5 - 0.02, gaps
+        assert min(gaps) >= 1 / 5 - 0.05, gaps
     # the two origins are paced apart, each on its own: about 5 x 0.2 s, not 11 x 0.2 s
     assert timed[-1][0] < 11 * 0.2
 

@@ -79,7 +79,7 @@ def test_files_behind_a_silent_origin_go_on_and_the_origin_is_given_up(tmp_path:
     refused = [line for _, line in silent_lines if "failed" in str(line)]
     said = refused[0]["problems"][0]["message"]  # type: ignore[index]
     assert f"{silent.url} failed" in said and "no complete answer within 2 s" in said
-    assert got[-1][0] < 2 * 2 + 3  # two timeouts, and start-up
+    assert got[-1][0] < 2 * 2 + 6  # two timeouts, and start-up on a loaded machine
 
 
 def test_each_retry_is_in_the_sources_line(tmp_path: Path) -> None:
