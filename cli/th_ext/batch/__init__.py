@@ -12,6 +12,7 @@ Past one machine, this function is the unit another engine maps: give each worke
 the list and concatenate their JSON Lines.
 """
 
+from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
 from th_ext.batch._polite import OriginLimiter, PoliteTransport
@@ -23,7 +24,7 @@ from th_ext.batch._run import (
     Outcome,
     check_agents,
     check_cards,
-    error_document,
+    validate_source,
 )
 from th_ext.batch._seen import SeenSources
 from th_ext.batch._summary import Summary
@@ -43,8 +44,9 @@ __all__ = [
     "Summary",
     "check_agents",
     "check_cards",
-    "error_document",
     "exit_code_of",
     "read_resume",
     "read_source_list",
+    "run_sync",
+    "validate_source",
 ]

@@ -32,13 +32,13 @@ def exit_code_of(document: Any, command: str) -> int | None:
         if document.get("command") == command and document.get("exit_code") == 2:
             return 2
         return None
+    code = document.get("exit_code")
     if command == "validate":
-        code = document.get("exit_code")
         if document.get("format") == 1 and code in (0, 1, 2) and "valid" in document:
             return int(code)
         return None
     if isinstance(document.get("passed"), bool) and isinstance(document.get("agent"), dict):
-        return 0 if document["passed"] else 1
+        return int(code) if code in (0, 1) else 0 if document["passed"] else 1
     return None
 
 

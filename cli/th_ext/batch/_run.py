@@ -16,7 +16,6 @@ and SIGTERM) cancels every source in flight and their requests.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -26,12 +25,14 @@ import httpx
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
+from th_ext._sync import run_sync
 from th_ext.batch._fetch import CardReader
 from th_ext.batch._list import ListEntry
 from th_ext.batch._polite import OriginLimiter, OriginPools, PoliteTransport
 from th_ext.batch._seen import SeenSources, shown
 from th_ext.conform import ConformOptions, run_conform_async
 from th_ext.net import client_options
+from th_ext.report import error_record
 from th_ext.sources import SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
@@ -47,7 +48,7 @@ __all__ = [
     "Outcome",
     "check_agents",
     "check_cards",
-    "error_document",
+    "validate_source",
 ]
 
 DEFAULT_JOBS = 16
@@ -95,20 +96,6 @@ class BatchCounts:
     resumed: int = 0
     duplicates: int = 0
     finished: bool = False
-
-
-def error_document(exc: ThExtError, command: str, source: str) -> dict[str, Any]:
-    """The document ``--format json`` gives when ``source`` cannot be checked at all."""
-    code = getattr(exc, "code", None)
-    if not (isinstance(code, str) and code):
-        name = type(exc).__name__.removesuffix("Error") or "error"
-        code = re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
-    return {
-        "command": command,
-        "source": shown(source),
-        "exit_code": 2,
-        "error": {"code": code, "message": " ".join(str(exc).split())},
-    }
 
 
 def check_cards(
@@ -183,9 +170,7 @@ def check_agents(
     interface reached) is an outcome with exit code 2 and its error document.
     """
     options = options or ConformOptions()
-    check_limits(
-        SourceLimits(options.headers, options.timeout, options.max_bytes, options.header_origins)
-    )
+    check_limits(options.limits)
     _check_counts(jobs, per_origin)
     limiter = OriginLimiter(per_origin)
 
@@ -322,7 +307,7 @@ async def _check_card(
 
 
 def _failed(index: int, source: str, exc: ThExtError, command: str, started: float) -> Outcome:
-    document = error_document(exc, command, source)
+    document = error_record(exc, command, source)
     return Outcome(shown(source), index, 2, _since(started), document, error=exc)
 
 
@@ -373,7 +358,10 @@ async def _schedule(
         try:
             async for entry in entries:
                 counts.listed += 1
-                if isinstance(entry, str) and skip is not None and entry in skip:
+                if (
+                    skip is not None
+                    and (entry if isinstance(entry, str) else _label(entry)) in skip
+                ):
                     counts.resumed += 1
                     continue
                 await slots.acquire()
@@ -430,3 +418,22 @@ async def _entries(
     else:
         for entry in sources:
             yield entry
+
+
+def validate_source(
+    source: str,
+    *,
+    options: ValidateOptions | Callable[[str | None, float], ValidateOptions] | None = None,
+    limits: SourceLimits | None = None,
+    notices: Sequence[Problem] = (),
+) -> Outcome:
+    """Validate the card at one source, from synchronous code: ``check_cards`` of that source
+    alone (read under ``limits``, its ``timeout`` over the fetch and the checking), its
+    outcome. A source that cannot be read is an outcome with exit code 2 and its report."""
+
+    async def check_alone() -> Outcome:
+        outcomes = check_cards([source], options=options, limits=limits, notices=notices)
+        (outcome,) = [outcome async for outcome in outcomes]
+        return outcome
+
+    return run_sync(check_alone)
