@@ -15,7 +15,6 @@ the list and concatenate their JSON Lines.
 from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
-from th_ext.batch._polite import OriginLimiter, PoliteTransport
 from th_ext.batch._run import (
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
@@ -36,9 +35,7 @@ __all__ = [
     "MAX_LINE",
     "BatchCounts",
     "ListEntry",
-    "OriginLimiter",
     "Outcome",
-    "PoliteTransport",
     "ResumeState",
     "SeenSources",
     "Summary",
