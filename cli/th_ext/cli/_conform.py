@@ -5,6 +5,7 @@ extension, as one batch (``th_ext.batch.check_agents``).
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from enum import StrEnum
@@ -41,7 +42,7 @@ from th_ext.cli._options import (
     source_limits,
     timeout_option,
 )
-from th_ext.cli._terminal import StepProgress, stderr_is_terminal
+from th_ext.cli._terminal import StepProgress, use_color
 from th_ext.cli._validate import signature_options
 
 if TYPE_CHECKING:
@@ -199,7 +200,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
     # One agent on a terminal: the progress of its messages rather than of the sources.
-    steps = len(sources) == 1 and from_file is None and not quiet and stderr_is_terminal()
+    steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 
     def check_listed(
         entries: AsyncIterator[ListEntry], counts: BatchCounts, skip: SeenSources | None

@@ -32,7 +32,6 @@ from th_ext.cli._terminal import (
     error_line,
     fail,
     shown_source,
-    stderr_is_terminal,
     use_color,
     write,
 )
@@ -176,7 +175,8 @@ class _Run:
         for signum in _SIGNAL_EXIT:
             loop.add_signal_handler(signum, self._interrupt, signum, task)
         skip = self.state.seen if self.state.lines else None
-        shown = self.progress and not self.fleet.quiet and stderr_is_terminal()
+        # A live line is drawn with escape sequences: on a terminal, never with NO_COLOR.
+        shown = self.progress and not self.fleet.quiet and use_color(sys.stderr)
         progress = FleetProgress(self.counts, self.summary, transient=self.single, shown=shown)
         try:
             with progress:
