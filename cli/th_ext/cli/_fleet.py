@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,7 +173,10 @@ class _Run:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None
-        for signum in _SIGNAL_EXIT:
+        # Signals reach the main thread only (a caller already running an event loop has the
+        # run on a thread of its own, and keeps its signals).
+        signals = _SIGNAL_EXIT if threading.current_thread() is threading.main_thread() else {}
+        for signum in signals:
             loop.add_signal_handler(signum, self._interrupt, signum, task)
         skip = self.state.seen if self.state.lines else None
         # A live line is drawn with escape sequences: on a terminal, never with NO_COLOR.
@@ -194,7 +198,7 @@ class _Run:
             error_line(str(exc))
             return int(ExitCode.UNUSABLE)
         finally:
-            for signum in _SIGNAL_EXIT:
+            for signum in signals:
                 loop.remove_signal_handler(signum)
         return self._finish(interrupted=False)
 
