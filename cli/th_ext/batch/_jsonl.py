@@ -1,12 +1,5 @@
-"""Reading a run's JSON Lines back, to resume it.
-
-Each line of the file (``th_ext.report``'s ``jsonl`` format) is the object ``--format json``
-gives for one source (``th-ext validate``: the card's report; ``th-ext conform``: the agent's
-report with its ``source``; either command: the error document of a source that could not be
-read). ``read_resume`` reads a file written so: the sources it holds (to be skipped) and the worst
-exit code so far. A file that is not th-ext JSON Lines of the same command is refused with one
-line, and nothing is written to it.
-"""
+"""Reading a run's JSON Lines back to resume it: the sources the file holds and its worst exit
+code, or one line refusing a file that is not th-ext JSON Lines of the same command."""
 
 from __future__ import annotations
 

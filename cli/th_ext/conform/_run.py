@@ -1,22 +1,6 @@
-"""The entry point: ``run_conform`` checks a live agent against every requirement it can.
-
-It reads the card, picks the interfaces the card declares among JSON-RPC and HTTP+JSON (gRPC and
-others are reported as not checked), runs every scenario on a new and on an existing task,
-streaming and with ``SendMessage`` as the card allows, and returns a ``ConformReport``.
-
-All HTTP goes through one ``httpx.AsyncClient`` built on the transport the caller gives (or
-th-ext's own, ``th_ext.net.client_options``), counted request by request; the card is read
-through it too, by the reader ``validate`` uses (``th_ext.sources.read_url_async``: the
-well-known path and its pre-0.3 fallback, redirects checked, the byte cap, one deadline), so a
-test can run the whole check in-process against an ASGI app. The card's own part of
-conformance is checked here: it lists the registered commands in the extension's params
-(CMD-7).
-
-Every JSON-RPC and HTTP+JSON interface is checked, the same URL and binding once, up to a limit
-(``--max-interfaces``); the others are listed with the reason, and a note names the ones left
-over the limit. After the run, an interface whose every request found no server is marked
-unreachable. URLs are shown with their credentials redacted.
-"""
+"""``run_conform_async`` checks a live agent against every requirement it can, over every
+JSON-RPC and HTTP+JSON interface its card declares (up to ``max_interfaces``), through one
+``httpx.AsyncClient`` on the caller's transport; ``run_conform`` is the same from plain code."""
 
 from __future__ import annotations
 

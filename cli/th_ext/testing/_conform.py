@@ -1,11 +1,5 @@
-"""``conform``: the conformance kit from an agent's own tests, in-process or over HTTP.
-
-In-process, every request goes to the ASGI application through httpx's ``ASGITransport``, which
-does not run the application's lifespan; an application built on the official SDK may need it
-(a task store opened at startup, a request handler drained at shutdown). ``app_lifespan`` runs
-the ASGI lifespan protocol around the checks: startup before, shutdown after, and nothing at all
-for an application that does not speak it.
-"""
+"""``conform``: the conformance kit from an agent's own tests, against an ASGI application
+in-process (its lifespan run around the checks) or a running agent."""
 
 from __future__ import annotations
 

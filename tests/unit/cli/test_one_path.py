@@ -55,7 +55,8 @@ def test_the_rate_is_that_of_the_last_seconds() -> None:
         rate.add(100 * second, now=float(second))  # 100 a second for ten seconds
     for second in range(10, 16):
         rate.add(900 + 10 * (second - 9), now=float(second))  # then 10 a second
-    assert rate.rate() is not None and rate.rate() < 20  # the old pace is forgotten
+    recent = rate.rate()
+    assert recent is not None and recent < 20  # the old pace is forgotten
 
 
 def test_the_progress_line_shows_only_what_it_knows() -> None:
@@ -75,4 +76,5 @@ def test_one_junit_document_holds_every_report_and_error_document() -> None:
     for key in ("tests", "failures", "errors", "skipped"):
         assert root.get(key) == str(sum(int(suite.get(key, "0")) for suite in suites)), key
     assert root.get("errors") == "1" and root.get("name") == "th-ext validate"
-    assert suites[-1].find("testcase/error").get("message") == "c.json: gone"
+    error_case = suites[-1].find("testcase/error")
+    assert error_case is not None and error_case.get("message") == "c.json: gone"
