@@ -9,34 +9,26 @@ Only the waiting differs: many sources wait at once.
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
 from th_ext._deadline import Deadline
-from th_ext.batch._polite import OriginLimiter, OriginTransports, PoliteTransport
-from th_ext.net import client_options
+from th_ext.batch._origins import OriginLimiter
+from th_ext.batch._polite import OriginTransports, PoliteTransport
+from th_ext.net import client_options, ssl_context
 from th_ext.net._fetch import Retry
 from th_ext.sources._source import SourceBytes, SourceLimits, header_scope, read_url_async
 
-__all__ = ["CardReader"]
+__all__ = ["CardReader", "origin_pools"]
 
 
 class CardReader:
-    """Reads card URLs through a pool per origin, under one limiter of requests per origin."""
+    """Reads card URLs through a pool per origin, under ``limiter``'s requests per origin;
+    ``aclose`` closes the pools."""
 
-    def __init__(
-        self,
-        pools: OriginTransports,
-        limiter: OriginLimiter,
-        limits: SourceLimits,
-        validation_threads: int = 2,
-    ) -> None:
-        self.pools = pools
+    def __init__(self, limiter: OriginLimiter, limits: SourceLimits, jobs: int) -> None:
         self.limiter = limiter
         self.limits = limits
-        self.validating = asyncio.Semaphore(validation_threads)
-        """The threads that validate the large cards, whatever the number of jobs."""
+        self.pools = origin_pools(limiter.per_origin, jobs)
 
     async def read(self, source: str, deadline: Deadline, retried: list[Retry]) -> SourceBytes:
         """The card at the URL ``source``; raises what ``read_source`` raises for a URL. Every
@@ -52,3 +44,16 @@ class CardReader:
             return await read_url_async(
                 source, self.limits, scope, client=client, deadline=deadline, retried=retried
             )
+
+    async def aclose(self) -> None:
+        await self.pools.aclose()
+
+
+def origin_pools(per_origin: int, jobs: int) -> OriginTransports:
+    """A run's connection pools, one per origin (``jobs`` kept when idle, each keeping alive
+    ``per_origin`` connections for the next source of its origin). No pool limit of its own:
+    the slots of the run bound what is in flight. The TLS context every pool shares is made
+    here, before any source's time starts (loading the system's CA store takes a while)."""
+    ssl_context()
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=per_origin)
+    return OriginTransports(lambda: client_options(limits=limits)["transport"], keep=jobs)

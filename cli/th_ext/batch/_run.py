@@ -7,13 +7,14 @@ of each origin (``per_origin`` at once; an origin that keeps failing is given up
 of finished outcomes, and ``OriginLimiter`` for the requests to each origin (``per_origin`` at
 once, and ``rate`` a second).
 
-A URL source first waits for a slot of its origin, holding no job: while one origin is slow,
-the sources of other origins and the files go on. Its own ``timeout`` starts only once it
-holds both, so the wait is never counted as the agent's. At most ``jobs + WAITING`` sources are
-taken from the list and not yet yielded (an outcome counts until the caller has taken it, so a
-slow reader holds the run back rather than letting outcomes pile up); nothing of a source is
-kept once its outcome is yielded, so a run of 100,000 sources holds what a run of a few
-thousand holds, plus the digests of the sources it has met (``SeenSources``).
+A URL source first waits for a slot of its origin in its own task, holding no job: while one
+origin is slow, the sources of other origins and the files go on. Its own ``timeout`` starts
+only once it holds both, so the wait is never counted as the agent's. A file waits for its job
+in the list's reader. At most ``jobs + WAITING`` sources are taken from the list and not yet
+yielded (an outcome counts until the caller has taken it, so a slow reader holds the run back
+rather than letting outcomes pile up); nothing of a source is kept once its outcome is yielded,
+so a run of 100,000 sources holds what a run of a few thousand holds, plus the digests of the
+sources it has met (``SeenSources``).
 
 Closing the iterator (or cancelling the task that reads it, as the command line does on SIGINT
 and SIGTERM) cancels every source in flight and their requests.
@@ -23,28 +24,26 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
-from th_ext.batch._fetch import CardReader
+from th_ext._sync import run_sync
 from th_ext.batch._list import ListEntry
-from th_ext.batch._polite import OriginGate, OriginLimiter, OriginTransports, PoliteTransport
+from th_ext.batch._origins import OriginGate, OriginLimiter
 from th_ext.batch._seen import SeenSources, shown
-from th_ext.conform import ConformOptions, run_conform_async
-from th_ext.net import client_options, origin_of, ssl_context
-from th_ext.net._fetch import Retry
+from th_ext.net import origin_of
+from th_ext.report import error_record
 from th_ext.sources import SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
 if TYPE_CHECKING:
-    from th_ext.conform import ConformReport
+    from th_ext.batch._fetch import CardReader
+    from th_ext.conform import ConformOptions, ConformReport
+    from th_ext.net._fetch import Retry
     from th_ext.validate import Report
 
 __all__ = [
@@ -57,7 +56,7 @@ __all__ = [
     "Outcome",
     "check_agents",
     "check_cards",
-    "error_document",
+    "validate_source",
 ]
 
 DEFAULT_JOBS = 16
@@ -116,20 +115,6 @@ class BatchCounts:
     finished: bool = False
 
 
-def error_document(exc: ThExtError, command: str, source: str) -> dict[str, Any]:
-    """The document ``--format json`` gives when ``source`` cannot be checked at all."""
-    code = getattr(exc, "code", None)
-    if not (isinstance(code, str) and code):
-        name = type(exc).__name__.removesuffix("Error") or "error"
-        code = re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
-    return {
-        "command": command,
-        "source": shown(source),
-        "exit_code": 2,
-        "error": {"code": code, "message": " ".join(str(exc).split())},
-    }
-
-
 def check_cards(
     sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
     *,
@@ -173,13 +158,31 @@ def check_cards(
     gate = OriginGate(per_origin, give_up)
 
     async def run() -> AsyncIterator[Outcome]:
-        pools = _pools(per_origin, jobs)
+        validating = asyncio.Semaphore(VALIDATION_THREADS)
+        opened: list[CardReader] = []
+
+        def reader() -> CardReader:
+            """The run's reader of card URLs, opened at its first URL: httpx and the run's
+            transport (about 100 ms of imports, measured with -X importtime) load only then,
+            so a run over card files never pays for them."""
+            if not opened:
+                from th_ext.batch._fetch import CardReader
+
+                opened.append(CardReader(limiter, limits, jobs))
+            return opened[0]
+
         try:
-            reader = CardReader(pools, limiter, limits, VALIDATION_THREADS)
 
             async def check(index: int, source: str, leave: Leave) -> Outcome:
                 return await _check_card(
-                    index, source, reader, limits, options_for, leave, run_notices=notices
+                    index,
+                    source,
+                    reader,
+                    limits,
+                    options_for,
+                    leave,
+                    validating=validating,
+                    run_notices=notices,
                 )
 
             def failed(index: int, source: str, error: SourceError) -> Outcome:
@@ -195,7 +198,8 @@ def check_cards(
             ):
                 yield outcome
         finally:
-            await pools.aclose()
+            if opened:
+                await opened[0].aclose()
 
     return run()
 
@@ -214,27 +218,26 @@ def check_agents(
     """Run ``run_conform_async`` on each agent, ``jobs`` at once, yielding each outcome when
     ready; at most ``per_origin`` agents of one card origin are checked at once, and at most
     ``per_origin`` requests (``rate`` a second, when given) go to one origin at once, across
-    all the agents. ``give_up`` is ``check_cards``'s.
+    all the agents. ``give_up`` is ``check_cards``'s; each retry of an agent's card fetch is
+    listed in its document.
 
     A source whose run cannot start (its card unreadable, the extension not declared, no
     interface reached) is an outcome with exit code 2 and its error document.
     """
+    # The conformance kit and its HTTP client (about 150 ms of imports, measured with
+    # -X importtime) load only for a run over agents.
+    from th_ext.batch._fetch import origin_pools
+    from th_ext.batch._polite import PoliteTransport
+    from th_ext.conform import ConformOptions, run_conform_async
+
     options = options or ConformOptions()
-    check_limits(
-        SourceLimits(
-            options.headers,
-            options.timeout,
-            options.max_bytes,
-            options.header_origins,
-            options.retries,
-        )
-    )
+    check_limits(options.limits)
     _check_counts(jobs, per_origin, rate, give_up)
     limiter = OriginLimiter(per_origin, rate)
     gate = OriginGate(per_origin, give_up)
 
     async def run() -> AsyncIterator[Outcome]:
-        pools = _pools(per_origin, jobs)
+        pools = origin_pools(per_origin, jobs)
         try:
 
             async def check(index: int, source: str, leave: Leave) -> Outcome:
@@ -297,24 +300,15 @@ def _check_counts(jobs: int, per_origin: int, rate: float | None, give_up: int) 
         )
 
 
-def _pools(per_origin: int, jobs: int) -> OriginTransports:
-    """The run's connection pools, one per origin (``jobs`` kept when idle, each keeping alive
-    ``per_origin`` connections for the next source of its origin). No pool limit of its own:
-    the slots of the run bound what is in flight. The TLS context every pool shares is made
-    here, before any source's time starts (loading the system's CA store takes a while)."""
-    ssl_context()
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=per_origin)
-    return OriginTransports(lambda: client_options(limits=limits)["transport"], keep=jobs)
-
-
 async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
     index: int,
     source: str,
-    reader: CardReader,
+    reader: Callable[[], CardReader],
     limits: SourceLimits,
     options_for: Callable[[str | None, float], ValidateOptions],
     leave: Leave,
     *,
+    validating: asyncio.Semaphore,
     run_notices: Sequence[Problem],
 ) -> Outcome:
     started = time.monotonic()
@@ -323,7 +317,7 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
     retried: list[Retry] = []
     try:
         if is_url(source):
-            raw = await reader.read(source, deadline, retried)
+            raw = await reader().read(source, deadline, retried)
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
@@ -355,7 +349,7 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
 
     try:
         if len(body[0]) > LOOP_VALIDATION_BYTES:
-            async with reader.validating:
+            async with validating:
                 report = await asyncio.to_thread(check)
         elif options.card_checks:
             # A card check may wait on the network (a signature's jku, with --fetch-keys): it
@@ -380,7 +374,7 @@ def _with_retries(document: dict[str, Any], retried: list[Retry]) -> dict[str, A
 
 
 def _failed(index: int, source: str, exc: ThExtError, command: str, started: float) -> Outcome:
-    document = error_document(exc, command, source)
+    document = error_record(exc, command, source)
     return Outcome(shown(source), index, 2, _since(started), document, error=exc)
 
 
@@ -468,7 +462,10 @@ async def _schedule(
         try:
             async for entry in entries:
                 counts.listed += 1
-                if isinstance(entry, str) and skip is not None and entry in skip:
+                if (
+                    skip is not None
+                    and (entry if isinstance(entry, str) else _label(entry)) in skip
+                ):
                     counts.resumed += 1
                     continue
                 await taken.acquire()
@@ -530,3 +527,22 @@ async def _entries(
     else:
         for entry in sources:
             yield entry
+
+
+def validate_source(
+    source: str,
+    *,
+    options: ValidateOptions | Callable[[str | None, float], ValidateOptions] | None = None,
+    limits: SourceLimits | None = None,
+    notices: Sequence[Problem] = (),
+) -> Outcome:
+    """Validate the card at one source, from synchronous code: ``check_cards`` of that source
+    alone (read under ``limits``, its ``timeout`` over the fetch and the checking), its
+    outcome. A source that cannot be read is an outcome with exit code 2 and its report."""
+
+    async def check_alone() -> Outcome:
+        outcomes = check_cards([source], options=options, limits=limits, notices=notices)
+        (outcome,) = [outcome async for outcome in outcomes]
+        return outcome
+
+    return run_sync(check_alone)

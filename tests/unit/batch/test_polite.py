@@ -10,7 +10,8 @@ import httpx
 import pytest
 
 from th_ext import FetchConnectError, FetchTimeoutError, HTTPStatusCodeError
-from th_ext.batch import OriginGate, OriginLimiter, OriginTransports
+from th_ext.batch import OriginGate, OriginLimiter
+from th_ext.batch._polite import OriginTransports
 
 URL = "http://agent.test/card.json"
 TIMEOUT = FetchTimeoutError(f"{URL}: no complete answer within 5 s")

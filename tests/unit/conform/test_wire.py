@@ -19,7 +19,7 @@ import pytest
 
 from tests.support.doc_samples import EXAMPLE_CARD
 from tests.support.raw_http import RawRequest, RawScript, Step, raw_server
-from th_ext import AgentUnreachableError
+from th_ext import AgentUnreachableError, SourceLimits
 from th_ext.conform import ConformOptions, run_conform
 from th_ext.conform._wire import BINDINGS, JsonRpcWire, RestWire, Wire, path_segment
 from th_ext.net import HeaderScope, Origin, origin_of
@@ -709,6 +709,6 @@ def test_an_endless_stream_of_interim_responses_ends_at_the_deadline(tmp_path: P
         path.write_text(json.dumps(card), encoding="utf-8")
         started = time.monotonic()
         with pytest.raises(AgentUnreachableError, match=r"no complete answer within 0\.5 s"):
-            run_conform(str(path), ConformOptions(timeout=0.5))
+            run_conform(str(path), ConformOptions(limits=SourceLimits(timeout=0.5)))
     assert server.requests
     assert time.monotonic() - started < 5
