@@ -311,13 +311,15 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
     validating: asyncio.Semaphore,
     run_notices: Sequence[Problem],
 ) -> Outcome:
+    # The run's reader is opened at its first URL (its TLS context made) before the time starts.
+    url_reader = reader() if is_url(source) else None
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
     retried: list[Retry] = []
     try:
-        if is_url(source):
-            raw = await reader().read(source, deadline, retried)
+        if url_reader is not None:
+            raw = await url_reader.read(source, deadline, retried)
         else:
             raw = read_source(source, limits)
     except SourceError as exc:

@@ -63,7 +63,7 @@ def test_files_behind_a_silent_origin_go_on_and_the_origin_is_given_up(tmp_path:
         (tmp_path / "list.txt").write_text("\n".join(urls + files) + "\n")
         args = ["validate", "--from", "list.txt", "-f", "jsonl", "--jobs", "4", "--per-origin", "2"]
         code, got, stderr = timed_lines(
-            *args, "--timeout", "2", "--origin-failures", "2", cwd=tmp_path
+            *args, "--timeout", "4", "--origin-failures", "2", cwd=tmp_path
         )
     assert code == 2, stderr
     assert len(got) == 42
@@ -78,8 +78,8 @@ def test_files_behind_a_silent_origin_go_on_and_the_origin_is_given_up(tmp_path:
     assert sorted(codes) == ["origin-failed"] * (12 - tried) + ["timeout"] * tried
     refused = [line for _, line in silent_lines if "failed" in str(line)]
     said = refused[0]["problems"][0]["message"]  # type: ignore[index]
-    assert f"{silent.url} failed" in said and "no complete answer within 2 s" in said
-    assert got[-1][0] < 2 * 2 + 6  # two timeouts, and start-up on a loaded machine
+    assert f"{silent.url} failed" in said and "no complete answer within 4 s" in said
+    assert got[-1][0] < 2 * 4 + 6  # two timeouts, and start-up on a loaded machine
 
 
 def test_each_retry_is_in_the_sources_line(tmp_path: Path) -> None:
