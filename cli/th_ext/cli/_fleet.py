@@ -101,9 +101,9 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         except SourceArgumentError as exc:
             fail(str(exc))
     out = _open_output(fleet)
-    run = _Run(command, output_format, tally, out, fleet, state, single=single)
-    run.keep = output_format in _WHOLE or junit_file is not None or html is not None
-    run.progress = progress
+    keep = output_format in _WHOLE or junit_file is not None or html is not None
+    run = _Run(command, output_format, tally, out, fleet, state)
+    run.single, run.keep, run.progress = single, keep, progress
     try:
         code = run_sync(lambda: run.main(sources, start))
     finally:
@@ -150,8 +150,6 @@ class _Run:
         out: IO[bytes] | None,
         fleet: FleetOptions,
         state: ResumeState,
-        *,
-        single: bool,
     ) -> None:
         self.command = command
         self.format = output_format
@@ -159,12 +157,12 @@ class _Run:
         self.out = out
         self.fleet = fleet
         self.state = state
-        self.single = single
+        self.single = False  # one SOURCE, no --from: no summary, json one object
         self.shown = RenderOptions(color=out is None and use_color(sys.stdout), quiet=fleet.quiet)
         self.summary = Summary()
         self.counts = BatchCounts()
-        self.keep = False
-        self.progress = True
+        self.keep = False  # json, junit, concise, --junit-file, --html: every outcome kept
+        self.progress = True  # the live line on a terminal (conform's one agent has its own)
         self.kept: list[Outcome] = []  # json, junit, concise: one document of every report
         self.signal: int | None = None
         self.written_text = False
