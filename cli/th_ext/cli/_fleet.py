@@ -275,7 +275,8 @@ class _Run:
         if self.state.lines:
             write(
                 f"th-ext: nothing left to check: {self.fleet.resume} holds every listed source "
-                f"({self.state.lines} lines; exit code {self.state.worst})",
+                f"({self.state.lines} line{'s' * (self.state.lines != 1)}; exit code "
+                f"{self.state.worst})",
                 err=True,
             )
             return self.state.worst
