@@ -245,12 +245,13 @@ async def _check_card(
     validating: asyncio.Semaphore,
     run_notices: Sequence[Problem],
 ) -> Outcome:
+    urls = reader() if is_url(source) else None  # opened before the source's time starts
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
     try:
-        if is_url(source):
-            raw = await reader().read(source, deadline)
+        if urls is not None:
+            raw = await urls.read(source, deadline)
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
