@@ -27,7 +27,7 @@ from th_ext._sync import run_sync
 from th_ext.batch._list import ListEntry
 from th_ext.batch._seen import SeenSources, shown
 from th_ext.net import client_options
-from th_ext.report import error_record
+from th_ext.problems import error_record
 from th_ext.sources import SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
