@@ -1,18 +1,20 @@
 """The typer application: one line per subcommand, each implemented in its own module.
 
 ``app`` is the whole command line, for programs and tests that drive it; ``main`` is the
-``th-ext`` script. Every command goes through the error boundary (``add_command``), and the
-application's callback starts each run (``group_callback``).
+``th-ext`` script, which also words the parser's usage errors as th-ext's (``run_app``). Every
+command goes through the error boundary (``add_command``), and the application's callback
+starts each run (``group_callback``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
 
 from th_ext import __version__
-from th_ext.cli._boundary import add_command, group_callback, guarded_run
+from th_ext.cli._boundary import add_command, group_callback, guarded_run, run_app
 from th_ext.cli._catalog import extensions_command, lock_app, schema_command
 from th_ext.cli._commands import commands_command
 from th_ext.cli._conform import conform_command
@@ -65,10 +67,12 @@ add_command(app, "schema", schema_command)
 app.add_typer(lock_app, name="lock")
 
 
-def main() -> None:
-    """The ``th-ext`` script and ``python -m th_ext``."""
+def main(args: Sequence[str] | None = None) -> None:
+    """The ``th-ext`` script and ``python -m th_ext``: run ``args`` (by default the script's
+    own), then exit with the command's code. Usage errors are th-ext's errors too."""
     with guarded_run():
-        app()
+        code = run_app(app, args)
+    raise SystemExit(code)
 
 
 console_main = main

@@ -136,7 +136,7 @@ def seconds(text: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a valid float.") from None
+        raise typer.BadParameter(f"{text!r} is not a number of seconds") from None
 
 
 def timeout_option(bounds: str) -> Any:

@@ -57,7 +57,10 @@ def test_unusable_entries_are_warned_about_and_exit_1(
     result = th_ext("commands", str(path))
     assert result.exit_code == 1
     assert result.stdout.count("\n") == 3
-    assert "th-ext: warning: params.commands[3]: name 'Bad' does not match" in result.stderr
+    assert (
+        "th-ext: warning: /capabilities/extensions/0/params/commands/3: name 'Bad' does not match"
+        in result.stderr
+    )
 
 
 def test_no_card_is_exit_2(th_ext: Callable[..., Result]) -> None:
