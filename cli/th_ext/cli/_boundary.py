@@ -56,7 +56,6 @@ from enum import Enum
 from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
 
 from th_ext import ThExtError
 from th_ext.cli._terminal import (
@@ -351,9 +350,12 @@ def usage_words(exc: typer.TyperException) -> str:
     ctx = getattr(exc, "ctx", None)
     where = getattr(ctx, "command_path", "th-ext")
     param = getattr(exc, "param", None)
-    cause = exc.__cause__
-    if param is not None and isinstance(cause, ValidationError) and cause.errors():
-        return _value_words(param, cause.errors(include_url=False)[0])
+    # typer converts values with pydantic: its ValidationError, read by its public errors(),
+    # without importing pydantic, which a run that converts nothing never loads
+    errors = getattr(exc.__cause__, "errors", None)
+    found = errors(include_url=False) if callable(errors) else None
+    if param is not None and found:
+        return _value_words(param, found[0])
     if param is not None and hasattr(exc, "param_type"):  # a required parameter not given
         return f"{where} needs {parameter_name(param)}"
     if param is not None:  # a value a type or a callback refused in words of its own
