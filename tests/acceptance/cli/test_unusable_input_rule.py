@@ -87,6 +87,17 @@ def test_input_that_cannot_be_read_is_one_line_on_stderr(
 
 
 @pytest.mark.parametrize("kind", UNREADABLE)
+def test_concise_gives_input_that_cannot_be_read_as_a_problem(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, server: CardServer, kind: str
+) -> None:
+    assert "`validate --format concise` prints it as a problem on standard output" in RULE
+    args = _unreadable(kind, tmp_path, server)
+    code, out, err = _run(capsys, "validate", *args, "-f", "concise")
+    assert (code, err) == (2, "")
+    assert re.match(r"\S+: error [a-z-]+ ", out.splitlines()[0])
+
+
+@pytest.mark.parametrize("kind", UNREADABLE)
 def test_json_carries_the_error_of_input_that_cannot_be_read(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, server: CardServer, kind: str
 ) -> None:
