@@ -27,6 +27,7 @@ from th_ext.cli._options import (
     DEFAULT_PER_ORIGIN,
     DEFAULT_TIMEOUT,
     EACH_EXCHANGE,
+    DbOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
@@ -47,6 +48,7 @@ from th_ext.cli._options import (
     format_option,
     source_limits,
     timeout_option,
+    verdict_options,
 )
 from th_ext.cli._terminal import (
     ExitCode,
@@ -176,6 +178,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    db: DbOption = None,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -213,7 +216,24 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         signatures=signature_options(keys, fetch_keys, require_signature, limits),
     )
     sources = sources or []
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    verdict = verdict_options(
+        command=command,
+        skip_command=skip_command,
+        binding=binding,
+        level=level,
+        strict=strict,
+        max_interfaces=max_interfaces,
+        max_commands=max_commands,
+        schemas=schemas,
+        fetch_schemas=fetch_schemas,
+        header=header,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        keys=keys,
+        fetch_keys=fetch_keys,
+        require_signature=require_signature,
+    )
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, db, verdict)
     if fleet.wanted(sources, output_format.value):
         if html is not None:
             fail("--html writes the report of one agent; give one SOURCE without --from")

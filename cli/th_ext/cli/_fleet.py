@@ -9,6 +9,11 @@ SIGINT and SIGTERM cancel the sources in flight; every line already written is w
 summary so far is printed, and the exit code is 130 (SIGINT) or 143 (SIGTERM: 128 plus the
 signal's number, as a shell reports it). ``--resume FILE`` then skips the sources FILE holds
 and appends the others.
+
+``--db PATH`` also records the run in a history store (``th_ext.history``): each outcome as it
+is shown, the run ended as complete, or as interrupted on a signal, with what it finished. A
+store that cannot be opened ends the command before any source is checked (exit 2); one that
+fails during the run is named in one line and the run's exit code is at least 2.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from th_ext.cli._terminal import (
     shown_source,
     stderr_is_terminal,
 )
+from th_ext.history import HistoryError, HistoryStore, RunRecorder
 from th_ext.problems import escape_unsafe
 from th_ext.report import render
 
@@ -97,14 +103,19 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
             state = read_resume(str(fleet.resume), command)
         except SourceArgumentError as exc:
             fail(str(exc))
+    store, recorder = _open_history(command, sources, fleet)
     out = _open_output(fleet)
     run = _Run(command, output_format, renderers, out, fleet, state)
     run.keep = output_format in _WHOLE or junit_file is not None
+    run.recorder = recorder
     try:
         code = asyncio.run(run.main(sources, start))
     finally:
         if out is not None:
             out.close()
+        if store is not None:
+            run.end_history("interrupted", None)  # only when the run did not end it
+            store.close()
     if junit_file is not None:
         run.kept.sort(key=lambda outcome: outcome.index)
         try:
@@ -112,6 +123,31 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         except OSError as exc:
             fail(f"--junit-file {junit_file}: {(exc.strerror or str(exc)).lower()}")
     return code
+
+
+def _open_history(
+    command: str, sources: list[str], fleet: FleetOptions
+) -> tuple[HistoryStore | None, RunRecorder | None]:
+    """The store of ``--db`` and the run recorded in it (with ``--resume``, the interrupted run
+    of the same list going on); ends the command with one line when it cannot be opened."""
+    if fleet.db is None:
+        return None, None
+    parts = list(sources)
+    if fleet.from_file is not None:
+        listed = fleet.from_file if fleet.from_file == "-" else str(Path(fleet.from_file).resolve())
+        parts.insert(0, f"--from {listed}")
+    try:
+        store = HistoryStore.open(fleet.db)
+    except HistoryError as exc:
+        fail(f"--db {exc}")
+    try:
+        recorder = store.start_run(
+            command, " ".join(parts), fleet.verdict or {}, resume=fleet.resume is not None
+        )
+    except HistoryError as exc:
+        store.close()
+        fail(f"--db {exc}")
+    return store, recorder
 
 
 def _open_output(fleet: FleetOptions) -> IO[bytes] | None:
@@ -151,6 +187,8 @@ class _Run:
         self.kept: list[Outcome] = []  # json and junit: one document of every report
         self.signal: int | None = None
         self.written_text = False
+        self.recorder: RunRecorder | None = None
+        self.history_failed = False
 
     async def main(
         self,
@@ -178,6 +216,7 @@ class _Run:
             return _SIGNAL_EXIT[signal.Signals(self.signal)]
         except SourceError as exc:
             error_line(str(exc))
+            self.end_history("interrupted", int(ExitCode.UNUSABLE))
             return int(ExitCode.UNUSABLE)
         finally:
             for signum in _SIGNAL_EXIT:
@@ -206,6 +245,7 @@ class _Run:
             return
         if self.keep:
             self.kept.append(outcome)
+        self._record(outcome)
         if self.format == "jsonl":
             assert outcome.document is not None
             self._write(render(outcome.document, "jsonl").encode("ascii"))
@@ -238,7 +278,36 @@ class _Run:
         stdout.write(data)
         stdout.flush()
 
+    def _record(self, outcome: Outcome) -> None:
+        if self.recorder is None or outcome.document is None:
+            return
+        try:
+            self.recorder.add(outcome.source, outcome.exit_code, outcome.seconds, outcome.document)
+        except HistoryError as exc:
+            self._history_error(exc)
+
+    def _history_error(self, exc: HistoryError) -> None:
+        self.recorder = None
+        self.history_failed = True
+        sys.stdout.flush()
+        error_line(f"--db {exc}; the run goes on unrecorded, and is not recorded as complete")
+
+    def end_history(self, status: str, code: int | None) -> None:
+        """End the run in the store (once): ``complete`` or ``interrupted``."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            return
+        try:
+            recorder.finish("complete" if status == "complete" else "interrupted", code)
+        except HistoryError as exc:
+            self._history_error(exc)
+
     def _finish(self, *, interrupted: bool) -> int:
+        code = self._finish_output(interrupted=interrupted)
+        self.end_history("interrupted" if interrupted else "complete", code)
+        return max(code, 2) if self.history_failed else code
+
+    def _finish_output(self, *, interrupted: bool) -> int:
         if self.format in _WHOLE:
             self.kept.sort(key=lambda outcome: outcome.index)
             self._write_text(self.renderers.many(self.kept, self.format))

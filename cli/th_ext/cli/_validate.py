@@ -34,6 +34,7 @@ from th_ext.cli._options import (
     CARD_CHECK,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
+    DbOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
@@ -56,6 +57,7 @@ from th_ext.cli._options import (
     note_withheld,
     source_limits,
     timeout_option,
+    verdict_options,
 )
 from th_ext.cli._terminal import (
     ExitCode,
@@ -165,6 +167,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    db: DbOption = None,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes, header_origin)
@@ -180,7 +183,20 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         signature_options(keys, fetch_keys, require_signature, limits),
     )
     sources = sources or []
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    verdict = verdict_options(
+        strict=strict,
+        extension=extension,
+        schema=schema,
+        schemas=schemas,
+        fetch_schemas=fetch_schemas,
+        header=header,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        keys=keys,
+        fetch_keys=fetch_keys,
+        require_signature=require_signature,
+    )
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, db, verdict)
     if fleet.wanted(sources, output_format.value):
         options_for, family_notices = _validate_options(options)
         code = validate_fleet(
