@@ -90,7 +90,12 @@ CATEGORIES: tuple[Category, ...] = (
         "The list entry itself could not be used (a line that is not a source, an option out "
         "of range).",
     ),
-    Category("other", "Other", "A code this th-ext does not know (written by a newer th-ext)."),
+    Category(
+        "other",
+        "Other",
+        "An error of th-ext's own parts (its catalog or bundled schemas), or a code this "
+        "th-ext does not know (written by a newer th-ext).",
+    ),
 )
 
 _RANK = {category.name: rank for rank, category in enumerate(CATEGORIES)}
@@ -168,6 +173,21 @@ CODE_CATEGORIES: dict[str, str] = {
     "bad-max-bytes": "bad-input",
     "bad-per-origin": "bad-input",
     "bad-timeout": "bad-input",
+    # the exchange with an agent, and keys
+    "message": "protocol",
+    "dispatch": "protocol",
+    "canonical-form": "signature",
+    "keys": "signature",
+    # th-ext's own parts (its catalog, schemas, site): never the agent's doing
+    "catalog": "other",
+    "schema": "other",
+    "command-registration": "other",
+    "demo-unavailable": "other",
+    "publish": "other",
+    "published-schema-changed": "other",
+    "site-build": "other",
+    "subtree-conflict": "other",
+    "host-schema-drift": "other",
 }
 """Every problem code (``validate``'s problems) and error code (the error document of a source
 that could not be checked) th-ext emits, with its category."""

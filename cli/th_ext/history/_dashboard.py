@@ -67,7 +67,7 @@ a{color:var(--link)}p.meta{color:var(--muted);margin:0 0 8px;overflow-wrap:anywh
 padding:8px 12px}.lists ul{margin:0;padding-left:20px;overflow-wrap:anywhere}
 figure{margin:0 0 16px}figure svg{width:100%;height:auto;display:block}
 figcaption{font-weight:600}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:16px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,460px),1fr));gap:16px}
 .controls{display:flex;flex-wrap:wrap;gap:12px;align-items:end;margin:8px 0}
 .controls label{display:flex;flex-direction:column;font-size:.9rem}
 input,select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);
