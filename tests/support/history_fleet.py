@@ -109,7 +109,7 @@ def _in_thread(work: Callable[[], Any]) -> None:
     def run() -> None:
         try:
             work()
-        except BaseException as exc:  # noqa: BLE001 (raised again in the caller)
+        except BaseException as exc:
             failure.append(exc)
 
     thread = threading.Thread(target=run)

@@ -82,7 +82,7 @@ CATEGORIES: tuple[Category, ...] = (
         "conformance",
         "Conformance failure",
         "conform: a MUST requirement of the extension failed (the codes are the requirement "
-        "IDs, such as CMD-R1).",
+        "IDs, such as CMD-5).",
     ),
     Category(
         "bad-input",

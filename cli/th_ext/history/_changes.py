@@ -176,8 +176,13 @@ def changes_text(changes: Changes) -> str:
         lines.append("previous: none (the first complete run of this command and list)")
     else:
         lines.append(f"previous: {_run_line(previous)}")
-        if previous.options != latest.options:
-            lines.append("note: the runs' verdict options differ")
+        differ = sorted(
+            name
+            for name in {*previous.options, *latest.options}
+            if previous.options.get(name) != latest.options.get(name)
+        )
+        if differ:
+            lines.append(f"note: the runs' verdict options differ: {', '.join(differ)}")
     lines += [f"note: run {run.id} did not complete ({run.status})" for run in changes.unfinished]
     if changes.source_pattern is not None:
         lines.append(f"sources matching {changes.source_pattern}")

@@ -460,6 +460,7 @@ class RunRecorder:
         self._pending: list[tuple[str, int, float, str, str | None, str, bytes, bytes, Any]] = []
         self._last_commit = time.monotonic()
         self._finished = False
+        self._source_ids: dict[str, int] = {}
 
     def add(
         self,
@@ -500,45 +501,32 @@ class RunRecorder:
             return
         pending, self._pending = self._pending, []
         db = self.store._db
+        met: dict[str, int] = {}  # source ids kept once committed: a rolled-back id is no id
         with self.store._transaction():
-            for (
-                source,
-                code,
-                seconds,
-                category,
-                signature,
-                problems,
-                digest,
-                data,
-                cache,
-            ) in pending:
-                source_id = db.execute(
-                    "INSERT INTO sources (name) VALUES (?) ON CONFLICT (name) "
-                    "DO UPDATE SET name = excluded.name RETURNING id",
-                    (source,),
-                ).fetchone()[0]
-                row = db.execute("SELECT id FROM documents WHERE digest = ?", (digest,)).fetchone()
-                if row is None:
-                    row = db.execute(
+            for row in pending:
+                source, digest, data = row[0], row[6], row[7]
+                source_id = self._source_ids.get(source) or met.get(source)
+                if source_id is None:
+                    source_id = met[source] = db.execute(
+                        "INSERT INTO sources (name) VALUES (?) ON CONFLICT (name) "
+                        "DO UPDATE SET name = excluded.name RETURNING id",
+                        (source,),
+                    ).fetchone()[0]
+                found = db.execute("SELECT id FROM documents WHERE digest = ?", (digest,))
+                document = (
+                    found.fetchone()
+                    or db.execute(
                         "INSERT INTO documents (digest, body) VALUES (?, ?) RETURNING id",
                         (digest, zlib.compress(data, 6)),
                     ).fetchone()
+                )
                 db.execute(
                     "INSERT OR REPLACE INTO outcomes (run_id, source_id, exit_code, seconds, "
                     "category, signature, problems, document_id, etag, last_modified) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        self.run_id,
-                        source_id,
-                        code,
-                        seconds,
-                        category,
-                        signature,
-                        problems,
-                        row[0],
-                        *cache,
-                    ),
+                    (self.run_id, source_id, *row[1:6], document[0], *row[8]),
                 )
+        self._source_ids.update(met)
         self.recorded += len(pending)
         self._last_commit = time.monotonic()
 

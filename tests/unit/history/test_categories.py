@@ -92,8 +92,8 @@ def package_codes() -> dict[str, str]:
     return codes
 
 
-def _subclasses(cls: type) -> list[type]:
-    found = []
+def _subclasses(cls: type[ThExtError]) -> list[type[ThExtError]]:
+    found: list[type[ThExtError]] = []
     for sub in cls.__subclasses__():
         found += [sub, *_subclasses(sub)]
     return found
