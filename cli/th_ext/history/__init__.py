@@ -16,15 +16,16 @@ from th_ext.history._categories import (
     problem_counts,
     signature_status,
 )
-from th_ext.history._changes import (
+from th_ext.history._report import (
     FLAKY_WINDOW,
+    STRIP_RUNS,
     Changes,
     SourceChange,
     changes_text,
+    dashboard_html,
     parse_since,
     read_changes,
 )
-from th_ext.history._dashboard import STRIP_RUNS, dashboard_html
 from th_ext.history._store import (
     APPLICATION_ID,
     DEFAULT_BUSY_TIMEOUT,
