@@ -241,6 +241,8 @@ class HistoryStore:
             if write:
                 if self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
                     raise HistoryError(f"{self.path}: cannot use write-ahead logging here")
+                # WAL's own advice: a commit is durable once the log is synced at checkpoints
+                self._db.execute("PRAGMA synchronous = NORMAL")
                 if version < SCHEMA_VERSION:
                     self._migrate()
             elif version < SCHEMA_VERSION:
@@ -473,8 +475,8 @@ class RunRecorder:
         last_modified: str | None = None,
     ) -> None:
         """Take one source's outcome: its exit code, seconds and whole JSON Lines document."""
-        doc = dict(document)
-        body = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        doc = document if isinstance(document, dict) else dict(document)
+        body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
         data = body.encode("utf-8", "surrogatepass")
         self._pending.append(
             (
@@ -496,39 +498,61 @@ class RunRecorder:
             self.flush()
 
     def flush(self) -> None:
-        """Commit the outcomes taken so far."""
+        """Commit the outcomes taken so far (in one transaction, a few statements each for
+        the whole batch)."""
         if not self._pending:
             return
         pending, self._pending = self._pending, []
         db = self.store._db
-        met: dict[str, int] = {}  # source ids kept once committed: a rolled-back id is no id
         with self.store._transaction():
-            for row in pending:
-                source, digest, data = row[0], row[6], row[7]
-                source_id = self._source_ids.get(source) or met.get(source)
-                if source_id is None:
-                    source_id = met[source] = db.execute(
-                        "INSERT INTO sources (name) VALUES (?) ON CONFLICT (name) "
-                        "DO UPDATE SET name = excluded.name RETURNING id",
-                        (source,),
-                    ).fetchone()[0]
-                found = db.execute("SELECT id FROM documents WHERE digest = ?", (digest,))
-                document = (
-                    found.fetchone()
-                    or db.execute(
-                        "INSERT INTO documents (digest, body) VALUES (?, ?) RETURNING id",
-                        (digest, zlib.compress(data, 6)),
-                    ).fetchone()
-                )
-                db.execute(
-                    "INSERT OR REPLACE INTO outcomes (run_id, source_id, exit_code, seconds, "
-                    "category, signature, problems, document_id, etag, last_modified) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (self.run_id, source_id, *row[1:6], document[0], *row[8]),
-                )
-        self._source_ids.update(met)
+            sources = self._ids(
+                "sources", "name", {row[0]: None for row in pending}, self._source_ids
+            )
+            bodies = {row[6]: row[7] for row in pending}
+            documents = self._ids("documents", "digest", bodies, {})
+            db.executemany(
+                "INSERT OR REPLACE INTO outcomes (run_id, source_id, exit_code, seconds, "
+                "category, signature, problems, document_id, etag, last_modified) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (self.run_id, sources[row[0]], *row[1:6], documents[row[6]], *row[8])
+                    for row in pending
+                ],
+            )
+        self._source_ids.update(sources)  # kept once committed: a rolled-back id is no id
         self.recorded += len(pending)
         self._last_commit = time.monotonic()
+
+    def _ids(
+        self, table: str, key: str, wanted: Mapping[Any, bytes | None], known: dict[Any, int]
+    ) -> dict[Any, int]:
+        """The ids of the rows of ``table`` whose ``key`` is each of ``wanted``, the missing
+        ones inserted (a document's body compressed only then)."""
+        db = self.store._db
+        found = {value: known[value] for value in wanted if value in known}
+        for _ in range(2):  # what is there; then what was missing, once inserted
+            missing = [value for value in wanted if value not in found]
+            for start in range(0, len(missing), 500):
+                chunk = missing[start : start + 500]
+                rows = db.execute(
+                    f"SELECT {key}, id FROM {table} WHERE {key} IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+                found.update(rows.fetchall())
+            missing = [value for value in wanted if value not in found]
+            if not missing:
+                break
+            if table == "documents":
+                db.executemany(
+                    "INSERT OR IGNORE INTO documents (digest, body) VALUES (?, ?)",
+                    [(value, zlib.compress(wanted[value] or b"", 1)) for value in missing],
+                )
+            else:
+                db.executemany(
+                    "INSERT OR IGNORE INTO sources (name) VALUES (?)",
+                    [(value,) for value in missing],
+                )
+        return found
 
     def finish(
         self, status: Literal["complete", "interrupted"], exit_code: int | None = None

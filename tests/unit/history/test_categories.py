@@ -82,7 +82,9 @@ def package_codes() -> dict[str, str]:
     codes = emitted_codes(sources)
     # an error without a code of its own is named after its class (``error_document``)
     for error in _subclasses(ThExtError):
-        if error.__module__.startswith("th_ext.history"):  # the store's own, never an outcome's
+        if not error.__module__.startswith("th_ext.") or error.__module__.startswith(
+            "th_ext.history"  # the store's own errors, never an outcome's
+        ):
             continue
         try:
             instance = error("x")
