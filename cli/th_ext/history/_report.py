@@ -483,9 +483,9 @@ def _chart_style(colours: Sequence[str]) -> Style:
         guide_stroke_color="var(--line)",
         major_guide_stroke_color="var(--line)",
         font_family="system-ui, sans-serif",
-        label_font_size=12,
-        major_label_font_size=12,
-        legend_font_size=13,
+        label_font_size=15,
+        major_label_font_size=15,
+        legend_font_size=15,
         colors=tuple(colours),
         opacity=".55",
     )
@@ -506,7 +506,10 @@ def _svg(chart: Any, label: str) -> str:
 
 
 def _chart(kind: Any, labels: list[str], colours: Sequence[str], **config: Any) -> Any:
+    """A pygal chart of one value a run, its legend (three to a row) below it: each row of the
+    legend makes the drawing taller, so that the plot keeps its height."""
     every = max(1, len(labels) // 6)
+    legend_rows = -(-len(colours) // 3) if config.get("show_legend", True) else 0
     return kind(
         style=_chart_style(colours),
         js=[],
@@ -514,14 +517,17 @@ def _chart(kind: Any, labels: list[str], colours: Sequence[str], **config: Any) 
         show_dots=len(labels) <= 40,
         dots_size=3,
         width=640,
-        height=300,
+        height=280 + 24 * legend_rows,
         x_labels=labels,
         show_minor_x_labels=False,
         x_labels_major_every=every,
         truncate_label=-1,
+        truncate_legend=-1,
         legend_at_bottom=True,
         legend_at_bottom_columns=3,
+        include_x_axis=True,
         margin=8,
+        margin_bottom=8 + 20 * legend_rows,  # room for the legend, which pygal does not leave
         **config,
     )
 

@@ -558,7 +558,7 @@ class RunRecorder:
         self, status: Literal["complete", "interrupted"], exit_code: int | None = None
     ) -> None:
         """Commit what is left and end the run as ``complete`` or ``interrupted``, with its
-        totals and latency percentiles."""
+        totals and latency percentiles; ``exit_code`` defaults to the worst outcome's."""
         if self._finished:
             return
         if status == "complete":
@@ -575,13 +575,16 @@ class RunRecorder:
         db = self.store._db
         with self.store._transaction():
             rows = db.execute(
-                "SELECT seconds, category FROM outcomes WHERE run_id = ? ORDER BY seconds",
+                "SELECT seconds, category, exit_code FROM outcomes WHERE run_id = ? "
+                "ORDER BY seconds",
                 (self.run_id,),
             ).fetchall()
             seconds = [row[0] for row in rows]
             categories: dict[str, int] = {}
-            for _, category in rows:
+            for _, category, _ in rows:
                 categories[category] = categories.get(category, 0) + 1
+            if exit_code is None:  # the worst of the outcomes'
+                exit_code = max((row[2] for row in rows), default=0)
             db.execute(
                 "UPDATE runs SET ended = ?, status = ?, exit_code = ?, total = ?, passed = ?, "
                 "categories = ?, p50 = ?, p90 = ?, p99 = ? WHERE id = ?",
