@@ -61,10 +61,11 @@ def history_command(
         ),
     ] = None,
 ) -> None:
-    """Show what changed in the latest run recorded with --db: new failures, fixed, still
-    failing, flaky, appeared and went, against the previous run of the same command and list.
+    """Show what changed since the previous run recorded with --db; write a dashboard.
 
-    Exit 1 when there are new failures, 0 otherwise, 2 when the store cannot be read.
+    The latest complete run against the previous run of the same command and list: new
+    failures, fixed, still failing, flaky, appeared and went. Exit 1 when there are new
+    failures, 0 otherwise, 2 when the store cannot be read.
     """
     # th_ext.history (sqlite3, and pygal for the charts) loads only for this command and --db,
     # not at every start of th-ext.

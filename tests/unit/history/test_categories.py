@@ -216,3 +216,18 @@ def test_signature_status_is_the_worst_signature_finding() -> None:
     assert signature_status(problems("signature-verified", "signature-invalid")) == "invalid"
     assert signature_status(problems("signature-unverified")) == "unverified"
     assert signature_status(problems("missing-field")) is None
+
+
+def test_the_site_page_lists_every_category_with_its_codes() -> None:
+    page = (PACKAGE.parents[1] / "site/th-ext/history.md").read_text(encoding="utf-8")
+    section = page.split("## Categories", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    listed = {}
+    for row in rows:
+        name, _, codes = (cell.strip() for cell in row.strip("|").split("|"))
+        listed[name.strip("`")] = set(re.findall(r"`([^`]+)`", codes))
+    assert list(listed) == [c.name for c in CATEGORIES]
+    for category in CATEGORIES:
+        wanted = {code for code, name in CODE_CATEGORIES.items() if name == category.name}
+        wanted |= {"protocol": {"A2A-*"}, "conformance": {"CMD-*"}}.get(category.name, set())
+        assert listed[category.name] == wanted, category.name
