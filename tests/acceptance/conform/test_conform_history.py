@@ -19,9 +19,7 @@ pytestmark = pytest.mark.slow
 Agent = Callable[[DemoVariant], DemoServer]
 
 
-def test_conform_records_each_agent_with_its_category(
-    conform_agent: Agent, tmp_path: Path
-) -> None:
+def test_conform_records_each_agent_with_its_category(conform_agent: Agent, tmp_path: Path) -> None:
     good = conform_agent(DemoVariant.CORRECT).base_url
     broken = conform_agent(DemoVariant.CHANGED_STATE).base_url
     plain = tmp_path / "plain.json"
