@@ -298,3 +298,30 @@ def test_source_names_are_kept_as_they_were_given(tmp_path: Path) -> None:
         recorder.finish("complete", 0)
         assert list(store.outcomes(recorder.run_id)) == [name]
         assert store.last_document(name) == json.loads(json.dumps(doc(name)))
+
+
+def test_a_write_that_fails_mid_run_leaves_the_run_unfinished_not_complete(
+    tmp_path: Path,
+) -> None:
+    """A store that stops taking writes during a run (locked past the timeout here; a full
+    disk alike): the failing batch is one line, what was committed stays, and the run ends
+    as interrupted, never complete."""
+    path = tmp_path / "h.db"
+    with HistoryStore.open(path, busy_timeout=0.2) as store:
+        recorder = store.start_run("validate", "list")
+        recorder.add("a.json", 0, 0.1, doc("a.json"))
+        recorder.flush()
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        recorder.add("b.json", 0, 0.1, doc("b.json"))
+        with pytest.raises(HistoryError) as raised:
+            recorder.flush()
+        assert "\n" not in str(raised.value)
+        with HistoryStore.open(path, write=False) as reader:
+            (run,) = reader.runs()
+            assert run.status == "running"
+        holder.execute("ROLLBACK")
+        holder.close()
+        recorder.finish("interrupted")
+        (run,) = store.runs()
+    assert (run.status, run.total) == ("interrupted", 1)
