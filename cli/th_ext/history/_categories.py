@@ -188,6 +188,8 @@ CODE_CATEGORIES: dict[str, str] = {
     "site-build": "other",
     "subtree-conflict": "other",
     "host-schema-drift": "other",
+    "unsafe-path": "other",
+    "format": "other",
 }
 """Every problem code (``validate``'s problems) and error code (the error document of a source
 that could not be checked) th-ext emits, with its category."""

@@ -4,6 +4,8 @@ primary category is its most fundamental problem's."""
 from __future__ import annotations
 
 import ast
+import importlib
+import pkgutil
 import json
 import re
 from pathlib import Path
@@ -80,7 +82,11 @@ def package_codes() -> dict[str, str]:
         if "history" not in path.relative_to(PACKAGE).parts  # the registry itself
     }
     codes = emitted_codes(sources)
-    # an error without a code of its own is named after its class (``error_document``)
+    # an error without a code of its own is named after its class (``error_document``); every
+    # module is imported, so that each error class is seen however the tests were ordered
+    for module in pkgutil.walk_packages(th_ext.__path__, "th_ext."):
+        if not module.name.endswith("__main__"):  # which would run the command line
+            importlib.import_module(module.name)
     for error in _subclasses(ThExtError):
         if not error.__module__.startswith("th_ext.") or error.__module__.startswith(
             "th_ext.history"  # the store's own errors, never an outcome's
