@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 import importlib
-import pkgutil
 import json
+import pkgutil
 import re
 from pathlib import Path
 
