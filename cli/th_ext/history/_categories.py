@@ -138,6 +138,7 @@ CODE_CATEGORIES: dict[str, str] = {
     "no-known-field": "card-invalid",
     "duplicate-skill-id": "card-invalid",
     "unknown-protocol-binding": "card-invalid",
+    "invalid-url": "card-invalid",
     "more-problems": "card-invalid",
     "too-many-problems": "card-invalid",
     "conform": "card-invalid",

@@ -209,11 +209,19 @@ class HistoryStore:
         _check_file(name, write)
         try:
             if write:
-                connection = sqlite3.connect(name, timeout=busy_timeout, isolation_level=None)
+                # one thread at a time, but not always the opener's: a run under a caller's
+                # event loop goes on a thread of its own
+                connection = sqlite3.connect(
+                    name, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+                )
             else:
                 uri = Path(name).resolve().as_uri() + "?mode=ro"
                 connection = sqlite3.connect(
-                    uri, timeout=busy_timeout, isolation_level=None, uri=True
+                    uri,
+                    timeout=busy_timeout,
+                    isolation_level=None,
+                    uri=True,
+                    check_same_thread=False,
                 )
         except sqlite3.Error as exc:
             raise _error(name, exc) from None

@@ -14,7 +14,6 @@ import pytest
 
 import th_ext
 from th_ext import ThExtError
-from th_ext.batch import error_document
 from th_ext.history import (
     CATEGORIES,
     CODE_CATEGORIES,
@@ -23,6 +22,7 @@ from th_ext.history import (
     problem_counts,
     signature_status,
 )
+from th_ext.report import error_record
 from th_ext.validate import validate_bytes
 
 PACKAGE = Path(th_ext.__file__).resolve().parent
@@ -82,7 +82,7 @@ def package_codes() -> dict[str, str]:
         if "history" not in path.relative_to(PACKAGE).parts  # the registry itself
     }
     codes = emitted_codes(sources)
-    # an error without a code of its own is named after its class (``error_document``); every
+    # an error without a code of its own is named after its class (``error_record``); every
     # module is imported, so that each error class is seen however the tests were ordered
     for module in pkgutil.walk_packages(th_ext.__path__, "th_ext."):
         if not module.name.endswith("__main__"):  # which would run the command line
@@ -96,7 +96,7 @@ def package_codes() -> dict[str, str]:
             instance = error("x")
         except TypeError:
             continue
-        codes.setdefault(error_document(instance, "validate", "s")["error"]["code"], error.__name__)
+        codes.setdefault(error_record(instance, "validate", "s")["error"]["code"], error.__name__)
     return codes
 
 
