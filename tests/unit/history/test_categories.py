@@ -27,7 +27,11 @@ from th_ext.validate import validate_bytes
 
 PACKAGE = Path(th_ext.__file__).resolve().parent
 CARD = (PACKAGE.parents[1] / "extensions/commands/v1/examples/card.json").read_bytes()
-KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+KEBAB = re.compile(r"[a-z][a-z0-9-]*")  # and no "--", no "-" at the end (see kebab)
+
+
+def kebab(text: str) -> bool:
+    return bool(KEBAB.fullmatch(text)) and "--" not in text and not text.endswith("-")
 
 
 def emitted_codes(sources: dict[str, str]) -> dict[str, str]:
@@ -47,7 +51,7 @@ def emitted_codes(sources: dict[str, str]) -> dict[str, str]:
 
     def add(value: ast.expr | None, where: str) -> None:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            if KEBAB.match(value.value):
+            if kebab(value.value):
                 found.setdefault(value.value, where)
         elif isinstance(value, ast.IfExp):
             add(value.body, where)
