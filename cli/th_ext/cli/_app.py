@@ -20,6 +20,7 @@ from th_ext.cli._commands import commands_command
 from th_ext.cli._conform import conform_command
 from th_ext.cli._demo import demo_command
 from th_ext.cli._dispatch import dispatch_command
+from th_ext.cli._history import history_command
 from th_ext.cli._validate import sign_command, validate_command
 
 __all__ = ["MAX_HELP_WIDTH", "app", "console_main", "main"]
@@ -62,6 +63,7 @@ add_command(app, "dispatch", dispatch_command)
 add_command(app, "commands", commands_command)
 add_command(app, "conform", conform_command)
 add_command(app, "demo", demo_command)
+add_command(app, "history", history_command)
 add_command(app, "extensions", extensions_command)
 add_command(app, "schema", schema_command)
 app.add_typer(lock_app, name="lock")
