@@ -61,13 +61,15 @@ _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 @dataclass(frozen=True, slots=True)
 class FetchResult:
-    """A successful response: the URL it finally came from, and its decoded body."""
+    """A successful response: the URL it finally came from, its decoded body, and its header
+    fields (``headers``: names in lower case, values as sent, decoded as Latin-1, in order)."""
 
     url: str
     status: int
     content_type: str
     body: bytes
     redirects: tuple[str, ...]
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 async def fetch_async(
@@ -99,7 +101,10 @@ async def fetch_async(
             while True:
                 location, result = await _get(client, current, scope, max_bytes, user_agent)
                 if result is not None:
-                    return FetchResult(current, *result, redirects=tuple(seen[1:]))
+                    status, content_type, body, headers = result
+                    return FetchResult(
+                        current, status, content_type, body, tuple(seen[1:]), headers
+                    )
                 current = _follow(url, current, location, seen, max_redirects, same_origin)
     except TimeoutError:
         raise FetchTimeoutError(f"{redact_url(current)}: {deadline.message}") from None
@@ -198,11 +203,17 @@ def _request_headers(url: str, scope: HeaderScope, user_agent: str) -> list[tupl
     return send
 
 
+_Answer = tuple[int, str, bytes, tuple[tuple[str, str], ...]]
+"""What one final response gives: status, content type, body and header fields."""
+
+_CONDITIONS = ("If-None-Match", "If-Modified-Since")
+
+
 async def _get(
     client: httpx.AsyncClient, url: str, scope: HeaderScope, max_bytes: int, user_agent: str
-) -> tuple[str, tuple[int, str, bytes] | None]:
+) -> tuple[str, _Answer | None]:
     """One request: a redirect's ``Location`` and ``None``, or ``""`` and (status, content
-    type, body)."""
+    type, body, header fields)."""
     where = redact_url(url)
     parts = urlsplit(url)
     try:
@@ -227,8 +238,10 @@ async def _get(
 
 async def _answer(
     response: httpx.Response, where: str, max_bytes: int
-) -> tuple[str, tuple[int, str, bytes] | None]:
+) -> tuple[str, _Answer | None]:
     status = response.status_code
+    if status == 304:
+        raise _not_modified(response, where)
     if status in _REDIRECT_STATUSES:
         location = response.headers.get("location", "")
         if not location:
@@ -265,7 +278,21 @@ async def _answer(
     except httpx.TransportError as exc:
         raise FetchError(f"{where}: {redact(describe(exc))}") from None
     content_type = response.headers.get("content-type", "")
-    return "", (status, content_type, b"".join(chunks))
+    fields = tuple(
+        (name.decode("latin-1").lower(), value.decode("latin-1"))
+        for name, value in response.headers.raw
+    )
+    return "", (status, content_type, b"".join(chunks), fields)
+
+
+def _not_modified(response: httpx.Response, where: str) -> HTTPStatusCodeError:
+    """A 304 holds no document: one line that says what it answered."""
+    sent = [name for name in _CONDITIONS if name in response.request.headers]
+    if sent:
+        why = f"to the condition sent ({', '.join(sent)}): there is no document to read"
+    else:
+        why = "to a request that sent no condition (If-None-Match, If-Modified-Since)"
+    return HTTPStatusCodeError(f"{where}: HTTP 304 Not Modified {why}", status=304, url=where)
 
 
 def _too_large(where: str, what: str, max_bytes: int) -> SourceTooLargeError:
