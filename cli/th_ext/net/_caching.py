@@ -37,9 +37,6 @@ DELTA_SECONDS_CAP = 2**31
 """RFC 9111 section 1.2.2: a delta-seconds greater than a cache can hold counts as 2^31."""
 
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-# A quoted-string: qdtext or a quoted-pair, each told apart by its first character (linear).
-_QUOTED = re.compile(r'"((?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*)"')
-_QUOTED_PAIR = re.compile(r"\\(.)")
 _DIGITS = re.compile(r"[0-9]+")
 _ENTITY_TAG = re.compile(r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"')
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -115,7 +112,7 @@ def parse_cache_control(text: str) -> CacheControl:
     an argument to a directive that takes none (``no-store=1``)."""
     if len(text) > MAX_FIELD_CHARS:
         raise MalformedHeaderError(
-            f"is {len(text)} characters long, over the {MAX_FIELD_CHARS} th-ext reads"
+            f"it is {len(text)} characters long, over the {MAX_FIELD_CHARS} th-ext reads"
         )
     directives: list[tuple[str, str | None]] = []
     seen: set[str] = set()
@@ -135,13 +132,10 @@ def parse_cache_control(text: str) -> CacheControl:
         if at < end and text[at] == "=":
             at += 1
             token = _TOKEN.match(text, at)
-            quoted = None if token else _QUOTED.match(text, at)
             if token is not None:
                 argument, at = token.group(), token.end()
-            elif quoted is not None:
-                argument, at = _QUOTED_PAIR.sub(r"\1", quoted.group(1)), quoted.end()
             else:
-                raise MalformedHeaderError(f"{name}= has no value a directive may take")
+                argument, at = _quoted_string(text, at, name)
         while at < end and text[at] in " \t":
             at += 1
         if at < end and text[at] != ",":
@@ -154,8 +148,29 @@ def parse_cache_control(text: str) -> CacheControl:
         _check_argument(name, argument)
         directives.append((name, argument))
     if not directives:
-        raise MalformedHeaderError("holds no directive")
+        raise MalformedHeaderError("it holds no directive")
     return CacheControl(tuple(directives))
+
+
+def _quoted_string(text: str, at: int, name: str) -> tuple[str, int]:
+    """The quoted-string at ``text[at]`` unquoted, and where it ends (RFC 9110 section 5.6.4:
+    qdtext and quoted-pairs, each a tab, a space, a visible or an obs-text character)."""
+    if at >= len(text) or text[at] != '"':
+        raise MalformedHeaderError(f"{name}= has no value a directive may take")
+    kept: list[str] = []
+    at += 1
+    while at < len(text):
+        char = text[at]
+        if char == '"':
+            return "".join(kept), at + 1
+        if char == "\\" and at + 1 < len(text):
+            at += 1
+            char = text[at]
+        if not (char == "\t" or " " <= char <= "~" or "\x80" <= char <= "\xff"):
+            raise MalformedHeaderError(f"{name}= holds {char!r} in its quoted value")
+        kept.append(char)
+        at += 1
+    raise MalformedHeaderError(f"{name}= has a quoted value that never ends")
 
 
 def _check_argument(name: str, argument: str | None) -> None:
@@ -177,16 +192,16 @@ def parse_http_date(text: str) -> datetime:
     a date in another form (RFC 9110 section 5.6.7: a sender MUST generate IMF-fixdate)."""
     text = text.strip(" \t")
     if len(text) > 64:
-        raise MalformedHeaderError(f"is {len(text)} characters long: no HTTP date is")
+        raise MalformedHeaderError(f"it is {len(text)} characters long: no HTTP date is")
     try:
         when = email.utils.parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError):
-        raise MalformedHeaderError("is not an HTTP date") from None
-    if when.tzinfo is None or when.utcoffset() != UTC.utcoffset(None):
-        raise MalformedHeaderError("is not in GMT, as an HTTP date must be")
-    if email.utils.format_datetime(when.astimezone(UTC), usegmt=True) != text:
+        raise MalformedHeaderError("it is not an HTTP date") from None
+    if when.tzinfo is not None and when.utcoffset() != UTC.utcoffset(None):
+        raise MalformedHeaderError("it is not in GMT, as an HTTP date must be")
+    if when.tzinfo is None or email.utils.format_datetime(when, usegmt=True) != text:
         raise MalformedHeaderError(
-            "is not in the IMF-fixdate form an HTTP date is sent in "
+            "it is not in the IMF-fixdate form an HTTP date is sent in "
             "(such as 'Sun, 06 Nov 1994 08:49:37 GMT')"
         )
     return when.astimezone(UTC)
@@ -217,12 +232,12 @@ def entity_tag(text: str) -> str:
     text = text.strip(" \t")
     if len(text) > MAX_FIELD_CHARS:
         raise MalformedHeaderError(
-            f"is {len(text)} characters long, over the {MAX_FIELD_CHARS} th-ext reads"
+            f"it is {len(text)} characters long, over the {MAX_FIELD_CHARS} th-ext reads"
         )
     if _CONTROL.search(text):
-        raise MalformedHeaderError("holds a control character")
+        raise MalformedHeaderError("it holds a control character")
     if _ENTITY_TAG.fullmatch(text):
         return text
     if not (text.startswith(('"', 'W/"')) and text.endswith('"') and len(text) > 1):
-        raise MalformedHeaderError('is not a quoted entity tag such as "v1" or W/"v1"')
-    raise MalformedHeaderError("holds a character an entity tag may not (a space or a quote)")
+        raise MalformedHeaderError('it is not a quoted entity tag such as "v1" or W/"v1"')
+    raise MalformedHeaderError("it holds a character an entity tag may not (a space or a quote)")

@@ -95,7 +95,7 @@ def _cache_control(values: list[str]) -> list[Problem]:
         return [
             _warning(
                 "card-cache-control-malformed",
-                f"the card response's Cache-Control {_shown(text)} is malformed: it {exc}",
+                f"the card response's Cache-Control {_shown(text)} is malformed: {exc}",
                 "RFC 9111 section 5.2: directives separated by commas, each a name with an "
                 f"optional =value, each once; {_SEND_CACHE_CONTROL} ({SECTION})",
             )
@@ -146,7 +146,7 @@ def _etag(values: list[str]) -> list[Problem]:
             )
         ]
     if len(values) > 1:
-        reason = f"is sent {len(values)} times"
+        reason = f"it is sent {len(values)} times"
     else:
         try:
             entity_tag(values[0])
@@ -156,7 +156,7 @@ def _etag(values: list[str]) -> list[Problem]:
     return [
         _warning(
             "card-etag-malformed",
-            f"the card response's ETag {_shown(', '.join(values))} is malformed: it {reason}",
+            f"the card response's ETag {_shown(', '.join(values))} is malformed: {reason}",
             f"RFC 9110 section 8.8.3: one quoted entity tag, such as 'ETag: \"v1\"' or "
             f"'ETag: W/\"v1\"' ({SECTION})",
         )
@@ -167,7 +167,7 @@ def _date(field: str, name: str, values: list[str]) -> list[Problem]:
     if not values:
         return []
     if len(values) > 1:
-        reason = f"is sent {len(values)} times"
+        reason = f"it is sent {len(values)} times"
     else:
         try:
             parse_http_date(values[0])
@@ -178,7 +178,7 @@ def _date(field: str, name: str, values: list[str]) -> list[Problem]:
     return [
         _warning(
             f"card-{field}-malformed",
-            f"the card response's {name} {_shown(', '.join(values))} is malformed: it "
+            f"the card response's {name} {_shown(', '.join(values))} is malformed: "
             f"{reason}{expired}",
             f"RFC 9110 section 5.6.7: one date in the IMF-fixdate form, such as "
             f"'{name}: Sun, 06 Nov 1994 08:49:37 GMT'",
