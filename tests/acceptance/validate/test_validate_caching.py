@@ -305,3 +305,34 @@ def test_a_304_to_a_condition_the_caller_sent_says_there_is_nothing_to_read() ->
     assert problem["message"].endswith(
         "HTTP 304 Not Modified to the condition sent (If-None-Match): there is no document to read"
     )
+
+
+#: For each code, the fields of a card response that give it (with the others well formed).
+BREAKS: dict[str, list[tuple[str, str]]] = {
+    "card-cache-control-missing": [("etag", '"v1"')],
+    "card-cache-forbidden": [("cache-control", "no-store"), ("etag", '"v1"')],
+    "card-cache-max-age-missing": [("cache-control", "public"), ("etag", '"v1"')],
+    "card-cache-max-age-too-long": [("cache-control", "max-age=31536001"), ("etag", '"v1"')],
+    "card-cache-control-malformed": [("cache-control", "max-age=-1"), ("etag", '"v1"')],
+    "card-etag-missing": [("cache-control", "max-age=60")],
+    "card-etag-malformed": [("cache-control", "max-age=60"), ("etag", "v1")],
+    "card-last-modified-malformed": [
+        ("cache-control", "max-age=60"),
+        ("etag", '"v1"'),
+        ("last-modified", "0"),
+    ],
+    "card-expires-malformed": [("cache-control", "max-age=60"), ("etag", '"v1"'), ("expires", "0")],
+}
+
+
+@pytest.mark.parametrize("page", ["validate.md", "conform.md"])
+def test_the_site_lists_every_code_with_the_hint_th_ext_prints(page: str) -> None:
+    from th_ext.sources import caching_problems
+
+    assert list(BREAKS) == list(CACHING_CODES)
+    text = (Path(__file__).resolve().parents[3] / "site" / "th-ext" / page).read_text("utf-8")
+    for code, fields in BREAKS.items():
+        (problem,) = caching_problems(fields)
+        assert problem.code == code
+        assert f"| `{code}` (warning) | " in text
+        assert f"| `{problem.hint}` |" in text, code
