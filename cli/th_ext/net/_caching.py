@@ -38,6 +38,8 @@ DELTA_SECONDS_CAP = 2**31
 
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _DIGITS = re.compile(r"[0-9]+")
+_QDTEXT_RUN = re.compile(r'[^"\\]*')
+_NOT_QDTEXT = re.compile(r"[^\t\x20-\x7e\x80-\xff]")
 _ENTITY_TAG = re.compile(r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"')
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
@@ -159,18 +161,23 @@ def _quoted_string(text: str, at: int, name: str) -> tuple[str, int]:
         raise MalformedHeaderError(f"{name}= has no value a directive may take")
     kept: list[str] = []
     at += 1
-    while at < len(text):
-        char = text[at]
-        if char == '"':
+    while True:
+        run = _QDTEXT_RUN.match(text, at)
+        assert run is not None  # the pattern matches the empty string
+        bad = _NOT_QDTEXT.search(run.group())
+        if bad is not None:
+            raise MalformedHeaderError(f"{name}= holds {bad.group()!r} in its quoted value")
+        kept.append(run.group())
+        at = run.end()
+        if at >= len(text) or (text[at] == "\\" and at + 1 >= len(text)):
+            raise MalformedHeaderError(f"{name}= has a quoted value that never ends")
+        if text[at] == '"':
             return "".join(kept), at + 1
-        if char == "\\" and at + 1 < len(text):
-            at += 1
-            char = text[at]
-        if not (char == "\t" or " " <= char <= "~" or "\x80" <= char <= "\xff"):
-            raise MalformedHeaderError(f"{name}= holds {char!r} in its quoted value")
-        kept.append(char)
-        at += 1
-    raise MalformedHeaderError(f"{name}= has a quoted value that never ends")
+        escaped = text[at + 1]  # a quoted-pair: the backslash and the character it quotes
+        if _NOT_QDTEXT.match(escaped):
+            raise MalformedHeaderError(f"{name}= holds {escaped!r} in its quoted value")
+        kept.append(escaped)
+        at += 2
 
 
 def _check_argument(name: str, argument: str | None) -> None:

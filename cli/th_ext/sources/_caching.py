@@ -74,8 +74,9 @@ def _warning(code: str, message: str, hint: str) -> Problem:
 def _shown(value: str) -> str:
     """A field value as a message quotes it: on one line, control characters made visible,
     at most 80 characters."""
-    text = escape_unsafe(value).replace("\n", "\\n").replace("\t", "\\t")
-    return repr(text if len(text) <= 80 else text[:79] + "…")
+    cut = value if len(value) <= 80 else value[:79]  # cut first: a value may be 100 KB
+    text = escape_unsafe(cut).replace("\n", "\\n").replace("\t", "\\t")
+    return f"'{text}'" if cut is value else f"'{text}…'"
 
 
 def _cache_control(values: list[str]) -> list[Problem]:
