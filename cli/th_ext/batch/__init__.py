@@ -15,6 +15,7 @@ the list and concatenate their JSON Lines.
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
 from th_ext.batch._polite import OriginLimiter, PoliteTransport
+from th_ext.batch._revalidate import FETCHED_UNCHANGED, FETCHED_WHOLE, Revalidation
 from th_ext.batch._run import (
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
@@ -31,6 +32,8 @@ from th_ext.batch._summary import Summary
 __all__ = [
     "DEFAULT_JOBS",
     "DEFAULT_PER_ORIGIN",
+    "FETCHED_UNCHANGED",
+    "FETCHED_WHOLE",
     "MAX_JOBS",
     "MAX_LINE",
     "BatchCounts",
@@ -39,6 +42,7 @@ __all__ = [
     "Outcome",
     "PoliteTransport",
     "ResumeState",
+    "Revalidation",
     "SeenSources",
     "Summary",
     "check_agents",
