@@ -92,6 +92,7 @@ _BINDINGS = frozenset({"JSONRPC", "GRPC", "HTTP+JSON"})
 _HOST_PORT = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]")
 _HTTP_URL = re.compile(r"[Hh][Tt][Tt][Pp][Ss]?://[^/?#\s]")
+_INDEX = re.compile(r"[0-9]+")
 _PREFERRED_MEMBER = {"OAuthFlows": "clientCredentials"}
 _CACHED_VALIDATORS = 32
 Path = tuple[str | int, ...]
@@ -198,7 +199,7 @@ def _bounded(problems: list[Problem], stopped: bool) -> list[Problem]:
 
 def _path_key(problem: Problem) -> list[tuple[bool, str | int]]:
     parts = problem.path.split("/")[1:]
-    return [(not part.isdigit(), int(part) if part.isdigit() else part) for part in parts]
+    return [(not _INDEX.fullmatch(p), int(p) if _INDEX.fullmatch(p) else p) for p in parts]
 
 
 def _extension_entries(card: dict[str, Any]) -> list[Any]:
