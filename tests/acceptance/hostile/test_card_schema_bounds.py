@@ -1,6 +1,7 @@
-"""A card whose values defeat the card schema's keywords gets its problems, each with its path, in
-bounded time and memory: a 5 MB string where a URL goes, thousands of skills, keys that differ from a
-field's name only in Unicode normalisation, a URI that nearly names two extensions."""
+"""A card whose values defeat the card schema's keywords gets its problems, each with its path,
+in bounded time and memory: a 5 MB string where a URL goes, thousands of skills, keys that
+differ from a field's name only in Unicode normalisation, a URI that nearly names two
+extensions."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ from th_ext.validate._limits import MAX_PER_CODE
 
 BIG = 5 * 1024 * 1024
 BASE = "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands"
+
+
+def _wide(name: str) -> str:
+    """``name`` in fullwidth letters, which NFKC makes ``name`` again."""
+    return "".join(chr(ord(letter) + 0xFEE0) for letter in name)
+
+
+WIDE_NAME, WIDE_COMMANDS = _wide("name"), _wide("commands")
 
 
 def _card() -> dict[str, Any]:
@@ -87,15 +96,15 @@ def test_10_000_skills_each_wrong_three_ways() -> None:
 
 def test_keys_that_differ_only_in_unicode_normalisation() -> None:
     card = _card()
-    card["ｎａｍｅ"] = card.pop("name")  # fullwidth letters: NFKC makes them "name"
+    card[WIDE_NAME] = card.pop("name")
     params = card["capabilities"]["extensions"][0]["params"]
-    params["ｃｏｍｍａｎｄｓ"] = params.pop("commands")
+    params[WIDE_COMMANDS] = params.pop("commands")
     card["skills"][0]["ta\u0261s"] = ["x"]  # a Latin script g: no normalisation makes it "tags"
     report, _, _ = _validate(card)
     assert _at(report, "/name") == [("error", "missing-field")]
-    [unknown] = [p for p in report.problems if p.path == "/ｎａｍｅ"]
+    [unknown] = [p for p in report.problems if p.path == f"/{WIDE_NAME}"]
     assert (unknown.code, unknown.hint) == ("unknown-field", "did you mean 'name'?")
-    [extra] = [p for p in report.problems if p.path.endswith("/params/ｃｏｍｍａｎｄｓ")]
+    [extra] = [p for p in report.problems if p.path.endswith(f"/params/{WIDE_COMMANDS}")]
     assert extra.code == "schema-violation"
     assert extra.hint.startswith("did you mean 'commands'?")
     assert _at(report, "/skills/0/ta\u0261s") == [("warning", "unknown-field")]
