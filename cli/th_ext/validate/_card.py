@@ -87,6 +87,8 @@ _0_3_SCHEMES = {
 _0_3_SCHEME_KEYS = frozenset(
     {"type", "description", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"}
 )
+#: Keys an editor reads and every A2A client ignores (the SDK's card resolver drops them).
+_EDITOR_KEYS = frozenset({"$schema"})
 _FIELDS = {name: {f.json_name: f for f in fields} for name, fields in MESSAGES.items()}
 _BINDINGS = frozenset({"JSONRPC", "GRPC", "HTTP+JSON"})
 _HOST_PORT = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}")
@@ -434,6 +436,8 @@ def _fields(value: Any, message: str, path: Path, found: list[Problem], old: str
         found.append(_compat_scheme(value, path))
     if message == "SecurityRequirement" and _old_requirement(value):
         return
+    if message == ROOT:
+        skip = _EDITOR_KEYS
     replaced = _0_3_FIELDS.get(message, {})
     for key, item in value.items():
         field = fields.get(key)

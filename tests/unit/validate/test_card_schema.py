@@ -15,6 +15,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tests.support.new_version import copy_as_draft
+from tests.support.sdk_verdict import sdk_accepts
 from th_ext import find
 from th_ext.catalog import discover
 from th_ext.publish import (
@@ -147,3 +148,17 @@ def test_one_card_reads_in_one_style(card: dict[str, Any]) -> None:
     hints = {p.code: p.hint for p in validate_value(card).problems}
     assert hints["wrong-type"] == "make it a string, as A2A 1.0 requires"
     assert hints["schema-violation"].startswith("make it a string, as https://")
+
+
+def test_a_schema_key_for_editors_is_accepted(card: dict[str, Any]) -> None:
+    """The SDK's card resolver parses with unknown fields ignored: ``$schema`` is dropped."""
+    card["$schema"] = CARD_SCHEMA_URL
+    assert validate_value(card).problems == validate_value(_without(card, "$schema")).problems
+    assert sdk_accepts(card)
+    card["$schemas"] = CARD_SCHEMA_URL
+    codes = {(p.code, p.path) for p in validate_value(card).problems}
+    assert ("unknown-field", "/$schemas") in codes
+
+
+def _without(card: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in card.items() if k != key}
