@@ -26,6 +26,7 @@ from th_ext.publish import (
     read_lock,
 )
 from th_ext.validate import (
+    BEYOND_SCHEMA,
     CARD_SCHEMA_KEY,
     CARD_SCHEMA_URL,
     card_rules_sha256,
@@ -162,3 +163,10 @@ def test_a_schema_key_for_editors_is_accepted(card: dict[str, Any]) -> None:
 
 def _without(card: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in card.items() if k != key}
+
+
+def test_the_site_lists_every_rule_beyond_the_schema(repo_root: Path) -> None:
+    page = (repo_root / "site" / "th-ext" / "validate.md").read_text(encoding="utf-8")
+    section = page.split("### Beyond the schema", 1)[1].split("\n## ", 1)[0]
+    for code in BEYOND_SCHEMA:
+        assert f"`{code}`" in section, code
