@@ -441,7 +441,7 @@ def _shorten(message: str) -> str:
 # then by similarity.
 
 _CUTOFF = 0.75
-_MAX_DEPTH = 4
+_MAX_DEPTH = 8  # a $ref followed counts as a level
 
 
 def _folded(name: str) -> str:
@@ -490,6 +490,11 @@ def minimal_schema_value(schema: Any, root: Any = None, depth: int = 0) -> Any:
         return schema["const"]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][0]
+    branches = schema.get("oneOf")
+    if isinstance(branches, list) and branches and isinstance(branches[0], dict):
+        first = branches[0].get("required") or [None]
+        properties = schema.get("properties") or {}
+        return {first[0]: minimal_schema_value(properties.get(first[0]), root, depth + 1)}
     kind = schema.get("type")
     if kind == "object" or (kind is None and "properties" in schema):
         properties = schema.get("properties")
