@@ -308,7 +308,14 @@ class _Run:
         if self.recorder is None or outcome.document is None:
             return
         try:
-            self.recorder.add(outcome.source, outcome.exit_code, outcome.seconds, outcome.document)
+            self.recorder.add(
+                outcome.source,
+                outcome.exit_code,
+                outcome.seconds,
+                outcome.document,
+                etag=outcome.etag,
+                last_modified=outcome.last_modified,
+            )
         except ThExtError as exc:  # th_ext.history's HistoryError
             self._history_error(exc)
 
