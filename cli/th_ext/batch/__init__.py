@@ -5,6 +5,7 @@ from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
 from th_ext.batch._origins import OriginGate, OriginLimiter
+from th_ext.batch._revalidate import FETCHED_UNCHANGED, FETCHED_WHOLE, Revalidation
 from th_ext.batch._run import (
     DEFAULT_GIVE_UP,
     DEFAULT_JOBS,
@@ -24,6 +25,8 @@ __all__ = [
     "DEFAULT_GIVE_UP",
     "DEFAULT_JOBS",
     "DEFAULT_PER_ORIGIN",
+    "FETCHED_UNCHANGED",
+    "FETCHED_WHOLE",
     "MAX_JOBS",
     "MAX_LINE",
     "MAX_RATE",
@@ -33,6 +36,7 @@ __all__ = [
     "OriginLimiter",
     "Outcome",
     "ResumeState",
+    "Revalidation",
     "SeenSources",
     "Summary",
     "check_agents",

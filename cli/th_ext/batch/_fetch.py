@@ -30,10 +30,18 @@ class CardReader:
         self.limits = limits
         self.pools = origin_pools(limiter.per_origin, jobs)
 
-    async def read(self, source: str, deadline: Deadline, retried: list[Retry]) -> SourceBytes:
+    async def read(
+        self,
+        source: str,
+        deadline: Deadline,
+        retried: list[Retry],
+        *,
+        if_none_match: str | None = None,
+    ) -> SourceBytes:
         """The card at the URL ``source``; raises what ``read_source`` raises for a URL. Every
         request, a redirect's included, takes its origin's slot (``PoliteTransport``); each
-        retry is appended to ``retried``."""
+        retry is appended to ``retried``. With ``if_none_match``, an unchanged card is a
+        ``SourceBytes`` of status 304 and no data."""
         scope = header_scope(source, self.limits)
         async with (
             self.pools.lease(source) as pool,
@@ -42,7 +50,13 @@ class CardReader:
             ) as client,
         ):
             return await read_url_async(
-                source, self.limits, scope, client=client, deadline=deadline, retried=retried
+                source,
+                self.limits,
+                scope,
+                client=client,
+                deadline=deadline,
+                retried=retried,
+                if_none_match=if_none_match,
             )
 
     async def aclose(self) -> None:

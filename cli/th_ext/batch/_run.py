@@ -26,18 +26,20 @@ import asyncio
 import math
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
 from th_ext._sync import run_sync
+from th_ext.batch._jsonl import exit_code_of
 from th_ext.batch._list import ListEntry
 from th_ext.batch._origins import OriginGate, OriginLimiter
+from th_ext.batch._revalidate import FETCHED_WHOLE, Revalidation, carried_over, validators
 from th_ext.batch._seen import SeenSources, shown
 from th_ext.net import origin_of
-from th_ext.report import error_record
-from th_ext.sources import SourceLimits, check_limits, is_url, read_source
+from th_ext.problems import error_record
+from th_ext.sources import SourceBytes, SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
 if TYPE_CHECKING:
@@ -87,7 +89,8 @@ class Outcome:
     ``document`` is the source's JSON object, the line of ``--format jsonl``: the report's
     ``to_dict()`` (for an agent, with its ``source``), or the error document of a source that
     could not be read. ``index`` is the source's place in the list (from 0). A source listed a
-    second time is an outcome with ``duplicate`` set and no document.
+    second time is an outcome with ``duplicate`` set and no document. A card found unchanged
+    (``check_cards`` with a ``Revalidation``) has the earlier ``document`` and no ``report``.
     """
 
     source: str
@@ -98,6 +101,10 @@ class Outcome:
     report: Report | ConformReport | None = None
     error: ThExtError | None = None
     duplicate: bool = False
+    etag: str | None = None
+    """The card response's entity tag, when it sent one well-formed tag (to ask with later)."""
+    last_modified: str | None = None
+    """The card response's ``Last-Modified``, when it is an HTTP date."""
 
 
 @dataclass(slots=True)
@@ -127,6 +134,7 @@ def check_cards(
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
     notices: Sequence[Problem] = (),
+    revalidation: Revalidation | None = None,
 ) -> AsyncIterator[Outcome]:
     """Validate the card at each source, ``jobs`` at once, yielding each outcome when ready.
 
@@ -143,6 +151,9 @@ def check_cards(
     one listed twice is checked once. ``notices`` are problems of the run itself (what was
     found reading the family's schemas), reported with every card, as ``th-ext validate
     SOURCE`` reports them with its one card.
+    With ``revalidation`` (what an earlier run of the same th-ext and options recorded), a
+    card URL is asked for with the tag recorded for it, and an unchanged card carries the
+    earlier line over (``th_ext.batch._revalidate``); each line then says which, in ``fetch``.
     Raises ``SourceArgumentError`` for limits out of range.
     """
     limits = limits or SourceLimits()
@@ -183,6 +194,7 @@ def check_cards(
                     leave,
                     validating=validating,
                     run_notices=notices,
+                    revalidation=revalidation,
                 )
 
             def failed(index: int, source: str, error: SourceError) -> Outcome:
@@ -310,16 +322,23 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
     *,
     validating: asyncio.Semaphore,
     run_notices: Sequence[Problem],
+    revalidation: Revalidation | None = None,
 ) -> Outcome:
-    # The run's reader is opened at its first URL (its TLS context made) before the time starts.
-    url_reader = reader() if is_url(source) else None
+    urls = reader() if is_url(source) else None  # opened before the source's time starts
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+    asked = revalidation.etag_of(source) if revalidation and is_url(source) else None
     retried: list[Retry] = []
     try:
-        if url_reader is not None:
-            raw = await url_reader.read(source, deadline, retried)
+        if urls is not None:
+            raw = await urls.read(source, deadline, retried, if_none_match=asked)
+            if raw.status == 304:
+                assert revalidation is not None and asked is not None
+                unchanged = _unchanged(index, revalidation.document_of(source), raw, asked)
+                if unchanged is not None:
+                    return replace(unchanged, seconds=_since(started))
+                raw = await urls.read(source, deadline, retried)  # it cannot stand for it
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
@@ -330,6 +349,7 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
         return Outcome(report.source, index, 2, _since(started), document, report, error=exc)
     leave(None)  # read: the next source of its origin may go while this one is checked
     location, notices = raw.location, (*raw.notices, *run_notices)
+    etag, last_modified = validators(raw.headers)
     options = options_for(location if is_url(source) else None, started)
     body = [raw.data]
     del raw
@@ -364,7 +384,18 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
         _with_retries(outcome.document or {}, retried)
         return outcome
     document = _with_retries(report.to_dict(), retried)
-    return Outcome(report.source, index, report.exit_code, _since(started), document, report)
+    if revalidation is not None:
+        document["fetch"] = FETCHED_WHOLE
+    return Outcome(
+        report.source,
+        index,
+        report.exit_code,
+        _since(started),
+        document,
+        report,
+        etag=etag,
+        last_modified=last_modified,
+    )
 
 
 def _with_retries(document: dict[str, Any], retried: list[Retry]) -> dict[str, Any]:
@@ -373,6 +404,22 @@ def _with_retries(document: dict[str, Any], retried: list[Retry]) -> dict[str, A
     if retried:
         document["retries"] = [retry.to_dict() for retry in retried]
     return document
+
+
+def _unchanged(
+    index: int, earlier: dict[str, Any] | None, raw: SourceBytes, asked: str
+) -> Outcome | None:
+    """The outcome of a card the server said is unchanged: the earlier line carried over, or
+    ``None`` when the 304 cannot stand for it (``carried_over``)."""
+    carried = carried_over(earlier, raw, asked)
+    if carried is None:
+        return None
+    code = exit_code_of(carried, "validate")
+    assert code is not None  # carried_over takes only a validate line
+    _, last_modified = validators(raw.headers)
+    return Outcome(
+        str(carried["source"]), index, code, 0.0, carried, etag=asked, last_modified=last_modified
+    )
 
 
 def _failed(index: int, source: str, exc: ThExtError, command: str, started: float) -> Outcome:

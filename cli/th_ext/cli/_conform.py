@@ -22,6 +22,7 @@ from th_ext.cli._options import (
     DEFAULT_PER_ORIGIN,
     DEFAULT_TIMEOUT,
     EACH_EXCHANGE,
+    DbOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
@@ -45,6 +46,7 @@ from th_ext.cli._options import (
     given_format,
     source_limits,
     timeout_option,
+    verdict_options,
 )
 from th_ext.cli._terminal import StepProgress, use_color
 from th_ext.cli._validate import signature_options
@@ -169,6 +171,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    db: DbOption = None,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -205,7 +208,35 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         signatures=signature_options(keys, fetch_keys, require_signature, limits),
     )
     sources = sources or []
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, rate, origin_failures)
+    verdict = verdict_options(
+        command=command,
+        skip_command=skip_command,
+        binding=binding,
+        level=level,
+        strict=strict,
+        max_interfaces=max_interfaces,
+        max_commands=max_commands,
+        schemas=schemas,
+        fetch_schemas=fetch_schemas,
+        header=header,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        keys=keys,
+        fetch_keys=fetch_keys,
+        require_signature=require_signature,
+    )
+    fleet = FleetOptions(
+        from_file,
+        jobs,
+        per_origin,
+        output,
+        resume,
+        quiet,
+        db,
+        verdict,
+        rate=rate,
+        give_up=origin_failures,
+    )
     # One agent on a terminal: the progress of its messages rather than of the sources.
     steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 

@@ -96,13 +96,15 @@ class Retry:
 
 @dataclass(frozen=True, slots=True)
 class FetchResult:
-    """A successful response: the URL it finally came from, and its decoded body."""
+    """A successful response: the URL it finally came from, its decoded body, and its header
+    fields (``headers``: names in lower case, values as sent, decoded as Latin-1, in order)."""
 
     url: str
     status: int
     content_type: str
     body: bytes
     redirects: tuple[str, ...]
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 async def fetch_async(
@@ -117,6 +119,7 @@ async def fetch_async(
     same_origin: bool = False,
     retries: int = 0,
     retried: list[Retry] | None = None,
+    if_none_match: str | None = None,
 ) -> FetchResult:
     """GET ``url`` through ``client`` and return the body, or raise a ``FetchError`` (its
     subclasses ``FetchTimeoutError``, ``FetchConnectError``, ``HTTPStatusCodeError``,
@@ -129,17 +132,23 @@ async def fetch_async(
     With ``same_origin``, a redirect to another origin than ``url``'s is refused before it is
     followed (``redirect-off-origin``). Each request is tried again up to ``retries`` times
     (at most ``MAX_RETRIES``) when it fails in a way that may pass; each retry is appended to
-    ``retried``.
+    ``retried``. With ``if_none_match`` (an entity tag held from an earlier fetch) every
+    request asks only for a changed document: a 304 then returns a ``FetchResult`` of status
+    304 and no body; a 304 to any other request is an error.
     """
+    condition = () if if_none_match is None else (("If-None-Match", if_none_match),)
     seen = [url]
     current = url
-    request = _Request(client, scope, max_bytes, user_agent, deadline, retries, retried)
+    request = _Request(client, scope, max_bytes, user_agent, deadline, retries, retried, condition)
     try:
         async with asyncio.timeout(deadline.remaining()):
             while True:
                 location, result = await request.get(current)
                 if result is not None:
-                    return FetchResult(current, *result, redirects=tuple(seen[1:]))
+                    status, content_type, body, headers = result
+                    return FetchResult(
+                        current, status, content_type, body, tuple(seen[1:]), headers
+                    )
                 current = _follow(url, current, location, seen, max_redirects, same_origin)
     except TimeoutError:
         raise FetchTimeoutError(f"{redact_url(current)}: {deadline.message}") from None
@@ -256,8 +265,11 @@ async def check_redirect(response: httpx.Response) -> None:
         redirect_target(str(response.request.url), location)
 
 
-def _request_headers(url: str, scope: HeaderScope, user_agent: str) -> list[tuple[str, str]]:
+def _request_headers(
+    url: str, scope: HeaderScope, user_agent: str, condition: tuple[tuple[str, str], ...]
+) -> list[tuple[str, str]]:
     send = [
+        *condition,
         ("User-Agent", user_agent),
         ("Accept", "application/json, */*;q=0.5"),
         ("Accept-Encoding", "gzip, deflate"),
@@ -267,6 +279,12 @@ def _request_headers(url: str, scope: HeaderScope, user_agent: str) -> list[tupl
         overridden = {name.lower() for name, _ in headers}
         send = [h for h in send if h[0].lower() not in overridden] + list(headers)
     return send
+
+
+_Answer = tuple[int, str, bytes, tuple[tuple[str, str], ...]]
+"""What one final response gives: status, content type, body and header fields."""
+
+_CONDITIONS = ("If-None-Match", "If-Modified-Since")
 
 
 class _Transient(Exception):
@@ -291,13 +309,21 @@ class _Request:
     deadline: Deadline
     retries: int
     retried: list[Retry] | None
+    condition: tuple[tuple[str, str], ...]
 
-    async def get(self, url: str) -> tuple[str, tuple[int, str, bytes] | None]:
+    async def get(self, url: str) -> tuple[str, _Answer | None]:
         """One request, tried again while it fails in a way that may pass and retries and
         time are left (the wait and the retry must end before the deadline)."""
         for attempt in range(min(self.retries, MAX_RETRIES) + 1):
             try:
-                return await _get(self.client, url, self.scope, self.max_bytes, self.user_agent)
+                return await _get(
+                    self.client,
+                    url,
+                    self.scope,
+                    self.max_bytes,
+                    self.user_agent,
+                    condition=self.condition,
+                )
             except _Transient as exc:
                 failure = exc
             left = attempt < min(self.retries, MAX_RETRIES)
@@ -348,10 +374,17 @@ def _noted(error: FetchError, note: str) -> FetchError:
 
 
 async def _get(
-    client: httpx.AsyncClient, url: str, scope: HeaderScope, max_bytes: int, user_agent: str
-) -> tuple[str, tuple[int, str, bytes] | None]:
+    client: httpx.AsyncClient,
+    url: str,
+    scope: HeaderScope,
+    max_bytes: int,
+    user_agent: str,
+    *,
+    condition: tuple[tuple[str, str], ...] = (),
+) -> tuple[str, _Answer | None]:
     """One request: a redirect's ``Location`` and ``None``, or ``""`` and (status, content
-    type, body); ``_Transient`` for a failure that may pass."""
+    type, body, header fields); ``_Transient`` for a failure that may pass. ``condition`` is
+    the If-None-Match asked, if any."""
     where = redact_url(url)
     parts = urlsplit(url)
     try:
@@ -361,7 +394,9 @@ async def _get(
     if not parts.hostname:
         raise SourceArgumentError(f"{where}: the URL names no host")
     try:
-        request = client.build_request("GET", url, headers=_request_headers(url, scope, user_agent))
+        request = client.build_request(
+            "GET", url, headers=_request_headers(url, scope, user_agent, condition)
+        )
     except (httpx.InvalidURL, UnicodeError) as exc:
         raise SourceArgumentError(f"{where}: cannot be sent ({shorten(str(exc))})") from None
     try:
@@ -378,15 +413,19 @@ async def _get(
     except httpx.TransportError as exc:
         raise FetchError(f"{where}: {redact(describe(exc))}") from None
     try:
-        return await _answer(response, where, max_bytes)
+        return await _answer(response, where, max_bytes, asked=bool(condition))
     finally:
         await response.aclose()
 
 
 async def _answer(
-    response: httpx.Response, where: str, max_bytes: int
-) -> tuple[str, tuple[int, str, bytes] | None]:
+    response: httpx.Response, where: str, max_bytes: int, *, asked: bool = False
+) -> tuple[str, _Answer | None]:
     status = response.status_code
+    if status == 304:
+        if not asked:
+            raise _not_modified(response, where)
+        return "", (304, "", b"", _fields(response))
     if status in _REDIRECT_STATUSES:
         location = response.headers.get("location", "")
         if not location:
@@ -426,7 +465,25 @@ async def _answer(
     except httpx.TransportError as exc:
         raise FetchError(f"{where}: {redact(describe(exc))}") from None
     content_type = response.headers.get("content-type", "")
-    return "", (status, content_type, b"".join(chunks))
+    return "", (status, content_type, b"".join(chunks), _fields(response))
+
+
+def _fields(response: httpx.Response) -> tuple[tuple[str, str], ...]:
+    """The response's header fields: names in lower case, values as sent (Latin-1)."""
+    return tuple(
+        (name.decode("latin-1").lower(), value.decode("latin-1"))
+        for name, value in response.headers.raw
+    )
+
+
+def _not_modified(response: httpx.Response, where: str) -> HTTPStatusCodeError:
+    """A 304 holds no document: one line that says what it answered."""
+    sent = [name for name in _CONDITIONS if name in response.request.headers]
+    if sent:
+        why = f"to the condition sent ({', '.join(sent)}): there is no document to read"
+    else:
+        why = "to a request that sent no condition (If-None-Match, If-Modified-Since)"
+    return HTTPStatusCodeError(f"{where}: HTTP 304 Not Modified {why}", status=304, url=where)
 
 
 def _too_large(where: str, what: str, max_bytes: int) -> SourceTooLargeError:
