@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 import typer
 
 from th_ext import Deadline, SourceError
+from th_ext.cli._keys import PasswordFileOption
 from th_ext.cli._options import (
     CARD_CHECK,
     DEFAULT_JOBS,
@@ -427,14 +428,16 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
             show_default=False,
         ),
     ] = None,
+    password_file: PasswordFileOption = None,
 ) -> None:
     """Append a signature over A2A 1.0 section 8.4.1's canonical form to an agent card."""
-    from th_ext.signatures import KeysError, sign_card  # only sign needs it
+    from th_ext.signatures import KeysError, key_password, sign_card  # only sign needs it
 
     data = _read(card, "CARD")
     key_text = _read(key, "--key")
     try:
-        signed = sign_card(data, key_text, kid=kid, jku=jku, alg=alg)
+        password = key_password(password_file)
+        signed = sign_card(data, key_text, kid=kid, jku=jku, alg=alg, password=password)
     except KeysError as exc:
         fail(str(exc), ExitCode.UNUSABLE)
     except (ValueError, UnicodeDecodeError) as exc:
