@@ -31,6 +31,7 @@ from th_ext.cli._options import (
     FetchSchemasOption,
     FleetOptions,
     FromOption,
+    HarOption,
     HeaderOption,
     HeaderOriginOption,
     JobsOption,
@@ -57,6 +58,7 @@ from th_ext.cli._terminal import (
     write,
 )
 from th_ext.cli._validate import signature_options
+from th_ext.net import har_recording
 from th_ext.report import RenderOptions, error_document, junit_text, render, stream, to_json
 
 if TYPE_CHECKING:
@@ -176,6 +178,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    har: HarOption = None,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -215,16 +218,21 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
     if fleet.wanted(sources, output_format.value):
-        if html is not None:
-            fail("--html writes the report of one agent; give one SOURCE without --from")
+        if html is not None or har is not None:
+            which = "--html" if html is not None else "--har"
+            fail(f"{which} writes the run of one agent; give one SOURCE without --from")
         raise typer.Exit(conform_fleet(sources, fleet, output_format.value, options, junit_file))
     if not sources:
         fail("give a SOURCE, or a list of them with --from FILE")
-    if quiet or not stderr_is_terminal():
-        report = run_conform(sources[0], options)
-    else:
-        with StepProgress() as progress:
-            report = run_conform(sources[0], replace(options, progress=progress))
+    title = f"th-ext conform {sources[0]}"
+    with har_recording(har, (name for name, _ in limits.headers), title) as recorder:
+        if quiet or not stderr_is_terminal():
+            report = run_conform(sources[0], options, recorder=recorder)
+        else:
+            with StepProgress() as progress:
+                report = run_conform(
+                    sources[0], replace(options, progress=progress), recorder=recorder
+                )
     if html is not None:
         _write_file(html, "--html", render(report, "html"))
         write(f"wrote {html}", err=True)
@@ -232,6 +240,8 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         _write_file(junit_file, "--junit-file", render(report, "junit"))
     for chunk in stream([report], output_format.value, RenderOptions(color=use_color(sys.stdout))):
         sys.stdout.write(chunk)
+    if recorder is not None:
+        write(f"wrote {har}: {len(recorder.entries)} HTTP exchanges (HAR 1.2)", err=True)
     if not report.passed:
         raise typer.Exit(int(ExitCode.PROBLEMS))
 

@@ -64,6 +64,7 @@ __all__ = [
     "FetchSchemasOption",
     "FleetOptions",
     "FromOption",
+    "HarOption",
     "HeaderOption",
     "HeaderOriginOption",
     "JobsOption",
@@ -160,6 +161,19 @@ MaxBytesOption = Annotated[
         help=f"Stop reading past this many bytes, counted after decompression (1 to "
         f"{MAX_BYTES_LIMIT}).",
         show_default=True,
+    ),
+]
+
+HarOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--har",
+        metavar="FILE",
+        help="Write every HTTP exchange of the run, streams included, to FILE as an HTTP "
+        "Archive (HAR 1.2) that browsers' developer tools open; --header values are written "
+        "***, bodies are kept up to --max-bytes.",
+        show_default=False,
+        dir_okay=False,
     ),
 ]
 

@@ -61,7 +61,7 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
-from th_ext.net import HeaderScope, client_options, redact_url
+from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._source import (
@@ -141,15 +141,20 @@ def run_conform(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    recorder: HarRecorder | None = None,
 ) -> ConformReport:
     """Check the agent whose card is at ``source`` (a file, or a card or base URL).
 
-    Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
-    be read, a ``--command`` is not registered, no binding is left to check.
+    With a ``recorder``, every exchange with the agent (streams included) is recorded in it,
+    also when the run ends with an error. Raises ``ConformError`` (or a ``SourceError``) when
+    nothing can be checked: the card cannot be read, a ``--command`` is not registered, no
+    binding is left to check.
     """
 
     def run() -> ConformReport:
-        return asyncio.run(run_conform_async(source, options, transport=transport))
+        return asyncio.run(
+            run_conform_async(source, options, transport=transport, recorder=recorder)
+        )
 
     try:
         asyncio.get_running_loop()
@@ -165,6 +170,7 @@ async def run_conform_async(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    recorder: HarRecorder | None = None,
 ) -> ConformReport:
     """``run_conform`` for a caller that already runs an event loop."""
     options = options or ConformOptions()
@@ -178,8 +184,8 @@ async def run_conform_async(
     async with httpx.AsyncClient(
         transport=counter, timeout=options.timeout, trust_env=False, follow_redirects=False
     ) as client:
-        card, location = await read_card(client, source, limits, scope)
-        return await _check(card, location, scope, options, client, counter, started)
+        card, location = await read_card(client, source, limits, scope, recorder)
+        return await _check(card, location, scope, options, client, counter, started, recorder)
 
 
 async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
@@ -190,6 +196,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     client: httpx.AsyncClient,
     counter: _Counting,
     started: float,
+    recorder: HarRecorder | None,
 ) -> ConformReport:
     if "supportedInterfaces" not in card and "url" in card:
         raise ConformError("this is an A2A 0.3 card; conform needs an A2A 1.0 card")
@@ -216,7 +223,15 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     modes = [True, False] if streaming else [False]
     headers = {"A2A-Version": "1.0", "A2A-Extensions": EXTENSION_URI}
     wires: list[Wire] = [
-        open_wire(client, i, headers, scope, timeout=options.timeout, max_bytes=options.max_bytes)
+        open_wire(
+            client,
+            i,
+            headers,
+            scope,
+            timeout=options.timeout,
+            max_bytes=options.max_bytes,
+            recorder=recorder,
+        )
         for i in interfaces
     ]
     version = find(EXTENSION_URI)
@@ -408,7 +423,11 @@ def card_check(extension: CardCommands) -> Check:
 
 
 async def read_card(
-    client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
+    client: httpx.AsyncClient,
+    source: str,
+    limits: SourceLimits,
+    scope: HeaderScope,
+    recorder: HarRecorder | None = None,
 ) -> tuple[dict[str, Any], str]:
     """The card at ``source`` and where it was read: a URL through ``client`` by the one reader
     of a card URL (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects
@@ -417,7 +436,9 @@ async def read_card(
     if is_url(source):
         check_limits(limits)
         deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
-        raw = await read_url_async(source, limits, scope, client=client, deadline=deadline)
+        raw = await read_url_async(
+            source, limits, scope, client=client, deadline=deadline, recorder=recorder
+        )
     else:
         raw = read_source(source, limits, scope=scope)
     loaded = parse_card(raw)

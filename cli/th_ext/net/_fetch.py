@@ -39,6 +39,7 @@ from th_ext._exceptions import (
     RedirectError,
     SourceArgumentError,
     SourceTooLargeError,
+    ThExtError,
 )
 from th_ext.net import client_options, ssl_context
 from th_ext.net._exchange import (
@@ -50,6 +51,7 @@ from th_ext.net._exchange import (
     read_body,
     shorten,
 )
+from th_ext.net._har import HarEntry, HarRecorder
 from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url
 
 __all__ = ["MAX_INTERIM", "FetchResult", "PolicyTransport", "fetch", "fetch_async", "run_alone"]
@@ -80,6 +82,7 @@ async def fetch_async(
     max_redirects: int = 5,
     user_agent: str = "th-ext",
     same_origin: bool = False,
+    recorder: HarRecorder | None = None,
 ) -> FetchResult:
     """GET ``url`` through ``client`` and return the body, or raise a ``FetchError`` (its
     subclasses ``FetchTimeoutError``, ``HTTPStatusCodeError``, ``RedirectError``),
@@ -90,14 +93,16 @@ async def fetch_async(
     ``scope.headers_for`` its URL. The whole fetch ends by ``deadline``; a
     ``FetchTimeoutError`` then says ``deadline.message``. Every URL in a message is redacted.
     With ``same_origin``, a redirect to another origin than ``url``'s is refused before it is
-    followed (``redirect-off-origin``).
+    followed (``redirect-off-origin``). A ``recorder`` records each request (HAR).
     """
     seen = [url]
     current = url
     try:
         async with asyncio.timeout(deadline.remaining()):
             while True:
-                location, result = await _get(client, current, scope, max_bytes, user_agent)
+                location, result = await _get(
+                    client, current, scope, max_bytes, user_agent, recorder
+                )
                 if result is not None:
                     return FetchResult(current, *result, redirects=tuple(seen[1:]))
                 current = _follow(url, current, location, seen, max_redirects, same_origin)
@@ -198,8 +203,13 @@ def _request_headers(url: str, scope: HeaderScope, user_agent: str) -> list[tupl
     return send
 
 
-async def _get(
-    client: httpx.AsyncClient, url: str, scope: HeaderScope, max_bytes: int, user_agent: str
+async def _get(  # noqa: PLR0917 (one private step of fetch_async)
+    client: httpx.AsyncClient,
+    url: str,
+    scope: HeaderScope,
+    max_bytes: int,
+    user_agent: str,
+    recorder: HarRecorder | None,
 ) -> tuple[str, tuple[int, str, bytes] | None]:
     """One request: a redirect's ``Location`` and ``None``, or ``""`` and (status, content
     type, body)."""
@@ -215,18 +225,33 @@ async def _get(
         request = client.build_request("GET", url, headers=_request_headers(url, scope, user_agent))
     except (httpx.InvalidURL, UnicodeError) as exc:
         raise SourceArgumentError(f"{where}: cannot be sent ({shorten(str(exc))})") from None
+    entry = None
+    if recorder is not None:
+        entry = recorder.start("GET", url, dict(request.headers), None, "")
+    failure = "the read was cut short"
     try:
-        response = await client.send(request, stream=True)
-    except httpx.TransportError as exc:
-        raise FetchError(f"{where}: {redact(describe(exc))}") from None
-    try:
-        return await _answer(response, where, max_bytes)
+        try:
+            response = await client.send(request, stream=True)
+        except httpx.TransportError as exc:
+            raise FetchError(f"{where}: {redact(describe(exc))}") from None
+        if entry is not None:
+            entry.response(response)
+        try:
+            answer = await _answer(response, where, max_bytes, entry)
+        finally:
+            await response.aclose()
+        failure = ""
+        return answer
+    except ThExtError as exc:
+        failure = str(exc)
+        raise
     finally:
-        await response.aclose()
+        if entry is not None:
+            entry.end(failure)
 
 
 async def _answer(
-    response: httpx.Response, where: str, max_bytes: int
+    response: httpx.Response, where: str, max_bytes: int, entry: HarEntry | None = None
 ) -> tuple[str, tuple[int, str, bytes] | None]:
     status = response.status_code
     if status in _REDIRECT_STATUSES:
@@ -250,6 +275,8 @@ async def _answer(
     try:
         async for chunk in read_body(response, max_bytes, where):
             chunks.append(chunk)
+            if entry is not None:
+                entry.body_read(chunk)
     except BodyTooLargeError:
         what = "sent more than" if encoding in ("identity", "") else "expands past"
         raise _too_large(where, f"{what} {max_bytes} bytes", max_bytes) from None

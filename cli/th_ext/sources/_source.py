@@ -36,6 +36,8 @@ from th_ext.problems import Problem
 if TYPE_CHECKING:
     import httpx
 
+    from th_ext.net import HarRecorder
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_TIMEOUT",
@@ -204,6 +206,7 @@ def read_source(
     *,
     well_known: bool = True,
     scope: HeaderScope | None = None,
+    recorder: HarRecorder | None = None,
 ) -> SourceBytes:
     """The bytes of the document at ``source``: a file path, ``-`` for stdin, or an http(s) URL.
 
@@ -212,7 +215,7 @@ def read_source(
     ``scope`` decides which requests carry ``limits.headers`` (by default: the origin of
     ``source`` and of ``limits.header_origins``); pass one to share it with later requests.
     Credentials in a URL (``user:password@``) are redacted in ``source``, ``location`` and
-    every message.
+    every message. A ``recorder`` records each request (HAR).
 
     Raises a ``SourceError`` subclass when nothing could be read: ``SourceArgumentError`` (bad
     source or limits), ``SourceUnreadableError`` (file or stdin), ``SourceTooLargeError`` (over
@@ -226,7 +229,7 @@ def read_source(
     if is_url(source):
         if scope is None:
             scope = header_scope(source, limits)
-        return _read_url(source, limits, scope, well_known=well_known)
+        return _read_url(source, limits, scope, well_known=well_known, recorder=recorder)
     scheme = _SCHEME.match(source)
     if scheme:
         raise SourceArgumentError(
@@ -263,7 +266,12 @@ def _read_file(path: str, max_bytes: int) -> bytes:
 
 
 def _read_url(
-    source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
+    source: str,
+    limits: SourceLimits,
+    scope: HeaderScope,
+    *,
+    well_known: bool,
+    recorder: HarRecorder | None = None,
 ) -> SourceBytes:
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import run_alone
@@ -271,7 +279,13 @@ def _read_url(
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
     return run_alone(
         lambda client: read_url_async(
-            source, limits, scope, client=client, deadline=deadline, well_known=well_known
+            source,
+            limits,
+            scope,
+            client=client,
+            deadline=deadline,
+            well_known=well_known,
+            recorder=recorder,
         )
     )
 
@@ -284,11 +298,13 @@ async def read_url_async(
     client: httpx.AsyncClient,
     deadline: Deadline,
     well_known: bool = True,
+    recorder: HarRecorder | None = None,
 ) -> SourceBytes:
     """The card at the URL ``source``, read through ``client`` by ``deadline``: the well-known
     path for a base URL (``well_known``), the pre-0.3 path when the first answers 404 (with its
     warning), the byte cap, the redirect rules and ``scope``'s headers on each request. This is
-    what ``read_source`` does for a URL, for callers that read many sources on one loop."""
+    what ``read_source`` does for a URL, for callers that read many sources on one loop. A
+    ``recorder`` records each request (HAR)."""
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import fetch_async
 
@@ -305,6 +321,7 @@ async def read_url_async(
             max_bytes=limits.max_bytes,
             max_redirects=MAX_REDIRECTS,
             user_agent=f"th-ext/{__version__}",
+            recorder=recorder,
         )
         notices = tuple(_withheld_notice(text) for text in scope.notices()[withheld_before:])
         return SourceBytes(shown, redact_url(result.url), result.body, result.content_type, notices)

@@ -44,7 +44,8 @@ def signatures() -> Iterator[tuple[str, int]]:
 
 
 def sdk_bytes(case: dict[str, Any]) -> bytes:
-    return (case["sdk_canonical"] or case["canonical"]).encode("utf-8")
+    text: str = case["sdk_canonical"] or case["canonical"]
+    return text.encode("utf-8")
 
 
 def pyjwt_accepts(signature: dict[str, Any], payload: bytes) -> bool:
