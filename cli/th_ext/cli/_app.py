@@ -18,8 +18,7 @@ from th_ext.cli._commands import commands_command
 from th_ext.cli._conform import conform_command
 from th_ext.cli._demo import demo_command
 from th_ext.cli._dispatch import dispatch_command
-from th_ext.cli._keys import keys_app
-from th_ext.cli._validate import sign_command, validate_command
+from th_ext.cli._validate import keys_app, sign_command, validate_command
 
 __all__ = ["MAX_HELP_WIDTH", "app", "console_main", "main"]
 

@@ -59,7 +59,9 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_PER_ORIGIN",
     "DEFAULT_TIMEOUT",
+    "KEY_ALGORITHMS",
     "MAX_JOBS",
+    "PASSWORD_VARIABLE",
     "FetchKeysOption",
     "FetchSchemasOption",
     "FleetOptions",
@@ -72,6 +74,7 @@ __all__ = [
     "KeysOption",
     "MaxBytesOption",
     "OutputOption",
+    "PasswordFileOption",
     "PerOriginOption",
     "QuietOption",
     "RequireSignatureOption",
@@ -163,6 +166,34 @@ MaxBytesOption = Annotated[
         show_default=True,
     ),
 ]
+
+KEY_ALGORITHMS = (
+    "ES256",
+    "ES384",
+    "ES512",
+    "RS256",
+    "RS384",
+    "RS512",
+    "PS256",
+    "PS384",
+    "PS512",
+    "EdDSA",
+)
+"""``th_ext.signatures.ALGORITHMS``, for the help and completion (a test keeps them equal)."""
+PASSWORD_VARIABLE = "TH_EXT_KEY_PASSWORD"
+"""``th_ext.signatures.PASSWORD_VARIABLE`` (a test keeps them equal)."""
+
+PasswordFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--password-file",
+        metavar="FILE",
+        help=f"The password of an encrypted PEM key: this file's first line (or set "
+        f"{PASSWORD_VARIABLE}).",
+        show_default=False,
+    ),
+]
+
 
 HarOption = Annotated[
     Path | None,

@@ -17,7 +17,7 @@ from jwt import PyJWK, PyJWKSet
 from typer.testing import CliRunner
 
 from tests.acceptance.validate.conftest import good_card, run_validate
-from th_ext.cli._keys import KEY_ALGORITHMS, PASSWORD_VARIABLE
+from th_ext.cli._options import KEY_ALGORITHMS, PASSWORD_VARIABLE
 from th_ext.signatures import ALGORITHMS
 from th_ext.signatures import PASSWORD_VARIABLE as LIBRARY_PASSWORD_VARIABLE
 
