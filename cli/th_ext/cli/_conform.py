@@ -218,9 +218,10 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
     if fleet.wanted(sources, output_format.value):
-        if html is not None or har is not None:
-            which = "--html" if html is not None else "--har"
-            fail(f"{which} writes the run of one agent; give one SOURCE without --from")
+        if html is not None:
+            fail("--html writes the report of one agent; give one SOURCE without --from")
+        if har is not None:
+            fail("--har records the run of one agent; give one SOURCE without --from")
         raise typer.Exit(conform_fleet(sources, fleet, output_format.value, options, junit_file))
     if not sources:
         fail("give a SOURCE, or a list of them with --from FILE")
