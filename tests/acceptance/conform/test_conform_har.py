@@ -147,7 +147,7 @@ def test_a_run_that_reaches_no_agent_still_writes_its_har(tmp_path: Path) -> Non
     ("args", "words"),
     [
         (("conform", "http://127.0.0.1:9/", "--har", "{missing}/run.har"), "does not exist"),
-        (("conform", "--from", "{list}", "--har", "{ok}/run.har"), "--har records the run of one agent"),
+        (("conform", "--from", "{list}", "--har", "{ok}/run.har"), "--har records the run of one"),
         (("dispatch", "{card}", "/model", "--har", "{ok}/run.har"), "a dry run sends nothing"),
     ],
 )
