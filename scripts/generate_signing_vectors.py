@@ -399,8 +399,9 @@ def render_page(document: dict[str, Any]) -> str:
         "verifier against: each case gives an input card, its section 8.4.1 canonical bytes "
         "(RFC 8785), a2a-sdk 1.3's bytes where they differ and why, and each signature's "
         "protected header, detached JWS (`protected..signature`, RFC 7515 appendix F) and "
-        "which verifier accepts it. The same data, machine-readable: "
-        "[vectors.json](vectors.json).",
+        "which verifier accepts it. [vectors.json](vectors.json) holds the same, "
+        "machine-readable, with each input card and its signed form (the canonical bytes "
+        "below show the input card's content).",
         "",
         "A signature is checked over `protected` + `.` + base64url(canonical bytes): section "
         "8.4.1's bytes for a signature made over them, a2a-sdk 1.3's for one made as its signer "
@@ -430,24 +431,31 @@ def render_page(document: dict[str, Any]) -> str:
         differ = "yes" if case["sdk_canonical"] is not None else "no"
         anchor = case["id"]
         lines.append(f"| [{case['title']}](#{anchor}) | {differ} | {_word(spec)} | {_word(sdk)} |")
+    base = document["cases"][0]["canonical"]  # the base card's, shared by many cases
+    lines += [
+        "",
+        "## The base card",
+        "",
+        "Most cases sign this card; its section 8.4.1 canonical bytes (UTF-8), which a2a-sdk "
+        "1.3's form shares:",
+        "",
+        "```text",
+        base,
+        "```",
+    ]
     for case in document["cases"]:
         lines += ["", f"### {case['title']} {{ #{case['id']} }}", "", case["why"], ""]
-        lines += [
-            "Input card:",
-            "",
-            "```json",
-            json.dumps(case["card"], indent=2, ensure_ascii=False),
-            "```",
-            "",
-        ]
-        lines += [
-            "Section 8.4.1 canonical bytes (UTF-8):",
-            "",
-            "```text",
-            case["canonical"],
-            "```",
-            "",
-        ]
+        if case["canonical"] == base:
+            lines += ["Canonical bytes: [the base card's](#the-base-card).", ""]
+        else:
+            lines += [
+                "Section 8.4.1 canonical bytes (UTF-8):",
+                "",
+                "```text",
+                case["canonical"],
+                "```",
+                "",
+            ]
         if case["sdk_canonical"] is not None:
             dropped = ", ".join(f"`{p}`" for p in case["sdk_drops"])
             lines += [
