@@ -625,9 +625,9 @@ def load_key(
         else:
             key = _pem_private_key(key_text, source, password)
     else:
-        key = _jwk_key(key_text, source, wanted, public)
-        if isinstance(key, tuple):
-            return key
+        key, named = _jwk_key(key_text, source, wanted, public)
+        if named is not None:
+            return key, named
     private_types = (
         ec.EllipticCurvePrivateKey,
         rsa.RSAPrivateKey,
@@ -675,8 +675,9 @@ def _pem_private_key(key_text: bytes, source: str, password: bytes | None) -> An
         raise KeysError(f"{source}: not a usable PEM private key ({_short(exc)})") from None
 
 
-def _jwk_key(key_text: bytes, source: str, wanted: str, public: bool) -> Any:
-    """The key of a JWK; ``(key, alg)`` when the JWK names its own ``alg``."""
+def _jwk_key(key_text: bytes, source: str, wanted: str, public: bool) -> tuple[Any, str | None]:
+    """The key of a JWK, and the algorithm the JWK names for it (``None`` when it names none
+    that th-ext signs with)."""
     try:
         jwk = json.loads(key_text)
     except (ValueError, RecursionError):
@@ -692,9 +693,8 @@ def _jwk_key(key_text: bytes, source: str, wanted: str, public: bool) -> Any:
         key = _from_jwk(algorithm_for(family), jwk)
     except KeysError as exc:
         raise KeysError(f"{source}: the JWK is not a usable key ({exc})") from None
-    if isinstance(jwk.get("alg"), str) and jwk["alg"] in _FITS:
-        return key, jwk["alg"]
-    return key
+    named = jwk.get("alg")
+    return key, named if isinstance(named, str) and named in _FITS else None
 
 
 def _from_jwk(algorithm: Algorithm, jwk: dict[str, Any]) -> Any:
