@@ -21,6 +21,7 @@ from th_ext.signatures._canonical import (
 from th_ext.signatures._jws import (
     ALGORITHMS,
     MAX_KEYS,
+    MAX_KID,
     MAX_SIGNATURES,
     KeysError,
     KeySet,
@@ -47,6 +48,7 @@ __all__ = [
     "ALGORITHMS",
     "MAX_DEPTH",
     "MAX_KEYS",
+    "MAX_KID",
     "MAX_SIGNATURES",
     "NEW_KEY_TYPES",
     "PASSWORD_VARIABLE",

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALGORITHMS",
     "MAX_KEYS",
+    "MAX_KID",
     "MAX_SIGNATURES",
     "KeySet",
     "KeysError",
