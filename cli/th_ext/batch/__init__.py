@@ -4,6 +4,7 @@
 from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
+from th_ext.batch._revalidate import FETCHED_UNCHANGED, FETCHED_WHOLE, Revalidation
 from th_ext.batch._run import (
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
@@ -20,12 +21,15 @@ from th_ext.batch._summary import Summary
 __all__ = [
     "DEFAULT_JOBS",
     "DEFAULT_PER_ORIGIN",
+    "FETCHED_UNCHANGED",
+    "FETCHED_WHOLE",
     "MAX_JOBS",
     "MAX_LINE",
     "BatchCounts",
     "ListEntry",
     "Outcome",
     "ResumeState",
+    "Revalidation",
     "SeenSources",
     "Summary",
     "check_agents",

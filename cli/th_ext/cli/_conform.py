@@ -21,6 +21,7 @@ from th_ext.cli._options import (
     DEFAULT_PER_ORIGIN,
     DEFAULT_TIMEOUT,
     EACH_EXCHANGE,
+    DbOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
@@ -42,6 +43,7 @@ from th_ext.cli._options import (
     given_format,
     source_limits,
     timeout_option,
+    verdict_options,
 )
 from th_ext.cli._terminal import StepProgress, fail, use_color, write
 from th_ext.cli._validate import signature_options
@@ -165,6 +167,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     resume: ResumeOption = None,
     quiet: QuietOption = False,
     har: HarOption = None,
+    db: DbOption = None,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -203,7 +206,24 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     sources = sources or []
     if har is not None and (from_file is not None or len(sources) != 1):
         fail("--har records the run of one agent; give one SOURCE without --from")
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    verdict = verdict_options(
+        command=command,
+        skip_command=skip_command,
+        binding=binding,
+        level=level,
+        strict=strict,
+        max_interfaces=max_interfaces,
+        max_commands=max_commands,
+        schemas=schemas,
+        fetch_schemas=fetch_schemas,
+        header=header,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        keys=keys,
+        fetch_keys=fetch_keys,
+        require_signature=require_signature,
+    )
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, db, verdict)
     # One agent on a terminal: the progress of its messages rather than of the sources.
     steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 

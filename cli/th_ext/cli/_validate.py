@@ -22,6 +22,7 @@ from th_ext.cli._options import (
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
     KEY_ALGORITHMS,
+    DbOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
@@ -45,6 +46,7 @@ from th_ext.cli._options import (
     note_withheld,
     source_limits,
     timeout_option,
+    verdict_options,
 )
 from th_ext.cli._terminal import ExitCode, fail, write
 from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, read_bounded
@@ -130,6 +132,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    db: DbOption = None,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     limits = source_limits(header, timeout, max_bytes, header_origin)
@@ -137,7 +140,20 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     options_for, notices = _options_for(
         strict, tuple(extension or ()), schema, schemas, fetch_schemas, limits, signatures
     )
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    verdict = verdict_options(
+        strict=strict,
+        extension=extension,
+        schema=schema,
+        schemas=schemas,
+        fetch_schemas=fetch_schemas,
+        header=header,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        keys=keys,
+        fetch_keys=fetch_keys,
+        require_signature=require_signature,
+    )
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, db, verdict)
     # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime) loads
     # only for a command that checks cards, not for every start of th-ext.
     from th_ext.batch import check_cards
