@@ -16,27 +16,26 @@ and SIGTERM) cancels every source in flight and their requests.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
-
-import httpx
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
-from th_ext.batch._fetch import CardReader
+from th_ext._sync import run_sync
+from th_ext.batch._jsonl import exit_code_of
 from th_ext.batch._list import ListEntry
-from th_ext.batch._polite import OriginLimiter, OriginPools, PoliteTransport
+from th_ext.batch._revalidate import FETCHED_WHOLE, Revalidation, carried_over, validators
 from th_ext.batch._seen import SeenSources, shown
-from th_ext.conform import ConformOptions, run_conform_async
 from th_ext.net import client_options
-from th_ext.sources import SourceLimits, check_limits, is_url, read_source
+from th_ext.report import error_record
+from th_ext.sources import SourceBytes, SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
 if TYPE_CHECKING:
-    from th_ext.conform import ConformReport
+    from th_ext.batch._fetch import CardReader
+    from th_ext.conform import ConformOptions, ConformReport
     from th_ext.validate import Report
 
 __all__ = [
@@ -47,7 +46,7 @@ __all__ = [
     "Outcome",
     "check_agents",
     "check_cards",
-    "error_document",
+    "validate_source",
 ]
 
 DEFAULT_JOBS = 16
@@ -69,7 +68,8 @@ class Outcome:
     ``document`` is the source's JSON object, the line of ``--format jsonl``: the report's
     ``to_dict()`` (for an agent, with its ``source``), or the error document of a source that
     could not be read. ``index`` is the source's place in the list (from 0). A source listed a
-    second time is an outcome with ``duplicate`` set and no document.
+    second time is an outcome with ``duplicate`` set and no document. A card found unchanged
+    (``check_cards`` with a ``Revalidation``) has the earlier ``document`` and no ``report``.
     """
 
     source: str
@@ -80,6 +80,10 @@ class Outcome:
     report: Report | ConformReport | None = None
     error: ThExtError | None = None
     duplicate: bool = False
+    etag: str | None = None
+    """The card response's entity tag, when it sent one well-formed tag (to ask with later)."""
+    last_modified: str | None = None
+    """The card response's ``Last-Modified``, when it is an HTTP date."""
 
 
 @dataclass(slots=True)
@@ -97,20 +101,6 @@ class BatchCounts:
     finished: bool = False
 
 
-def error_document(exc: ThExtError, command: str, source: str) -> dict[str, Any]:
-    """The document ``--format json`` gives when ``source`` cannot be checked at all."""
-    code = getattr(exc, "code", None)
-    if not (isinstance(code, str) and code):
-        name = type(exc).__name__.removesuffix("Error") or "error"
-        code = re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
-    return {
-        "command": command,
-        "source": shown(source),
-        "exit_code": 2,
-        "error": {"code": code, "message": " ".join(str(exc).split())},
-    }
-
-
 def check_cards(
     sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
     *,
@@ -121,6 +111,7 @@ def check_cards(
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
     notices: Sequence[Problem] = (),
+    revalidation: Revalidation | None = None,
 ) -> AsyncIterator[Outcome]:
     """Validate the card at each source, ``jobs`` at once, yielding each outcome when ready.
 
@@ -132,6 +123,9 @@ def check_cards(
     origin at once. Sources in ``skip`` are passed over; one listed twice is checked once.
     ``notices`` are problems of the run itself (what was found reading the family's schemas),
     reported with every card, as ``th-ext validate SOURCE`` reports them with its one card.
+    With ``revalidation`` (what an earlier run of the same th-ext and options recorded), a
+    card URL is asked for with the tag recorded for it, and an unchanged card carries the
+    earlier line over (``th_ext.batch._revalidate``); each line then says which, in ``fetch``.
     Raises ``SourceArgumentError`` for limits out of range.
     """
     limits = limits or SourceLimits()
@@ -143,15 +137,33 @@ def check_cards(
         return given if isinstance(given, ValidateOptions) else given(card_url, started)
 
     strict = options_for(None, time.monotonic()).strict
-    limiter = OriginLimiter(per_origin)
 
     async def run() -> AsyncIterator[Outcome]:
-        async with _client(limiter, jobs) as client:
-            reader = CardReader(client, limiter, limits, VALIDATION_THREADS)
+        validating = asyncio.Semaphore(VALIDATION_THREADS)
+        opened: list[CardReader] = []
+
+        def reader() -> CardReader:
+            """The run's reader of card URLs, opened at its first URL: httpx and the run's
+            transport (about 100 ms of imports, measured with -X importtime) load only then,
+            so a run over card files never pays for them."""
+            if not opened:
+                from th_ext.batch._fetch import CardReader
+
+                opened.append(CardReader(per_origin, limits, jobs))
+            return opened[0]
+
+        try:
 
             async def check(index: int, source: str) -> Outcome:
                 return await _check_card(
-                    index, source, reader, limits, options_for, run_notices=notices
+                    index,
+                    source,
+                    reader,
+                    limits,
+                    options_for,
+                    validating=validating,
+                    run_notices=notices,
+                    revalidation=revalidation,
                 )
 
             def bad_line(index: int, error: SourceError) -> Outcome:
@@ -163,6 +175,9 @@ def check_cards(
                 sources, check, bad_line, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
+        finally:
+            if opened:
+                await opened[0].aclose()
 
     return run()
 
@@ -182,10 +197,13 @@ def check_agents(
     A source whose run cannot start (its card unreadable, the extension not declared, no
     interface reached) is an outcome with exit code 2 and its error document.
     """
+    # The conformance kit and its HTTP client (about 150 ms of imports, measured with
+    # -X importtime) load only for a run over agents.
+    from th_ext.batch._polite import OriginLimiter, PoliteTransport
+    from th_ext.conform import ConformOptions, run_conform_async
+
     options = options or ConformOptions()
-    check_limits(
-        SourceLimits(options.headers, options.timeout, options.max_bytes, options.header_origins)
-    )
+    check_limits(options.limits)
     _check_counts(jobs, per_origin)
     limiter = OriginLimiter(per_origin)
 
@@ -229,53 +247,30 @@ def _check_counts(jobs: int, per_origin: int) -> None:
         )
 
 
-def _client(limiter: OriginLimiter, jobs: int) -> httpx.AsyncClient:
-    """The run's one client: the policy's transport, a pool per origin (kept alive for the next
-    source of the same origin), under the per-origin slots. No timeout of its own: every fetch
-    runs under its source's deadline."""
-    pools = OriginPools(
-        lambda: client_options(limits=httpx.Limits(max_keepalive_connections=limiter.per_origin))[
-            "transport"
-        ],
-        limiter,
-        keep=jobs,
-    )
-    options = client_options()
-    options.pop("transport")
-    return httpx.AsyncClient(
-        transport=_Owning(PoliteTransport(pools, limiter), pools), timeout=None, **options
-    )
-
-
-class _Owning(httpx.AsyncBaseTransport):
-    """The run's transport: polite, and closing the pool under it when the client closes."""
-
-    def __init__(self, polite: PoliteTransport, pool: httpx.AsyncBaseTransport) -> None:
-        self.polite = polite
-        self.pool = pool
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        return await self.polite.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        await self.pool.aclose()
-
-
 async def _check_card(
     index: int,
     source: str,
-    reader: CardReader,
+    reader: Callable[[], CardReader],
     limits: SourceLimits,
     options_for: Callable[[str | None, float], ValidateOptions],
     *,
+    validating: asyncio.Semaphore,
     run_notices: Sequence[Problem],
+    revalidation: Revalidation | None = None,
 ) -> Outcome:
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+    asked = revalidation.etag_of(source) if revalidation and is_url(source) else None
     try:
         if is_url(source):
-            raw = await reader.read(source, deadline)
+            raw = await reader().read(source, deadline, if_none_match=asked)
+            if raw.status == 304:
+                assert revalidation is not None and asked is not None
+                unchanged = _unchanged(index, revalidation.document_of(source), raw, asked)
+                if unchanged is not None:
+                    return replace(unchanged, seconds=_since(started))
+                raw = await reader().read(source, deadline)  # it cannot stand for it: whole
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
@@ -285,6 +280,7 @@ async def _check_card(
             report.source, index, 2, _since(started), report.to_dict(), report, error=exc
         )
     location, notices = raw.location, (*raw.notices, *run_notices)
+    etag, last_modified = validators(raw.headers)
     options = options_for(location if is_url(source) else None, started)
     body = [raw.data]
     del raw
@@ -306,7 +302,7 @@ async def _check_card(
 
     try:
         if len(body[0]) > LOOP_VALIDATION_BYTES:
-            async with reader.validating:
+            async with validating:
                 report = await asyncio.to_thread(check)
         elif options.card_checks:
             # A card check may wait on the network (a signature's jku, with --fetch-keys): it
@@ -316,13 +312,39 @@ async def _check_card(
             report = check()
     except DeadlineError as exc:  # what --format json gives for it: the error document
         return _failed(index, source, exc, "validate", started)
+    document = report.to_dict()
+    if revalidation is not None:
+        document["fetch"] = FETCHED_WHOLE
     return Outcome(
-        report.source, index, report.exit_code, _since(started), report.to_dict(), report
+        report.source,
+        index,
+        report.exit_code,
+        _since(started),
+        document,
+        report,
+        etag=etag,
+        last_modified=last_modified,
+    )
+
+
+def _unchanged(
+    index: int, earlier: dict[str, Any] | None, raw: SourceBytes, asked: str
+) -> Outcome | None:
+    """The outcome of a card the server said is unchanged: the earlier line carried over, or
+    ``None`` when the 304 cannot stand for it (``carried_over``)."""
+    carried = carried_over(earlier, raw, asked)
+    if carried is None:
+        return None
+    code = exit_code_of(carried, "validate")
+    assert code is not None  # carried_over takes only a validate line
+    _, last_modified = validators(raw.headers)
+    return Outcome(
+        str(carried["source"]), index, code, 0.0, carried, etag=asked, last_modified=last_modified
     )
 
 
 def _failed(index: int, source: str, exc: ThExtError, command: str, started: float) -> Outcome:
-    document = error_document(exc, command, source)
+    document = error_record(exc, command, source)
     return Outcome(shown(source), index, 2, _since(started), document, error=exc)
 
 
@@ -373,7 +395,10 @@ async def _schedule(
         try:
             async for entry in entries:
                 counts.listed += 1
-                if isinstance(entry, str) and skip is not None and entry in skip:
+                if (
+                    skip is not None
+                    and (entry if isinstance(entry, str) else _label(entry)) in skip
+                ):
                     counts.resumed += 1
                     continue
                 await slots.acquire()
@@ -430,3 +455,22 @@ async def _entries(
     else:
         for entry in sources:
             yield entry
+
+
+def validate_source(
+    source: str,
+    *,
+    options: ValidateOptions | Callable[[str | None, float], ValidateOptions] | None = None,
+    limits: SourceLimits | None = None,
+    notices: Sequence[Problem] = (),
+) -> Outcome:
+    """Validate the card at one source, from synchronous code: ``check_cards`` of that source
+    alone (read under ``limits``, its ``timeout`` over the fetch and the checking), its
+    outcome. A source that cannot be read is an outcome with exit code 2 and its report."""
+
+    async def check_alone() -> Outcome:
+        outcomes = check_cards([source], options=options, limits=limits, notices=notices)
+        (outcome,) = [outcome async for outcome in outcomes]
+        return outcome
+
+    return run_sync(check_alone)

@@ -1,8 +1,5 @@
-"""What a run's summary needs, kept in bounded memory however many sources it checks.
-
-The counts by exit code, the first ``shown`` failing sources and the ``shown`` slowest: each
-outcome is added and then forgotten.
-"""
+"""The totals a run's summary needs, in bounded memory: counts by exit code, the first failing
+sources and the slowest."""
 
 from __future__ import annotations
 

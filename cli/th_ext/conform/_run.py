@@ -1,31 +1,13 @@
-"""The entry point: ``run_conform`` checks a live agent against every requirement it can.
-
-It reads the card, picks the interfaces the card declares among JSON-RPC and HTTP+JSON (gRPC and
-others are reported as not checked), runs every scenario on a new and on an existing task,
-streaming and with ``SendMessage`` as the card allows, and returns a ``ConformReport``.
-
-All HTTP goes through one ``httpx.AsyncClient`` built on the transport the caller gives (or
-th-ext's own, ``th_ext.net.client_options``), counted request by request; the card is read
-through it too, by the reader ``validate`` uses (``th_ext.sources.read_url_async``: the
-well-known path and its pre-0.3 fallback, redirects checked, the byte cap, one deadline), so a
-test can run the whole check in-process against an ASGI app. The card's own part of
-conformance is checked here: it lists the registered commands in the extension's params
-(CMD-7).
-
-Every JSON-RPC and HTTP+JSON interface is checked, the same URL and binding once, up to a limit
-(``--max-interfaces``); the others are listed with the reason, and a note names the ones left
-over the limit. After the run, an interface whose every request found no server is marked
-unreachable. URLs are shown with their credentials redacted.
-"""
+"""``run_conform_async`` checks a live agent against every requirement it can, over every
+JSON-RPC and HTTP+JSON interface its card declares (up to ``max_interfaces``), through one
+``httpx.AsyncClient`` on the caller's transport; ``run_conform`` is the same from plain code."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
@@ -35,6 +17,7 @@ from th_ext._exceptions import (
     AgentUnreachableError,
     ConformError,
 )
+from th_ext._sync import run_sync
 from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import find, load_requirements, spec_text
 from th_ext.commands._card import CardCommands, read_card_commands
@@ -64,9 +47,8 @@ from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.signatures import SignatureOptions, check_signatures
+from th_ext.sources import caching_problems
 from th_ext.sources._source import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_TIMEOUT,
     SourceLimits,
     check_limits,
     header_scope,
@@ -81,6 +63,7 @@ __all__ = [
     "DEFAULT_MAX_INTERFACES",
     "LEVELS",
     "ConformOptions",
+    "caching_result",
     "card_check",
     "interface_info",
     "read_card",
@@ -109,13 +92,10 @@ class ConformOptions:
     """``JSONRPC`` and/or ``HTTP+JSON``; empty means every one the card declares."""
     levels: tuple[str, ...] = LEVELS
     strict: bool = False
-    headers: tuple[tuple[str, str], ...] = ()
-    """The caller's headers (credentials): sent only where ``th_ext.net.HeaderScope`` allows,
-    to the origin of ``source`` and of ``header_origins``."""
-    header_origins: tuple[str, ...] = ()
-    timeout: float = DEFAULT_TIMEOUT
-    """Seconds for each exchange (a whole stream included) and for the card fetch."""
-    max_bytes: int = DEFAULT_MAX_BYTES
+    limits: SourceLimits = field(default_factory=SourceLimits)
+    """The caller's headers (sent only where ``th_ext.net.HeaderScope`` allows, to the origin
+    of ``source`` and of ``header_origins``), the seconds for each exchange (a whole stream
+    included) and for the card fetch, and the byte cap of each answer."""
     max_interfaces: int = DEFAULT_MAX_INTERFACES
     """The most interfaces checked; the others are named in a note."""
     max_commands: int = DEFAULT_MAX_COMMANDS
@@ -147,17 +127,7 @@ def run_conform(
     Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
     be read, a ``--command`` is not registered, no binding is left to check.
     """
-
-    def run() -> ConformReport:
-        return asyncio.run(run_conform_async(source, options, transport=transport))
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return run()
-    # Called from code that runs an event loop in this thread: run ours in another one.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run).result()
+    return run_sync(lambda: run_conform_async(source, options, transport=transport))
 
 
 async def run_conform_async(
@@ -169,28 +139,27 @@ async def run_conform_async(
     """``run_conform`` for a caller that already runs an event loop."""
     options = options or ConformOptions()
     started = time.perf_counter()
-    limits = SourceLimits(
-        options.headers, options.timeout, options.max_bytes, options.header_origins
-    )
+    limits = options.limits
     scope = header_scope(source, limits)
     inner = transport or client_options()["transport"]
     counter = _Counting(inner)
     async with httpx.AsyncClient(
-        transport=counter, timeout=options.timeout, trust_env=False, follow_redirects=False
+        transport=counter, timeout=limits.timeout, trust_env=False, follow_redirects=False
     ) as client:
-        card, location = await read_card(client, source, limits, scope)
-        return await _check(card, location, scope, options, client, counter, started)
+        card, location, headers = await read_card(client, source, limits, scope)
+        return await _check(card, (location, headers), scope, options, client, counter, started)
 
 
 async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     card: dict[str, Any],
-    location: str,
+    read_at: tuple[str, tuple[tuple[str, str], ...] | None],
     scope: HeaderScope,
     options: ConformOptions,
     client: httpx.AsyncClient,
     counter: _Counting,
     started: float,
 ) -> ConformReport:
+    location, card_fields = read_at  # where the card was read, and its response's header fields
     if "supportedInterfaces" not in card and "url" in card:
         raise ConformError("this is an A2A 0.3 card; conform needs an A2A 1.0 card")
     extension = read_card_commands(card)
@@ -216,7 +185,14 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     modes = [True, False] if streaming else [False]
     headers = {"A2A-Version": "1.0", "A2A-Extensions": EXTENSION_URI}
     wires: list[Wire] = [
-        open_wire(client, i, headers, scope, timeout=options.timeout, max_bytes=options.max_bytes)
+        open_wire(
+            client,
+            i,
+            headers,
+            scope,
+            timeout=options.limits.timeout,
+            max_bytes=options.limits.max_bytes,
+        )
         for i in interfaces
     ]
     version = find(EXTENSION_URI)
@@ -254,6 +230,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     if options.signatures is not None:
         card_url = location if is_url(location) else None
         core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
+    core.append(caching_result(card_fields))
     other = other_extension_results(
         _declared(card),
         options.family,
@@ -320,6 +297,35 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
         status=status,
         checks=checks,
         reason="" if problems else "the card carries no signature",
+    )
+
+
+def caching_result(headers: tuple[tuple[str, str], ...] | None) -> RequirementResult:
+    """The card response's caching fields as the core rule ``A2A-8.6`` (a SHOULD):
+    ``warn`` on each warning of ``caching_problems``, ``pass`` without one, ``skip`` for a card
+    read from a file or standard input, which has no response."""
+    problems = caching_problems(headers)
+    checks = [
+        Check("A2A-8.6", "fail", "card", "the card response", "card", f"{p.code}: {p.message}")
+        for p in problems
+    ]
+    if headers is not None and not problems:
+        sent = {name for name, _ in headers}
+        fields = [
+            name for name in ("Cache-Control", "ETag", "Last-Modified") if name.lower() in sent
+        ]
+        detail = f"the card response carries {', '.join(fields)}"
+        checks.append(Check("A2A-8.6", "pass", "card", "the card response", "card", detail))
+    return RequirementResult(
+        id="A2A-8.6",
+        level="SHOULD",
+        subject="agent card",
+        summary="The card's HTTP response says how long it may be cached (Cache-Control with a "
+        "max-age) and carries an ETag, so that clients keep it and ask again with a condition.",
+        anchor_url="https://a2a-protocol.org/latest/specification/#86-caching",
+        status="skip" if headers is None else "warn" if problems else "pass",
+        checks=checks,
+        reason="the card was read from a file, not over HTTP" if headers is None else "",
     )
 
 
@@ -409,11 +415,12 @@ def card_check(extension: CardCommands) -> Check:
 
 async def read_card(
     client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
-) -> tuple[dict[str, Any], str]:
-    """The card at ``source`` and where it was read: a URL through ``client`` by the one reader
-    of a card URL (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects
-    checked, the byte cap counted after decompression, one deadline over it all), a file or
-    ``-`` as ``validate`` reads them."""
+) -> tuple[dict[str, Any], str, tuple[tuple[str, str], ...] | None]:
+    """The card at ``source``, where it was read, and the header fields of the response it
+    came in (``None`` for a file): a URL through ``client`` by the one reader of a card URL
+    (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects checked, the
+    byte cap counted after decompression, one deadline over it all), a file or ``-`` as
+    ``validate`` reads them."""
     if is_url(source):
         check_limits(limits)
         deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
@@ -421,7 +428,7 @@ async def read_card(
     else:
         raw = read_source(source, limits, scope=scope)
     loaded = parse_card(raw)
-    return loaded.card, loaded.location
+    return loaded.card, loaded.location, raw.headers
 
 
 def select_interfaces(

@@ -16,6 +16,7 @@ from th_ext.report._formats import (
     RenderOptions,
     error_code,
     error_document,
+    error_record,
     render,
     stream,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "annotation",
     "error_code",
     "error_document",
+    "error_record",
     "junit_text",
     "render",
     "stream",

@@ -50,7 +50,8 @@ class SyntaxExplanation:
 
 def explain(text: str, error: json.JSONDecodeError) -> SyntaxExplanation:
     line_text = text.split("\n")[error.lineno - 1] if text else ""
-    message = f"not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+    position = f"line {error.lineno} column {error.colno}"
+    message = f"not JSON: {_without_position(error.msg)} at {position}"
     return SyntaxExplanation(
         message,
         _hint(text, error, line_text),
@@ -58,6 +59,14 @@ def explain(text: str, error: json.JSONDecodeError) -> SyntaxExplanation:
         error.lineno,
         error.colno,
     )
+
+
+def _without_position(parser_message: str) -> str:
+    """The parser's message without the words that lead to a position, which ``explain``
+    gives itself: ``json`` ends some of its messages with "at" (``Unterminated string starting
+    at``), meant to be followed by its own ": line 1 column 7"."""
+    words = parser_message.rstrip(" :")
+    return words.removesuffix(" at").rstrip()
 
 
 def _excerpt(line: str, column: int) -> str:
@@ -240,6 +249,8 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
                 why.hint,
                 "document",
                 fatal=True,
+                line=why.line,
+                column=why.column,
                 excerpt=why.excerpt,
             )
         )

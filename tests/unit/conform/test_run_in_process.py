@@ -20,6 +20,7 @@ from a2a.server.tasks import InMemoryTaskStore
 from a2a.types import Task
 
 from tests.support.signing import SigningKey, make_key
+from th_ext import SourceLimits
 from th_ext._exceptions import AgentUnreachableError, ConformError, SourceArgumentError
 from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform import Check, ConformOptions, ConformReport, RequirementResult, run_conform
@@ -58,8 +59,13 @@ def run(
     **options: Any,
 ) -> ConformReport:
     options.setdefault("rule_edges", False)
+    limits = {key: options.pop(key) for key in _LIMITS if key in options}
     apps = {"agent.test": app or build_demo_app(BASE, variant), **(others or {})}
+    options = {"limits": SourceLimits(**limits), **options}
     return run_conform(source, ConformOptions(**options), transport=_Hosts(apps))
+
+
+_LIMITS = ("headers", "timeout", "max_bytes", "header_origins")
 
 
 def demo_card(variant: DemoVariant = DemoVariant.CORRECT) -> dict[str, Any]:
@@ -131,8 +137,13 @@ def test_the_demo_agent_s_report_in_every_field() -> None:
     # seconds, not milliseconds (the bound leaves room for a loaded machine)
     assert 0 < report.seconds < 30 and report.seconds == round(report.seconds, 3)
     assert set(statuses(report).values()) <= {"pass", "skip"}
-    (core,) = report.core
+    core, caching = report.core
     assert (core.id, core.status) == ("A2A-3.1.2", "pass")
+    # the demo's card response says how long it may be kept, and carries its validators
+    assert (caching.id, caching.level, caching.status) == ("A2A-8.6", "SHOULD", "pass")
+    assert [c.detail for c in caching.checks] == [
+        "the card response carries Cache-Control, ETag, Last-Modified"
+    ]
     assert {(c.binding, c.mode) for c in core.checks} == {
         ("JSONRPC", "stream"),
         ("HTTP+JSON", "stream"),
@@ -759,7 +770,7 @@ def _no_snapshot() -> App:
 
 def test_a_stream_that_does_not_begin_with_the_task_warns_on_a2a_3_1_2() -> None:
     report = run(app=_no_snapshot())
-    (core,) = report.core
+    core, _ = report.core
     assert core.status == "warn"
     failing = [c for c in core.checks if c.status == "fail"]
     assert failing and {c.mode for c in failing} == {"stream"}
@@ -817,7 +828,9 @@ def test_a_card_url_without_a_transport_is_fetched_and_counted() -> None:
     seen: Seen = []
     secret = (("Authorization", "Bearer s3cret"),)
     with serve_app(lambda url: _recording(build_demo_app(url), seen)) as base:
-        report = run_conform(base, ConformOptions(rule_edges=False, headers=secret))
+        report = run_conform(
+            base, ConformOptions(rule_edges=False, limits=SourceLimits(headers=secret))
+        )
     assert report.passed
     assert not any("--header" in note for note in report.notes)
     assert all(headers[b"authorization"] == b"Bearer s3cret" for *_, headers in seen)
@@ -1243,9 +1256,10 @@ def _serving(card: dict[str, Any], inner: App) -> App:
 
 
 def signature_verdict(source: str, options: SignatureOptions, app: App | None = None) -> Any:
-    """The run's ``A2A-8.4`` result, after the rule every run has (``A2A-3.1.2``)."""
+    """The run's ``A2A-8.4`` result, between the rules every run has (``A2A-3.1.2``, and
+    ``A2A-8.6`` on the card's response)."""
     report = run(source=source, app=app, commands=("help",), signatures=options)
-    assert [r.id for r in report.core] == ["A2A-3.1.2", "A2A-8.4"]
+    assert [r.id for r in report.core] == ["A2A-3.1.2", "A2A-8.4", "A2A-8.6"]
     assert report.passed is (report.core[1].status != "fail")
     return report.core[1]
 
