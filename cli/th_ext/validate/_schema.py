@@ -325,6 +325,12 @@ def _card_words(error: Any, path: tuple[str | int, ...]) -> tuple[str, str, str]
                 f"{title} may set one of {listed}, not {', '.join(given)}",
                 f"keep one of {', '.join(given)}",
             )
+        if instance:  # only keys the message does not have: a client reads nothing
+            return (
+                "no-known-field",
+                f"none of this object's fields is a field of {title}",
+                f"its fields are {listed}; as it is, a client reads nothing",
+            )
         return (
             "empty-oneof",
             f"this {title} names none of its kinds ({listed})",
