@@ -37,7 +37,7 @@ from th_ext.batch._list import ListEntry
 from th_ext.batch._origins import OriginGate, OriginLimiter
 from th_ext.batch._revalidate import FETCHED_WHOLE, Revalidation, carried_over, validators
 from th_ext.batch._seen import SeenSources, shown
-from th_ext.net import origin_of
+from th_ext.net import HarRecorder, origin_of
 from th_ext.problems import error_record
 from th_ext.sources import SourceBytes, SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
@@ -226,12 +226,14 @@ def check_agents(
     give_up: int = DEFAULT_GIVE_UP,
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
+    recorder: HarRecorder | None = None,
 ) -> AsyncIterator[Outcome]:
     """Run ``run_conform_async`` on each agent, ``jobs`` at once, yielding each outcome when
     ready; at most ``per_origin`` agents of one card origin are checked at once, and at most
     ``per_origin`` requests (``rate`` a second, when given) go to one origin at once, across
     all the agents. ``give_up`` is ``check_cards``'s; each retry of an agent's card fetch is
     listed in its document.
+    With a ``recorder``, every exchange of every run is recorded in it (HAR).
 
     A source whose run cannot start (its card unreadable, the extension not declared, no
     interface reached) is an outcome with exit code 2 and its error document.
@@ -262,6 +264,7 @@ def check_agents(
                             options,
                             transport=PoliteTransport(pool, limiter),
                             retried=retried,
+                            recorder=recorder,
                         )
                 except ThExtError as exc:
                     outcome = _failed(index, source, exc, "conform", started)

@@ -44,7 +44,7 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
-from th_ext.net import HeaderScope, client_options, redact_url
+from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.net._fetch import Retry
 from th_ext.signatures import SignatureOptions, check_signatures
@@ -124,13 +124,18 @@ def run_conform(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    recorder: HarRecorder | None = None,
 ) -> ConformReport:
     """Check the agent whose card is at ``source`` (a file, or a card or base URL).
 
-    Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
-    be read, a ``--command`` is not registered, no binding is left to check.
+    With a ``recorder``, every exchange with the agent (streams included) is recorded in it,
+    also when the run ends with an error. Raises ``ConformError`` (or a ``SourceError``) when
+    nothing can be checked: the card cannot be read, a ``--command`` is not registered, no
+    binding is left to check.
     """
-    return run_sync(lambda: run_conform_async(source, options, transport=transport))
+    return run_sync(
+        lambda: run_conform_async(source, options, transport=transport, recorder=recorder)
+    )
 
 
 async def run_conform_async(
@@ -139,6 +144,7 @@ async def run_conform_async(
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     retried: list[Retry] | None = None,
+    recorder: HarRecorder | None = None,
 ) -> ConformReport:
     """``run_conform`` for a caller that already runs an event loop; each retry of the card
     fetch is appended to ``retried``."""
@@ -151,8 +157,12 @@ async def run_conform_async(
     async with httpx.AsyncClient(
         timeout=limits.timeout, **client_options(transport=counter)
     ) as client:
-        card, location, headers = await read_card(client, source, limits, scope, retried)
-        return await _check(card, (location, headers), scope, options, client, counter, started)
+        card, location, headers = await read_card(
+            client, source, limits, scope, retried=retried, recorder=recorder
+        )
+        return await _check(
+            card, (location, headers), scope, options, client, counter, started, recorder
+        )
 
 
 async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
@@ -163,6 +173,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     client: httpx.AsyncClient,
     counter: _Counting,
     started: float,
+    recorder: HarRecorder | None,
 ) -> ConformReport:
     location, card_fields = read_at  # where the card was read, and its response's header fields
     if "supportedInterfaces" not in card and "url" in card:
@@ -197,6 +208,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             scope,
             timeout=options.limits.timeout,
             max_bytes=options.limits.max_bytes,
+            recorder=recorder,
         )
         for i in interfaces
     ]
@@ -423,18 +435,27 @@ async def read_card(
     source: str,
     limits: SourceLimits,
     scope: HeaderScope,
+    *,
     retried: list[Retry] | None = None,
+    recorder: HarRecorder | None = None,
 ) -> tuple[dict[str, Any], str, tuple[tuple[str, str], ...] | None]:
     """The card at ``source``, where it was read, and the header fields of the response it
     came in (``None`` for a file): a URL through ``client`` by the one reader of a card URL
     (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects checked, the
     byte cap counted after decompression, the retries, one deadline over it all; each retry
-    appended to ``retried``), a file or ``-`` as ``validate`` reads them."""
+    appended to ``retried``), a file or ``-`` as ``validate`` reads them. A ``recorder``
+    records each request (HAR)."""
     if is_url(source):
         check_limits(limits)
         deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
         raw = await read_url_async(
-            source, limits, scope, client=client, deadline=deadline, retried=retried
+            source,
+            limits,
+            scope,
+            client=client,
+            deadline=deadline,
+            retried=retried,
+            recorder=recorder,
         )
     else:
         raw = read_source(source, limits, scope=scope)

@@ -43,6 +43,7 @@ from th_ext._exceptions import (
     RedirectError,
     SourceArgumentError,
     SourceTooLargeError,
+    ThExtError,
 )
 from th_ext._sync import run_sync
 from th_ext.net import client_options
@@ -55,6 +56,7 @@ from th_ext.net._exchange import (
     read_body,
     shorten,
 )
+from th_ext.net._har import HarEntry, HarRecorder
 from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url
 
 __all__ = [
@@ -120,6 +122,7 @@ async def fetch_async(
     retries: int = 0,
     retried: list[Retry] | None = None,
     if_none_match: str | None = None,
+    recorder: HarRecorder | None = None,
 ) -> FetchResult:
     """GET ``url`` through ``client`` and return the body, or raise a ``FetchError`` (its
     subclasses ``FetchTimeoutError``, ``FetchConnectError``, ``HTTPStatusCodeError``,
@@ -134,12 +137,15 @@ async def fetch_async(
     (at most ``MAX_RETRIES``) when it fails in a way that may pass; each retry is appended to
     ``retried``. With ``if_none_match`` (an entity tag held from an earlier fetch) every
     request asks only for a changed document: a 304 then returns a ``FetchResult`` of status
-    304 and no body; a 304 to any other request is an error.
+    304 and no body; a 304 to any other request is an error. A ``recorder`` records each
+    request (HAR).
     """
     condition = () if if_none_match is None else (("If-None-Match", if_none_match),)
     seen = [url]
     current = url
-    request = _Request(client, scope, max_bytes, user_agent, deadline, retries, retried, condition)
+    request = _Request(
+        client, scope, max_bytes, user_agent, deadline, retries, retried, condition, recorder
+    )
     try:
         async with asyncio.timeout(deadline.remaining()):
             while True:
@@ -310,6 +316,7 @@ class _Request:
     retries: int
     retried: list[Retry] | None
     condition: tuple[tuple[str, str], ...]
+    recorder: HarRecorder | None
 
     async def get(self, url: str) -> tuple[str, _Answer | None]:
         """One request, tried again while it fails in a way that may pass and retries and
@@ -323,6 +330,7 @@ class _Request:
                     self.max_bytes,
                     self.user_agent,
                     condition=self.condition,
+                    recorder=self.recorder,
                 )
             except _Transient as exc:
                 failure = exc
@@ -381,6 +389,7 @@ async def _get(
     user_agent: str,
     *,
     condition: tuple[tuple[str, str], ...] = (),
+    recorder: HarRecorder | None = None,
 ) -> tuple[str, _Answer | None]:
     """One request: a redirect's ``Location`` and ``None``, or ``""`` and (status, content
     type, body, header fields); ``_Transient`` for a failure that may pass. ``condition`` is
@@ -399,27 +408,50 @@ async def _get(
         )
     except (httpx.InvalidURL, UnicodeError) as exc:
         raise SourceArgumentError(f"{where}: cannot be sent ({shorten(str(exc))})") from None
+    entry = None
+    if recorder is not None:
+        entry = recorder.start("GET", url, dict(request.headers), None, "")
+    failure = "the read was cut short"
     try:
-        response = await client.send(request, stream=True)
-    except httpx.InvalidURL as exc:  # a redirect's Location that httpx alone cannot follow
-        raise RedirectError(
-            f"{where} redirects to a URL that cannot be followed ({shorten(str(exc), 80)})",
-            code="bad-redirect",
-        ) from None
-    except httpx.ConnectError as exc:
-        raise _Transient(FetchConnectError(f"{where}: {redact(describe(exc))}")) from None
-    except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-        raise _Transient(FetchError(f"{where}: {redact(describe(exc))}")) from None
-    except httpx.TransportError as exc:
-        raise FetchError(f"{where}: {redact(describe(exc))}") from None
-    try:
-        return await _answer(response, where, max_bytes, asked=bool(condition))
+        try:
+            response = await client.send(request, stream=True)
+        except httpx.InvalidURL as exc:  # a redirect's Location that httpx alone cannot follow
+            raise RedirectError(
+                f"{where} redirects to a URL that cannot be followed ({shorten(str(exc), 80)})",
+                code="bad-redirect",
+            ) from None
+        except httpx.ConnectError as exc:
+            raise _Transient(FetchConnectError(f"{where}: {redact(describe(exc))}")) from None
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            raise _Transient(FetchError(f"{where}: {redact(describe(exc))}")) from None
+        except httpx.TransportError as exc:
+            raise FetchError(f"{where}: {redact(describe(exc))}") from None
+        if entry is not None:
+            entry.response(response)
+        try:
+            answer = await _answer(response, where, max_bytes, asked=bool(condition), entry=entry)
+        finally:
+            await response.aclose()
+        failure = ""
+        return answer
+    except ThExtError as exc:
+        failure = str(exc)
+        raise
+    except _Transient as exc:
+        failure = str(exc.error)
+        raise
     finally:
-        await response.aclose()
+        if entry is not None:
+            entry.end(failure)
 
 
 async def _answer(
-    response: httpx.Response, where: str, max_bytes: int, *, asked: bool = False
+    response: httpx.Response,
+    where: str,
+    max_bytes: int,
+    *,
+    asked: bool = False,
+    entry: HarEntry | None = None,
 ) -> tuple[str, _Answer | None]:
     status = response.status_code
     if status == 304:
@@ -450,6 +482,8 @@ async def _answer(
     try:
         async for chunk in read_body(response, max_bytes, where):
             chunks.append(chunk)
+            if entry is not None:
+                entry.body_read(chunk)
     except BodyTooLargeError:
         what = "sent more than" if encoding in ("identity", "") else "expands past"
         raise _too_large(where, f"{what} {max_bytes} bytes", max_bytes) from None
