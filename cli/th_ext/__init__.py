@@ -29,6 +29,7 @@ from th_ext._exceptions import (
     SourceTooLargeError,
     SourceUnreadableError,
     ThExtError,
+    UnknownCodeError,
 )
 from th_ext._version import __version__
 from th_ext.catalog import Example, ExtensionVersion, HistoryEntry, discover, find
@@ -63,6 +64,7 @@ __all__ = [
     "SourceTooLargeError",
     "SourceUnreadableError",
     "ThExtError",
+    "UnknownCodeError",
     "__version__",
     "discover",
     "find",

@@ -27,12 +27,14 @@ from th_ext.cli._options import (
     DEFAULT_PER_ORIGIN,
     DEFAULT_TIMEOUT,
     EACH_EXCHANGE,
+    ExitZeroOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
     FromOption,
     HeaderOption,
     HeaderOriginOption,
+    IgnoreOption,
     JobsOption,
     JunitFileOption,
     KeysOption,
@@ -43,7 +45,11 @@ from th_ext.cli._options import (
     RequireSignatureOption,
     ResumeOption,
     SchemasOption,
+    SelectOption,
+    StatisticsOption,
+    code_selection,
     family_schemas,
+    final_exit_code,
     format_option,
     source_limits,
     timeout_option,
@@ -72,6 +78,7 @@ class ConformFormat(StrEnum):
     jsonl = "jsonl"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
 
 
 class BindingChoice(StrEnum):
@@ -176,6 +183,28 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    statistics: StatisticsOption = False,
+    select: Annotated[
+        str | None,
+        typer.Option(
+            "--select",
+            metavar="IDS",
+            help="Count only these requirements (comma-separated IDs; a prefix such as A2A- "
+            "names a family). The others are left out before the exit code is decided.",
+            show_default=False,
+        ),
+    ] = None,
+    ignore: Annotated[
+        str | None,
+        typer.Option(
+            "--ignore",
+            metavar="IDS",
+            help="Leave out these requirements (comma-separated IDs, or a family prefix such "
+            "as A2A-) before the exit code is decided.",
+            show_default=False,
+        ),
+    ] = None,
+    exit_zero: ExitZeroOption = False,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -187,8 +216,9 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     """
     # th_ext.conform (the runner and its async HTTP client) adds 58 ms to every start (import
     # time after the CLI's, best of 5): only conform loads it.
-    from th_ext.conform import LEVELS, ConformOptions, run_conform
+    from th_ext.conform import LEVELS, ConformOptions, requirement_ids, run_conform
 
+    selection = code_selection(select, ignore, requirement_ids(), "requirement")
     limits = source_limits(header, timeout, max_bytes, header_origin)
     family: tuple[Any, ...] = ()
     changed: list[tuple[str, str]] = []
@@ -211,13 +241,15 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         family=family,
         family_changed=tuple(changed),
         signatures=signature_options(keys, fetch_keys, require_signature, limits),
+        selection=selection,
     )
     sources = sources or []
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, statistics)
     if fleet.wanted(sources, output_format.value):
         if html is not None:
             fail("--html writes the report of one agent; give one SOURCE without --from")
-        raise typer.Exit(conform_fleet(sources, fleet, output_format.value, options, junit_file))
+        code = conform_fleet(sources, fleet, output_format.value, options, junit_file)
+        raise typer.Exit(final_exit_code(code, exit_zero))
     if not sources:
         fail("give a SOURCE, or a list of them with --from FILE")
     if quiet or not stderr_is_terminal():
@@ -233,7 +265,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     for chunk in stream([report], output_format.value, RenderOptions(color=use_color(sys.stdout))):
         sys.stdout.write(chunk)
     if not report.passed:
-        raise typer.Exit(int(ExitCode.PROBLEMS))
+        raise typer.Exit(final_exit_code(int(ExitCode.PROBLEMS), exit_zero))
 
 
 def _write_file(path: Path, option: str, text: str) -> None:
@@ -267,6 +299,8 @@ def conform_fleet(
     def many(outcomes: list[Outcome], output: str) -> str:
         if output == "json":
             return to_json([o.document for o in outcomes]) + "\n"
+        if output == "sarif":  # an agent that could not be checked is its error document
+            return render([o.report or o.document for o in outcomes], output)
         root = ET.Element("testsuites", name="th-ext conform")
         totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         for outcome in outcomes:

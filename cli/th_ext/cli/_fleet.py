@@ -32,6 +32,7 @@ from th_ext.batch import (
     Summary,
     read_resume,
     read_source_list,
+    summary_text,
 )
 from th_ext.cli._options import FleetOptions
 from th_ext.cli._terminal import (
@@ -43,7 +44,7 @@ from th_ext.cli._terminal import (
     stderr_is_terminal,
 )
 from th_ext.problems import escape_unsafe
-from th_ext.report import render
+from th_ext.report import render, statistics_json, statistics_text
 
 __all__ = ["Renderers", "run_fleet"]
 
@@ -64,9 +65,9 @@ class Renderers:
     bad: str
 
 
-_WHOLE = ("json", "junit", "concise")
+_WHOLE = ("json", "junit", "concise", "sarif")
 """The formats whose document is made once every source is checked (one JSON array, one JUnit
-document, one count line after every problem)."""
+document, one count line after every problem, one SARIF log)."""
 
 
 def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
@@ -87,6 +88,9 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         if fleet.output is not None and fleet.output != fleet.resume:
             fail("--resume FILE writes to FILE; give -o the same file or leave it out")
         output_format = "jsonl"
+    if fleet.statistics and (fleet.resume is not None or output_format not in ("text", "json")):
+        given = "--resume" if fleet.resume is not None else f"--format {output_format}"
+        fail(f"--statistics prints text or json; it cannot be used with {given}")
     if fleet.from_file == "-" and "-" in sources:
         fail("standard input cannot be both a source and the --from list")
     if fleet.from_file is None and not sources:
@@ -99,7 +103,7 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
             fail(str(exc))
     out = _open_output(fleet)
     run = _Run(command, output_format, renderers, out, fleet, state)
-    run.keep = output_format in _WHOLE or junit_file is not None
+    run.keep = (output_format in _WHOLE and not fleet.statistics) or junit_file is not None
     try:
         code = asyncio.run(run.main(sources, start))
     finally:
@@ -206,6 +210,8 @@ class _Run:
             return
         if self.keep:
             self.kept.append(outcome)
+        if self.fleet.statistics:  # the counts alone, once the run is over
+            return
         if self.format == "jsonl":
             assert outcome.document is not None
             self._write(render(outcome.document, "jsonl").encode("ascii"))
@@ -239,11 +245,23 @@ class _Run:
         stdout.flush()
 
     def _finish(self, *, interrupted: bool) -> int:
-        if self.format in _WHOLE:
+        if self.fleet.statistics:
+            self._write_text(self._statistics(interrupted))
+        elif self.format in _WHOLE:
             self.kept.sort(key=lambda outcome: outcome.index)
             self._write_text(self.renderers.many(self.kept, self.format))
         elif self.format == "text":
-            self._write_text(_summary_text(self.summary, self.renderers, interrupted))
+            renderers, conform = self.renderers, self.command == "conform"
+            self._write_text(
+                summary_text(
+                    self.summary,
+                    renderers.noun,
+                    renderers.good,
+                    renderers.bad,
+                    interrupted=interrupted,
+                    conform=conform,
+                )
+            )
         elif interrupted:
             error_line(f"interrupted; {self.summary.checked} sources checked")
         if not self.summary.checked and not self.state.lines and not interrupted:
@@ -251,26 +269,16 @@ class _Run:
             return int(ExitCode.UNUSABLE)
         return max(self.summary.exit_code, self.state.worst)
 
-
-def _summary_text(summary: Summary, renderers: Renderers, interrupted: bool) -> str:
-    lines = [""]
-    if summary.failing:
-        more = summary.failed + summary.unreadable - len(summary.failing)
-        lines.append("failing:" + (f" (the first {len(summary.failing)})" if more > 0 else ""))
-        lines += [f"  {shown_source(source)} (exit {code})" for source, code in summary.failing]
-    slowest = summary.slowest
-    if len(slowest) > 1:
-        lines.append("slowest:")
-        lines += [f"  {seconds:.2f} s  {shown_source(source)}" for source, seconds in slowest]
-    if interrupted:
-        lines.append("interrupted: the sources not listed here were not checked")
-    parts = [f"{summary.passed} {renderers.good}", f"{summary.failed} {renderers.bad}"]
-    if summary.unreadable:
-        parts.append(f"{summary.unreadable} could not be read")
-    if summary.duplicates:
-        parts.append(f"{summary.duplicates} listed more than once")
-    lines.append(f"{summary.checked} {renderers.noun}: " + ", ".join(parts))
-    return "\n".join(lines) + "\n"
+    def _statistics(self, interrupted: bool) -> str:
+        """``--statistics``: the counts by code of the sources checked, in text or JSON."""
+        statistics, conform = self.summary.statistics, self.command == "conform"
+        if self.format == "json":
+            code = max(self.summary.exit_code, self.state.worst)
+            return statistics_json(statistics, command=self.command, exit_code=code)
+        text = statistics_text(statistics, conform=conform)
+        if interrupted:
+            text += "interrupted: the sources not counted here were not checked\n"
+        return text
 
 
 class _NoProgress:

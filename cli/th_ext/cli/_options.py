@@ -15,7 +15,8 @@ which turns ``--schemas DIR`` and ``--fetch-schemas`` into the schemas of the fa
 extensions, the same way for ``validate`` and ``conform``.
 
 The options of a run over many sources (``--from``, ``--jobs``, ``--per-origin``, ``--output``,
-``--resume``, ``--quiet``, gathered in ``FleetOptions``) and of signed cards (``--keys``,
+``--resume``, ``--quiet``, ``--statistics``, gathered in ``FleetOptions``), the codes that
+count (``--select``, ``--ignore``, ``--exit-zero``) and of signed cards (``--keys``,
 ``--fetch-keys``, ``--require-signature``) are declared here too, apart from the work they
 select (``th_ext.cli._fleet``, ``th_ext.signatures``): a command checking one unsigned source
 reads them and never pays for the batch or the signatures.
@@ -30,7 +31,7 @@ from typing import Annotated, Any
 
 import typer
 
-from th_ext import SourceArgumentError, ThExtError
+from th_ext import SourceArgumentError, ThExtError, UnknownCodeError
 from th_ext.catalog import (
     AppliesTo,
     FamilySchema,
@@ -43,7 +44,7 @@ from th_ext.catalog import (
     user_cache_dir,
 )
 from th_ext.cli._terminal import ExitCode, fail, write
-from th_ext.problems import Problem
+from th_ext.problems import Problem, Selection
 from th_ext.sources import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -60,12 +61,14 @@ __all__ = [
     "DEFAULT_PER_ORIGIN",
     "DEFAULT_TIMEOUT",
     "MAX_JOBS",
+    "ExitZeroOption",
     "FetchKeysOption",
     "FetchSchemasOption",
     "FleetOptions",
     "FromOption",
     "HeaderOption",
     "HeaderOriginOption",
+    "IgnoreOption",
     "JobsOption",
     "JunitFileOption",
     "KeysOption",
@@ -76,11 +79,15 @@ __all__ = [
     "RequireSignatureOption",
     "ResumeOption",
     "SchemasOption",
+    "SelectOption",
     "SourceArgument",
+    "StatisticsOption",
     "TextOrJson",
     "TextOrJsonOption",
+    "code_selection",
     "complete_extension",
     "family_schemas",
+    "final_exit_code",
     "format_option",
     "note_withheld",
     "source_limits",
@@ -382,6 +389,7 @@ class FleetOptions:
     output: Path | None = None
     resume: Path | None = None
     quiet: bool = False
+    statistics: bool = False
 
     def wanted(self, sources: list[str], output_format: str) -> bool:
         """Whether the run goes through the batch rather than the one-source path."""
@@ -391,7 +399,65 @@ class FleetOptions:
             or output_format == "jsonl"
             or self.output is not None
             or self.resume is not None
+            or self.statistics
         )
+
+
+StatisticsOption = Annotated[
+    bool,
+    typer.Option(
+        "--statistics",
+        help="Print the counts by problem code (and by error code of the sources that could "
+        "not be read), most frequent first, instead of the reports; text or json.",
+    ),
+]
+SelectOption = Annotated[
+    str | None,
+    typer.Option(
+        "--select",
+        metavar="CODES",
+        help="Count only these codes (comma-separated); a prefix such as signature- names a "
+        "family. The others are left out before the exit code is decided.",
+        show_default=False,
+    ),
+]
+IgnoreOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ignore",
+        metavar="CODES",
+        help="Leave out these codes (comma-separated, or a family prefix such as a2a-0.3-) "
+        "before the exit code is decided.",
+        show_default=False,
+    ),
+]
+ExitZeroOption = Annotated[
+    bool,
+    typer.Option(
+        "--exit-zero",
+        help="Exit 0 even when problems were found (a source that cannot be read still "
+        "exits 2).",
+    ),
+]
+
+
+def code_selection(
+    select: str | None,
+    ignore: str | None,
+    known: tuple[str, ...] | None = None,
+    what: str = "problem code",
+) -> Selection:
+    """``--select`` and ``--ignore`` as the library's ``Selection``; a code that does not
+    exist ends the command with a one-line usage error (exit code 2)."""
+    try:
+        return Selection.parse(select, ignore, known, what=what)
+    except UnknownCodeError as exc:
+        fail(str(exc), ExitCode.UNUSABLE)
+
+
+def final_exit_code(code: int, exit_zero: bool) -> int:
+    """The command's exit code: ``--exit-zero`` turns 1 (problems found) into 0."""
+    return 0 if exit_zero and code == 1 else code
 
 
 KeysOption = Annotated[

@@ -34,12 +34,14 @@ from th_ext.cli._options import (
     CARD_CHECK,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
+    ExitZeroOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
     FromOption,
     HeaderOption,
     HeaderOriginOption,
+    IgnoreOption,
     JobsOption,
     JunitFileOption,
     KeysOption,
@@ -50,8 +52,12 @@ from th_ext.cli._options import (
     RequireSignatureOption,
     ResumeOption,
     SchemasOption,
+    SelectOption,
+    StatisticsOption,
+    code_selection,
     complete_extension,
     family_schemas,
+    final_exit_code,
     format_option,
     note_withheld,
     source_limits,
@@ -67,6 +73,7 @@ from th_ext.cli._terminal import (
     unwrap,
     use_color,
 )
+from th_ext.problems import Selection
 from th_ext.report import RenderOptions, error_document, render, stream, to_json
 from th_ext.sources import (
     DEFAULT_MAX_BYTES,
@@ -105,6 +112,7 @@ class ReportFormat(StrEnum):
     jsonl = "jsonl"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
 
 
 #: The formats a person reads: a source that cannot be read is one line on standard error.
@@ -165,8 +173,13 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    statistics: StatisticsOption = False,
+    select: SelectOption = None,
+    ignore: IgnoreOption = None,
+    exit_zero: ExitZeroOption = False,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
+    selection = code_selection(select, ignore)
     limits = source_limits(header, timeout, max_bytes, header_origin)
     options = _Options(
         output_format,
@@ -178,15 +191,16 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         schemas,
         fetch_schemas,
         signature_options(keys, fetch_keys, require_signature, limits),
+        selection,
     )
     sources = sources or []
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet)
+    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, statistics)
     if fleet.wanted(sources, output_format.value):
         options_for, family_notices = _validate_options(options)
         code = validate_fleet(
             sources, fleet, output_format.value, limits, options_for, family_notices, junit_file
         )
-        raise typer.Exit(code)
+        raise typer.Exit(final_exit_code(code, exit_zero))
     if not sources:
         fail("give a SOURCE, or a list of them with --from FILE")
     many = len(sources) > 1
@@ -210,7 +224,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         sys.stdout.write(chunk)
     if options.junit_file is not None:
         write_junit(render(reports if many else reports[0], "junit"), options.junit_file)
-    raise typer.Exit(max(report.exit_code for report in reports))
+    raise typer.Exit(final_exit_code(max(report.exit_code for report in reports), exit_zero))
 
 
 class _Options(NamedTuple):
@@ -223,6 +237,7 @@ class _Options(NamedTuple):
     schemas_dir: Path | None = None
     fetch_schemas: bool = False
     signatures: Any = None  # th_ext.signatures.SignatureOptions, when a keys option is given
+    selection: Selection = Selection()
 
 
 def _run(source: str, options: _Options) -> tuple[Report, SourceError | None]:
@@ -293,6 +308,7 @@ def _validate_options(
             schema=override,
             family=family,
             card_checks=card_check(options.signatures, card_url, started),
+            selection=options.selection,
         )
 
     return validate_options, family_notices
@@ -332,6 +348,8 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
     def many(outcomes: "list[Outcome]", output: str) -> str:
         if output in ("junit", "concise"):
             return render([o.report for o in outcomes if isinstance(o.report, Report)], output)
+        if output == "sarif":  # a source checked too long is its error document
+            return render([o.report if o.report is not None else o.document for o in outcomes], output)
         return to_json([o.document for o in outcomes]) + "\n"
 
     def start(

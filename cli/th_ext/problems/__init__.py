@@ -1,7 +1,19 @@
-"""What a check finds, as data: a problem (``Problem``), its severity and layer, and the text
+"""What a check finds, as data: a problem (``Problem``), its severity and layer, every code a
+problem can have (``CODES``) and which of them count in a run (``Selection``), and the text
 safety every output applies to strings from a card or an agent (``clean``, ``escape_unsafe``)."""
 
+from th_ext.problems._codes import CODES, Code, Selection
 from th_ext.problems._problem import LAYERS, Layer, Problem, Severity
 from th_ext.problems._text import clean, escape_unsafe
 
-__all__ = ["LAYERS", "Layer", "Problem", "Severity", "clean", "escape_unsafe"]
+__all__ = [
+    "CODES",
+    "LAYERS",
+    "Code",
+    "Layer",
+    "Problem",
+    "Selection",
+    "Severity",
+    "clean",
+    "escape_unsafe",
+]

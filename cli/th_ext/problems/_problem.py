@@ -29,7 +29,8 @@ class Problem:
     ``excerpt`` is the source text at the problem, when it helps (a JSON syntax error's line
     with a caret under the column). ``at_key`` places the problem at the member's key instead of
     its value (a key that should not be there); ``hidden`` is how many more problems of its
-    kind this one stands for (an "and M more" summary), so that totals count every problem.
+    kind this one stands for (an "and M more" summary), so that totals count every problem,
+    and ``counts_code`` is that kind's code.
     """
 
     severity: Severity
@@ -44,6 +45,7 @@ class Problem:
     excerpt: str = ""
     at_key: bool = False
     hidden: int = 0
+    counts_code: str = ""
 
     @property
     def is_error(self) -> bool:
