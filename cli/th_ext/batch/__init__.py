@@ -6,8 +6,8 @@ source as soon as it is checked; the command line only renders them. ``jobs`` so
 flight at once on one event loop, and at most ``per_origin`` requests go to one origin at once.
 A source listed twice is checked once. An outcome's ``document`` is its line of JSON Lines
 (``th_ext.report``'s ``jsonl`` format); ``read_resume`` reads such a file back to skip what it
-holds, ``Summary`` keeps the totals (and the counts by problem code) and ``summary_text`` shows
-them.
+holds, ``Summary`` keeps the totals, the failing sources with their first problem (``why_failed``)
+and the counts by code (``Statistics``).
 
 Past one machine, this function is the unit another engine maps: give each worker its share of
 the list and concatenate their JSON Lines.
@@ -27,7 +27,14 @@ from th_ext.batch._run import (
     error_document,
 )
 from th_ext.batch._seen import SeenSources
-from th_ext.batch._summary import Failing, Summary, summary_text
+from th_ext.batch._summary import (
+    CodeCount,
+    Failing,
+    Statistics,
+    Summary,
+    WhyFailed,
+    why_failed,
+)
 
 __all__ = [
     "DEFAULT_JOBS",
@@ -35,6 +42,7 @@ __all__ = [
     "MAX_JOBS",
     "MAX_LINE",
     "BatchCounts",
+    "CodeCount",
     "Failing",
     "ListEntry",
     "OriginLimiter",
@@ -42,12 +50,14 @@ __all__ = [
     "PoliteTransport",
     "ResumeState",
     "SeenSources",
+    "Statistics",
     "Summary",
+    "WhyFailed",
     "check_agents",
     "check_cards",
     "error_document",
     "exit_code_of",
     "read_resume",
     "read_source_list",
-    "summary_text",
+    "why_failed",
 ]

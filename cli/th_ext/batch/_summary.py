@@ -1,21 +1,159 @@
 """What a run's summary needs, kept in bounded memory however many sources it checks.
 
-The counts by exit code, the first ``shown`` failing sources each with its first problem, the
-``shown`` slowest, and the counts by problem code (``th_ext.report.Statistics``, one entry per
-code): each outcome is added and then forgotten. ``summary_text`` is the summary as text.
+The counts by exit code, the first ``shown`` failing sources each with its first problem
+(``why_failed``), the ``shown`` slowest, and the counts by code (``Statistics``, one entry per
+code, the figures of ``--statistics``): each outcome is added and then forgotten.
+
+A validation report counts each problem under its code (an "and M more" problem counts the M
+under the code it stands for); a conformance report counts the failing checks of each failed or
+warned requirement under its ID; a source that could not be read or checked counts once under
+its error's code. ``th_ext.report`` shows them (``summary_text``, ``statistics_text``).
 """
 
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from th_ext.batch._run import Outcome
-from th_ext.problems import clean
-from th_ext.report import Statistics, why_failed
+from th_ext.problems import Problem, clean
+from th_ext.validate import Report
 
-__all__ = ["Failing", "Summary", "summary_text"]
+if TYPE_CHECKING:
+    from th_ext.conform import ConformReport
+
+__all__ = ["CodeCount", "Failing", "Statistics", "Summary", "WhyFailed", "why_failed"]
+
+_RANK = {"error": 0, "warning": 1, "info": 2}
+_WORDS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+@dataclass(frozen=True, slots=True)
+class CodeCount:
+    """One line of the statistics: a ``code``, how many times it was found (``count``), in how
+    many ``sources``, and the most severe ``severity`` it was found with."""
+
+    code: str
+    count: int
+    sources: int
+    severity: str
+
+
+class WhyFailed(NamedTuple):
+    """The first problem of a failing source: its ``code`` and ``message``."""
+
+    code: str
+    message: str
+
+
+def _is_conform(report: object) -> bool:
+    return hasattr(report, "requirements") and hasattr(report, "agent")
+
+
+def _fails_first(report: Report) -> Problem | None:
+    """The problem that best says why: the first that fails the card, else the first error
+    (a card not read), else the first problem."""
+    problems = report.problems
+    return next(
+        (p for p in problems if report.fails(p)),
+        next((p for p in problems if p.is_error), problems[0] if problems else None),
+    )
+
+
+def why_failed(report: Any = None, *, error: tuple[str, str] | None = None) -> WhyFailed | None:
+    """The first problem of a source: of a validation ``Report``, a ``ConformReport`` (its
+    first failed requirement and that one's first failing check), or ``error``, the ``(code,
+    message)`` of a source that could not be checked. ``None`` when there is none."""
+    if error is not None:
+        return WhyFailed(error[0], clean(error[1]))
+    if isinstance(report, Report):
+        problem = _fails_first(report)
+        return None if problem is None else WhyFailed(problem.code, clean(problem.message))
+    if _is_conform(report):
+        conform: ConformReport = report
+        order = {"fail": 0, "warn": 1}
+        results = [r for r in [*conform.requirements, *conform.core] if r.status in order]
+        results.sort(key=lambda r: order[r.status])  # stable: a failure first, in report order
+        for result in results:
+            check = next((c for c in result.checks if c.status == "fail"), None)
+            detail = check.detail if check is not None else result.summary
+            return WhyFailed(result.id, clean(detail))
+    return None
+
+
+@dataclass(slots=True)
+class Statistics:
+    """Counts by code over the sources ``add``-ed: the problems of those that were checked
+    (``problems``) and the error codes of those that could not be (``errors``)."""
+
+    sources: int = 0
+    _found: dict[str, list[Any]] = field(default_factory=dict)  # code: [count, sources, rank]
+    _errors: dict[str, int] = field(default_factory=dict)
+
+    def add(self, report: Any = None, *, error_code: str | None = None) -> None:
+        """Count one source: its validation or conformance ``report``, or the ``error_code``
+        of a source that could not be checked (a validation report that read no card counts
+        as its first error's code)."""
+        self.sources += 1
+        if error_code is None and isinstance(report, Report) and not report.card_read:
+            why = why_failed(report)
+            error_code = why.code if why is not None else "unreadable"
+        if error_code is not None:
+            self._errors[error_code] = self._errors.get(error_code, 0) + 1
+            return
+        seen: dict[str, tuple[int, int]] = {}
+        for code, count, severity in _found_in(report):
+            had = seen.get(code, (0, 2))
+            seen[code] = (had[0] + count, min(had[1], _RANK[severity]))
+        for code, (count, rank) in seen.items():
+            entry = self._found.setdefault(code, [0, 0, rank])
+            entry[0] += count
+            entry[1] += 1
+            entry[2] = min(entry[2], rank)
+
+    @property
+    def problems(self) -> list[CodeCount]:
+        """The problem codes, most frequent first (then by code)."""
+        severity = {rank: word for word, rank in _RANK.items()}
+        rows = [
+            CodeCount(code, count, sources, severity[rank])
+            for code, (count, sources, rank) in self._found.items()
+        ]
+        return sorted(rows, key=lambda row: (-row.count, row.code))
+
+    @property
+    def errors(self) -> list[CodeCount]:
+        """The error codes of the sources that could not be checked, most frequent first."""
+        rows = [CodeCount(code, n, n, "error") for code, n in self._errors.items()]
+        return sorted(rows, key=lambda row: (-row.count, row.code))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics as JSON: ``sources``, ``problems`` (``code``, ``count``, ``sources``,
+        ``severity``) and ``errors`` (``code``, ``count``), each most frequent first."""
+        return {
+            "sources": self.sources,
+            "problems": [asdict(row) for row in self.problems],
+            "errors": [{"code": row.code, "count": row.count} for row in self.errors],
+        }
+
+
+def _found_in(report: Any) -> Iterator[tuple[str, int, str]]:
+    """``(code, count, severity)`` of each finding of a checked source."""
+    if isinstance(report, Report):
+        for problem in report.problems:
+            if problem.code == "more-problems" and problem.counts_code:
+                yield problem.counts_code, problem.hidden, problem.severity
+            else:
+                yield problem.code, 1, problem.severity
+    elif _is_conform(report):
+        for result in [*report.requirements, *report.core]:
+            if result.status in ("fail", "warn"):
+                failed = sum(1 for check in result.checks if check.status == "fail")
+                severity = "error" if result.status == "fail" else "warning"
+                yield result.id, max(failed, 1), severity
+
 
 _SHOWN = 10
 
@@ -93,39 +231,3 @@ def _error(outcome: Outcome) -> tuple[str, str] | None:
     if outcome.error is not None:
         return "error", str(outcome.error)
     return None
-
-
-def summary_text(  # noqa: PLR0917 (the command's words for what it counts)
-    summary: Summary,
-    noun: str,
-    good: str,
-    bad: str,
-    *,
-    interrupted: bool = False,
-    conform: bool = False,
-) -> str:
-    """The summary after the reports of a run: each failing source with its first problem
-    (the first ``shown``), the slowest, the counts by code, then one line counting the
-    ``noun`` (``cards``, ``agents``) by verdict, ``good`` and ``bad`` naming exit codes 0
-    and 1."""
-    lines = [""]
-    if summary.failing:
-        more = summary.failed + summary.unreadable - len(summary.failing)
-        lines.append("failing:" + (f" (the first {len(summary.failing)})" if more > 0 else ""))
-        for failing in summary.failing:
-            why = f": [{failing.code}] {failing.message}" if failing.code else ""
-            lines.append(f"  {clean(failing.source)} (exit {failing.exit_code}){why}")
-    slowest = summary.slowest
-    if len(slowest) > 1:
-        lines.append("slowest:")
-        lines += [f"  {seconds:.2f} s  {clean(source)}" for source, seconds in slowest]
-    lines += summary.statistics.lines(conform=conform)
-    if interrupted:
-        lines.append("interrupted: the sources not listed here were not checked")
-    parts = [f"{summary.passed} {good}", f"{summary.failed} {bad}"]
-    if summary.unreadable:
-        parts.append(f"{summary.unreadable} could not be read")
-    if summary.duplicates:
-        parts.append(f"{summary.duplicates} listed more than once")
-    lines.append(f"{summary.checked} {noun}: " + ", ".join(parts))
-    return "\n".join(lines) + "\n"

@@ -32,7 +32,6 @@ from th_ext.batch import (
     Summary,
     read_resume,
     read_source_list,
-    summary_text,
 )
 from th_ext.cli._options import FleetOptions
 from th_ext.cli._terminal import (
@@ -44,7 +43,7 @@ from th_ext.cli._terminal import (
     stderr_is_terminal,
 )
 from th_ext.problems import escape_unsafe
-from th_ext.report import render, statistics_json, statistics_text
+from th_ext.report import render, statistics_json, statistics_text, summary_text
 
 __all__ = ["Renderers", "run_fleet"]
 

@@ -435,8 +435,7 @@ ExitZeroOption = Annotated[
     bool,
     typer.Option(
         "--exit-zero",
-        help="Exit 0 even when problems were found (a source that cannot be read still "
-        "exits 2).",
+        help="Exit 0 even when problems were found (a source that cannot be read still exits 2).",
     ),
 ]
 

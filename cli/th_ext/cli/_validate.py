@@ -349,7 +349,9 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
         if output in ("junit", "concise"):
             return render([o.report for o in outcomes if isinstance(o.report, Report)], output)
         if output == "sarif":  # a source checked too long is its error document
-            return render([o.report if o.report is not None else o.document for o in outcomes], output)
+            return render(
+                [o.report if o.report is not None else o.document for o in outcomes], output
+            )
         return to_json([o.document for o in outcomes]) + "\n"
 
     def start(

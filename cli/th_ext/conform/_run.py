@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
@@ -63,8 +63,8 @@ from th_ext.conform._runner import (
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HeaderScope, client_options, redact_url
-from th_ext.problems import Selection
 from th_ext.net._exchange import RpcExchange
+from th_ext.problems import Selection
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._source import (
     DEFAULT_MAX_BYTES,
@@ -139,7 +139,7 @@ class ConformOptions:
     progress: Callable[[int, int], None] | None = None
     """Told ``(messages sent, messages planned)`` after each message to the agent, for a
     progress display of a long run (a card of thousands of commands)."""
-    selection: Selection = Selection()
+    selection: Selection = field(default_factory=Selection)
     """Which requirements count (``--select``, ``--ignore``, by ID or family such as
     ``A2A-``): the others are left out of the report and of its verdict."""
 

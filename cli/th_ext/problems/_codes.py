@@ -164,7 +164,9 @@ CODES: Mapping[str, Code] = _codes(
     ),
     # signatures (with --keys, --fetch-keys or --require-signature)
     Code("signature-verified", "info", "card", "A signature verified over section 8.4.1's form."),
-    Code("signature-invalid", "error", "card", "A key was found and the signature does not verify."),
+    Code(
+        "signature-invalid", "error", "card", "A key was found and the signature does not verify."
+    ),
     Code("signature-unverified", "warning", "card", "No key for the signature."),
     Code(
         "signature-header",
@@ -207,6 +209,13 @@ CODES: Mapping[str, Code] = _codes(
     Code("duplicate-command", "error", "extension", "A command name is registered twice."),
     Code("required-extension", "warning", "extension", "The extension is marked required: true."),
     Code("duplicate-extension", "error", "extension", "The same extension URI is declared twice."),
+    Code(
+        "extension-draft",
+        "warning",
+        "extension",
+        "The card declares a draft version of an extension, which may change before it is "
+        "published.",
+    ),
     Code(
         "no-known-extension",
         "info",

@@ -2,14 +2,14 @@
 
 ``render(report, format="json")`` gives a report in a format; ``stream`` gives the reports of a
 run chunk by chunk, as each arrives; ``FORMATS`` maps each format name (``text``, ``concise``,
-``json``, ``jsonl``, ``junit``, ``github``, ``html``, ``sarif``) to its ``Renderer``. A new format is one
-``Renderer`` and one entry in ``FORMATS``. ``error_document`` is what a machine format gets
-from a command that could not run. Nothing here touches a terminal: colour is an option the
-caller sets.
+``json``, ``jsonl``, ``junit``, ``github``, ``html``, ``sarif``) to its ``Renderer``. A new
+format is one ``Renderer`` and one entry in ``FORMATS``. ``error_document`` is what a machine
+format gets from a command that could not run. Nothing here touches a terminal: colour is an
+option the caller sets.
 
-``sarif_log`` is the SARIF 2.1.0 log of ``--format sarif`` as a value. ``Statistics`` counts what
-a run found by code (``--statistics``: ``statistics_text``, ``statistics_json``);
-``why_failed`` names the first problem of a failing source.
+``sarif_log`` is the SARIF 2.1.0 log of ``--format sarif`` as a value. ``statistics_text`` and
+``statistics_json`` show the counts by code of a run (``--statistics``), ``summary_text`` the
+summary that ends a text run over many sources.
 """
 
 from th_ext.report._formats import (
@@ -27,25 +27,15 @@ from th_ext.report._github import annotation
 from th_ext.report._json import to_json
 from th_ext.report._junit import junit_text
 from th_ext.report._sarif import SARIF_SCHEMA, sarif_log
-from th_ext.report._statistics import (
-    CodeCount,
-    Statistics,
-    WhyFailed,
-    statistics_json,
-    statistics_text,
-    why_failed,
-)
+from th_ext.report._statistics import statistics_json, statistics_text, summary_text
 
 __all__ = [
     "FORMATS",
     "SARIF_SCHEMA",
-    "CodeCount",
     "Dispatched",
     "FormatError",
     "RenderOptions",
     "Renderer",
-    "Statistics",
-    "WhyFailed",
     "annotation",
     "error_code",
     "error_document",
@@ -55,6 +45,6 @@ __all__ = [
     "statistics_json",
     "statistics_text",
     "stream",
+    "summary_text",
     "to_json",
-    "why_failed",
 ]

@@ -190,7 +190,9 @@ def sarif_log(reports: list[Any], *, conform: bool = False) -> dict[str, Any]:
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "results": results, "columnKind": "unicodeCodePoints"}],
+        "runs": [
+            {"tool": {"driver": driver}, "results": results, "columnKind": "unicodeCodePoints"}
+        ],
     }
 
 

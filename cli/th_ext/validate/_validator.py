@@ -9,7 +9,7 @@ is no card to look at.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -53,7 +53,7 @@ class ValidateOptions:
     schema: SchemaOverride | None = None
     family: tuple[FamilySchema, ...] = ()
     card_checks: tuple[Callable[[dict[str, Any]], list[Problem]], ...] = ()
-    selection: Selection = Selection()
+    selection: Selection = field(default_factory=Selection)
 
 
 def validate_bytes(
