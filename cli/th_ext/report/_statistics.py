@@ -29,8 +29,9 @@ def statistics_lines(statistics: Statistics, *, conform: bool = False) -> list[s
     if problems:
         kind = "requirements failed" if conform else "problems"
         lines.append(f"{kind} by code, most frequent first:")
+        noun = "agent" if conform else "source"
         for row in problems:
-            where = f"in {row.sources} source{'s' * (row.sources != 1)}"
+            where = f"in {row.sources} {noun}{'s' * (row.sources != 1)}"
             lines.append(f"  {row.count:>{width}}  {row.code} ({_WORDS[row.severity]}, {where})")
     if errors:
         lines.append(f"could not be {'checked' if conform else 'read'}, by error code:")
