@@ -64,14 +64,50 @@ def _code_parameters(trees: list[ast.Module]) -> dict[str, int]:
     return found
 
 
+def _code_returns(trees: list[ast.Module]) -> dict[str, int]:
+    """Each function whose result is unpacked into a ``code`` (``code, message, hint =
+    words(...)``), and the place of the code in the tuple it returns."""
+    found: dict[str, int] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+                continue
+            target = node.targets[0]
+            if isinstance(target, ast.Tuple):
+                names = [_name(element) for element in target.elts]
+                called = _name(node.value.func)
+                if "code" in names and called is not None:
+                    found[called] = names.index("code")
+    return found
+
+
+def _returned(trees: list[ast.Module], returns: dict[str, int]) -> dict[int, set[str]]:
+    """The codes the functions of ``returns`` return, by the ``id`` of their module's tree."""
+    found: dict[int, set[str]] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name in returns:
+                index = returns[node.name]
+                for inner in ast.walk(node):
+                    value = inner.value if isinstance(inner, ast.Return) else None
+                    if isinstance(value, ast.Tuple) and len(value.elts) > index:
+                        found.setdefault(id(tree), set()).update(_literals(value.elts[index]))
+    return found
+
+
 def emitted_codes() -> dict[str, str]:
     """Every kebab-case string the package passes as a code: to ``Problem``, to a function's
-    ``code`` parameter or ``code=`` keyword, or as a class's ``code``; with a file it is in."""
+    ``code`` parameter or ``code=`` keyword, as a class's ``code``, or returned where a caller
+    unpacks it into its ``code``; with a file it is in."""
     paths = [p for p in PACKAGE.rglob("*.py") if p.parts[-2:] != ("problems", "_codes.py")]
     trees = [ast.parse(path.read_text(encoding="utf-8")) for path in paths]
     parameters = _code_parameters(trees)
+    returned = _returned(trees, _code_returns(trees))
     found: dict[str, str] = {}
     for path, tree in zip(paths, trees, strict=True):
+        for code in returned.get(id(tree), ()):
+            if KEBAB.match(code):
+                found.setdefault(code, path.relative_to(PACKAGE).as_posix())
         for node in ast.walk(tree):
             codes: set[str] = set()
             if isinstance(node, ast.Call):

@@ -1,21 +1,10 @@
-"""Many sources in one run: cards validated or agents checked at once, each result streamed.
+"""Many sources in one run: cards validated (``check_cards``) or agents checked (``check_agents``)
+``jobs`` at once on one event loop, each ``Outcome`` yielded as soon as it is ready; ``Summary``
+keeps a run's totals and its counts by code (``Statistics``)."""
 
-``check_cards`` and ``check_agents`` take sources (any iterable or async iterable of strings,
-such as ``read_source_list``) and limits, and return an async iterator of ``Outcome``, one per
-source as soon as it is checked; the command line only renders them. ``jobs`` sources are in
-flight at once on one event loop, and at most ``per_origin`` requests go to one origin at once.
-A source listed twice is checked once. An outcome's ``document`` is its line of JSON Lines
-(``th_ext.report``'s ``jsonl`` format); ``read_resume`` reads such a file back to skip what it
-holds, ``Summary`` keeps the totals, the failing sources with their first problem (``why_failed``)
-and the counts by code (``Statistics``).
-
-Past one machine, this function is the unit another engine maps: give each worker its share of
-the list and concatenate their JSON Lines.
-"""
-
+from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
-from th_ext.batch._polite import OriginLimiter, PoliteTransport
 from th_ext.batch._run import (
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
@@ -24,7 +13,7 @@ from th_ext.batch._run import (
     Outcome,
     check_agents,
     check_cards,
-    error_document,
+    validate_source,
 )
 from th_ext.batch._seen import SeenSources
 from th_ext.batch._summary import (
@@ -45,9 +34,7 @@ __all__ = [
     "CodeCount",
     "Failing",
     "ListEntry",
-    "OriginLimiter",
     "Outcome",
-    "PoliteTransport",
     "ResumeState",
     "SeenSources",
     "Statistics",
@@ -55,9 +42,10 @@ __all__ = [
     "WhyFailed",
     "check_agents",
     "check_cards",
-    "error_document",
     "exit_code_of",
     "read_resume",
     "read_source_list",
+    "run_sync",
+    "validate_source",
     "why_failed",
 ]

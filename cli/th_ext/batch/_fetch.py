@@ -9,32 +9,24 @@ sources wait at once.
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
 from th_ext._deadline import Deadline
-from th_ext.batch._polite import OriginLimiter
+from th_ext.batch._polite import OriginLimiter, OriginPools, PoliteTransport
+from th_ext.net import client_options
 from th_ext.sources._source import SourceBytes, SourceLimits, header_scope, read_url_async
 
 __all__ = ["CardReader"]
 
 
 class CardReader:
-    """Reads card URLs through one client, under one limiter of requests per origin."""
+    """Reads card URLs through the run's one client, under ``per_origin`` requests at once to
+    one origin; ``aclose`` closes the client and its pools."""
 
-    def __init__(
-        self,
-        client: httpx.AsyncClient,
-        limiter: OriginLimiter,
-        limits: SourceLimits,
-        validation_threads: int = 2,
-    ) -> None:
-        self.client = client
-        self.limiter = limiter
+    def __init__(self, per_origin: int, limits: SourceLimits, jobs: int) -> None:
+        self.limiter = OriginLimiter(per_origin)
         self.limits = limits
-        self.validating = asyncio.Semaphore(validation_threads)
-        """The threads that validate the large cards, whatever the number of jobs."""
+        self.client = _client(self.limiter, jobs)
 
     async def read(self, source: str, deadline: Deadline) -> SourceBytes:
         """The card at the URL ``source``; raises what ``read_source`` raises for a URL. Every
@@ -44,3 +36,38 @@ class CardReader:
         return await read_url_async(
             source, self.limits, scope, client=self.client, deadline=deadline
         )
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+
+def _client(limiter: OriginLimiter, jobs: int) -> httpx.AsyncClient:
+    """The run's one client: the policy's transport, a pool per origin (kept alive for the next
+    source of the same origin), under the per-origin slots. No timeout of its own: every fetch
+    runs under its source's deadline."""
+    pools = OriginPools(
+        lambda: client_options(limits=httpx.Limits(max_keepalive_connections=limiter.per_origin))[
+            "transport"
+        ],
+        limiter,
+        keep=jobs,
+    )
+    options = client_options()
+    options.pop("transport")
+    return httpx.AsyncClient(
+        transport=_Owning(PoliteTransport(pools, limiter), pools), timeout=None, **options
+    )
+
+
+class _Owning(httpx.AsyncBaseTransport):
+    """The run's transport: polite, and closing the pool under it when the client closes."""
+
+    def __init__(self, polite: PoliteTransport, pool: httpx.AsyncBaseTransport) -> None:
+        self.polite = polite
+        self.pool = pool
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return await self.polite.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.pool.aclose()

@@ -1,12 +1,5 @@
-"""Reading a run's JSON Lines back, to resume it.
-
-Each line of the file (``th_ext.report``'s ``jsonl`` format) is the object ``--format json``
-gives for one source (``th-ext validate``: the card's report; ``th-ext conform``: the agent's
-report with its ``source``; either command: the error document of a source that could not be
-read). ``read_resume`` reads a file written so: the sources it holds (to be skipped) and the worst
-exit code so far. A file that is not th-ext JSON Lines of the same command is refused with one
-line, and nothing is written to it.
-"""
+"""Reading a run's JSON Lines back to resume it: the sources the file holds and its worst exit
+code, or one line refusing a file that is not th-ext JSON Lines of the same command."""
 
 from __future__ import annotations
 
@@ -32,13 +25,13 @@ def exit_code_of(document: Any, command: str) -> int | None:
         if document.get("command") == command and document.get("exit_code") == 2:
             return 2
         return None
+    code = document.get("exit_code")
     if command == "validate":
-        code = document.get("exit_code")
         if document.get("format") == 1 and code in (0, 1, 2) and "valid" in document:
             return int(code)
         return None
     if isinstance(document.get("passed"), bool) and isinstance(document.get("agent"), dict):
-        return 0 if document["passed"] else 1
+        return int(code) if code in (0, 1) else 0 if document["passed"] else 1
     return None
 
 

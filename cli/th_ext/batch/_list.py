@@ -1,17 +1,6 @@
-"""A list of sources, one a line, read lazily from a file, a pipe or standard input.
-
-A list can be anything a user points at: a file of a million lines, a FIFO another program
-writes for hours, a file that is not text at all. So it is read in chunks by one thread with
-the raw file descriptor (``os.read``: a read blocked on a pipe holds no lock of the
-interpreter's buffered streams), and the lines are handed to the event loop in small batches
-under a bound: memory follows a few chunks, never the length of the list, and a list that never
-ends costs no more than one that does.
-
-Blank lines and lines starting with ``#`` are skipped. A line that cannot be a source (longer
-than ``MAX_LINE`` bytes, holding a NUL byte, not UTF-8) becomes one ``SourceArgumentError``
-entry naming the list and the line, so that a run reports it as a source that cannot be read
-and goes on.
-"""
+"""A list of sources, one a line, read lazily by one thread from a file, a pipe or standard input:
+memory follows a few chunks, never the list's length; a line that cannot be a source is an
+error entry naming the list and the line."""
 
 from __future__ import annotations
 

@@ -16,27 +16,24 @@ and SIGTERM) cancels every source in flight and their requests.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
-from th_ext.batch._fetch import CardReader
+from th_ext._sync import run_sync
 from th_ext.batch._list import ListEntry
-from th_ext.batch._polite import OriginLimiter, OriginPools, PoliteTransport
 from th_ext.batch._seen import SeenSources, shown
-from th_ext.conform import ConformOptions, run_conform_async
 from th_ext.net import client_options
+from th_ext.report import error_record
 from th_ext.sources import SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
 if TYPE_CHECKING:
-    from th_ext.conform import ConformReport
+    from th_ext.batch._fetch import CardReader
+    from th_ext.conform import ConformOptions, ConformReport
     from th_ext.validate import Report
 
 __all__ = [
@@ -47,7 +44,7 @@ __all__ = [
     "Outcome",
     "check_agents",
     "check_cards",
-    "error_document",
+    "validate_source",
 ]
 
 DEFAULT_JOBS = 16
@@ -97,20 +94,6 @@ class BatchCounts:
     finished: bool = False
 
 
-def error_document(exc: ThExtError, command: str, source: str) -> dict[str, Any]:
-    """The document ``--format json`` gives when ``source`` cannot be checked at all."""
-    code = getattr(exc, "code", None)
-    if not (isinstance(code, str) and code):
-        name = type(exc).__name__.removesuffix("Error") or "error"
-        code = re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
-    return {
-        "command": command,
-        "source": shown(source),
-        "exit_code": 2,
-        "error": {"code": code, "message": " ".join(str(exc).split())},
-    }
-
-
 def check_cards(
     sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
     *,
@@ -143,15 +126,32 @@ def check_cards(
         return given if isinstance(given, ValidateOptions) else given(card_url, started)
 
     strict = options_for(None, time.monotonic()).strict
-    limiter = OriginLimiter(per_origin)
 
     async def run() -> AsyncIterator[Outcome]:
-        async with _client(limiter, jobs) as client:
-            reader = CardReader(client, limiter, limits, VALIDATION_THREADS)
+        validating = asyncio.Semaphore(VALIDATION_THREADS)
+        opened: list[CardReader] = []
+
+        def reader() -> CardReader:
+            """The run's reader of card URLs, opened at its first URL: httpx and the run's
+            transport (about 100 ms of imports, measured with -X importtime) load only then,
+            so a run over card files never pays for them."""
+            if not opened:
+                from th_ext.batch._fetch import CardReader
+
+                opened.append(CardReader(per_origin, limits, jobs))
+            return opened[0]
+
+        try:
 
             async def check(index: int, source: str) -> Outcome:
                 return await _check_card(
-                    index, source, reader, limits, options_for, run_notices=notices
+                    index,
+                    source,
+                    reader,
+                    limits,
+                    options_for,
+                    validating=validating,
+                    run_notices=notices,
                 )
 
             def bad_line(index: int, error: SourceError) -> Outcome:
@@ -163,6 +163,9 @@ def check_cards(
                 sources, check, bad_line, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
+        finally:
+            if opened:
+                await opened[0].aclose()
 
     return run()
 
@@ -182,10 +185,13 @@ def check_agents(
     A source whose run cannot start (its card unreadable, the extension not declared, no
     interface reached) is an outcome with exit code 2 and its error document.
     """
+    # The conformance kit and its HTTP client (about 150 ms of imports, measured with
+    # -X importtime) load only for a run over agents.
+    from th_ext.batch._polite import OriginLimiter, PoliteTransport
+    from th_ext.conform import ConformOptions, run_conform_async
+
     options = options or ConformOptions()
-    check_limits(
-        SourceLimits(options.headers, options.timeout, options.max_bytes, options.header_origins)
-    )
+    check_limits(options.limits)
     _check_counts(jobs, per_origin)
     limiter = OriginLimiter(per_origin)
 
@@ -229,45 +235,14 @@ def _check_counts(jobs: int, per_origin: int) -> None:
         )
 
 
-def _client(limiter: OriginLimiter, jobs: int) -> httpx.AsyncClient:
-    """The run's one client: the policy's transport, a pool per origin (kept alive for the next
-    source of the same origin), under the per-origin slots. No timeout of its own: every fetch
-    runs under its source's deadline."""
-    pools = OriginPools(
-        lambda: client_options(limits=httpx.Limits(max_keepalive_connections=limiter.per_origin))[
-            "transport"
-        ],
-        limiter,
-        keep=jobs,
-    )
-    options = client_options()
-    options.pop("transport")
-    return httpx.AsyncClient(
-        transport=_Owning(PoliteTransport(pools, limiter), pools), timeout=None, **options
-    )
-
-
-class _Owning(httpx.AsyncBaseTransport):
-    """The run's transport: polite, and closing the pool under it when the client closes."""
-
-    def __init__(self, polite: PoliteTransport, pool: httpx.AsyncBaseTransport) -> None:
-        self.polite = polite
-        self.pool = pool
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        return await self.polite.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        await self.pool.aclose()
-
-
 async def _check_card(
     index: int,
     source: str,
-    reader: CardReader,
+    reader: Callable[[], CardReader],
     limits: SourceLimits,
     options_for: Callable[[str | None, float], ValidateOptions],
     *,
+    validating: asyncio.Semaphore,
     run_notices: Sequence[Problem],
 ) -> Outcome:
     started = time.monotonic()
@@ -275,7 +250,7 @@ async def _check_card(
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
     try:
         if is_url(source):
-            raw = await reader.read(source, deadline)
+            raw = await reader().read(source, deadline)
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
@@ -306,7 +281,7 @@ async def _check_card(
 
     try:
         if len(body[0]) > LOOP_VALIDATION_BYTES:
-            async with reader.validating:
+            async with validating:
                 report = await asyncio.to_thread(check)
         elif options.card_checks:
             # A card check may wait on the network (a signature's jku, with --fetch-keys): it
@@ -322,7 +297,7 @@ async def _check_card(
 
 
 def _failed(index: int, source: str, exc: ThExtError, command: str, started: float) -> Outcome:
-    document = error_document(exc, command, source)
+    document = error_record(exc, command, source)
     return Outcome(shown(source), index, 2, _since(started), document, error=exc)
 
 
@@ -373,7 +348,10 @@ async def _schedule(
         try:
             async for entry in entries:
                 counts.listed += 1
-                if isinstance(entry, str) and skip is not None and entry in skip:
+                if (
+                    skip is not None
+                    and (entry if isinstance(entry, str) else _label(entry)) in skip
+                ):
                     counts.resumed += 1
                     continue
                 await slots.acquire()
@@ -430,3 +408,22 @@ async def _entries(
     else:
         for entry in sources:
             yield entry
+
+
+def validate_source(
+    source: str,
+    *,
+    options: ValidateOptions | Callable[[str | None, float], ValidateOptions] | None = None,
+    limits: SourceLimits | None = None,
+    notices: Sequence[Problem] = (),
+) -> Outcome:
+    """Validate the card at one source, from synchronous code: ``check_cards`` of that source
+    alone (read under ``limits``, its ``timeout`` over the fetch and the checking), its
+    outcome. A source that cannot be read is an outcome with exit code 2 and its report."""
+
+    async def check_alone() -> Outcome:
+        outcomes = check_cards([source], options=options, limits=limits, notices=notices)
+        (outcome,) = [outcome async for outcome in outcomes]
+        return outcome
+
+    return run_sync(check_alone)

@@ -1,14 +1,5 @@
-"""The sources a run has met, so that one listed twice is checked once.
-
-A run may list a hundred thousand sources or more, and URLs can be long; keeping each text
-would cost its length. A source is kept as the first 8 bytes of its BLAKE2b digest, in a flat
-table: about 16 bytes a source whatever its length (1.6 MB for 100,000). Two different sources
-share a digest with odds of about n²/2⁶⁵ (one in 3.6 million for 100,000 sources); the one met
-second would be reported as listed twice.
-
-A source is compared as it is shown (``th_ext.net.redact_url``: without ``user:password@``),
-which is also how the JSON Lines of a run name it, so a resumed run matches its file.
-"""
+"""The sources a run has met, each kept as an 8-byte BLAKE2b digest of the source as reports name
+it (about 16 bytes a source), so that one listed twice is checked once."""
 
 from __future__ import annotations
 

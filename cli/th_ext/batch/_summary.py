@@ -1,14 +1,7 @@
-"""What a run's summary needs, kept in bounded memory however many sources it checks.
-
-The counts by exit code, the first ``shown`` failing sources each with its first problem
-(``why_failed``), the ``shown`` slowest, and the counts by code (``Statistics``, one entry per
-code, the figures of ``--statistics``): each outcome is added and then forgotten.
-
-A validation report counts each problem under its code (an "and M more" problem counts the M
-under the code it stands for); a conformance report counts the failing checks of each failed or
-warned requirement under its ID; a source that could not be read or checked counts once under
-its error's code. ``th_ext.report`` shows them (``summary_text``, ``statistics_text``).
-"""
+"""The totals a run's summary needs, in bounded memory: counts by exit code, the first failing
+sources with their first problem (``why_failed``), the slowest, and the counts by code
+(``Statistics``, one entry per code: a problem under its code, a failed requirement's checks
+under its ID, a source that could not be checked under its error's code)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,12 @@ from th_ext.catalog._family import (
     family_key,
     schemas_from_folder,
 )
-from th_ext.catalog._family_fetch import fetch_family_schemas, http_fetcher, user_cache_dir
+from th_ext.catalog._family_fetch import (
+    family_schemas,
+    fetch_family_schemas,
+    http_fetcher,
+    user_cache_dir,
+)
 from th_ext.catalog._reader import discover, find, schema_bytes, schema_sha256
 from th_ext.catalog._records import Example, ExtensionVersion, HistoryEntry
 
@@ -23,6 +28,7 @@ __all__ = [
     "bundled_external",
     "discover",
     "family_key",
+    "family_schemas",
     "fetch_family_schemas",
     "find",
     "http_fetcher",

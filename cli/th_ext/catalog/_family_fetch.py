@@ -1,4 +1,5 @@
-"""``--fetch-schemas``: the family's schemas read from their ``$id``, pinned and cached.
+"""The family's schemas of a run: from a folder, and with ``--fetch-schemas`` from their ``$id``,
+pinned and cached.
 
 Only when asked: a schema is fetched from its ``$id`` under the card fetch's limits, with no
 header sent (the run's ``--header`` values are for the agent, never for the schema's host).
@@ -20,11 +21,27 @@ from pathlib import Path
 from typing import Any
 
 from th_ext._exceptions import SchemaError, SourceError
-from th_ext.catalog._family import ExternalExtension, FamilySchema, checked_schema
+from th_ext.catalog._family import (
+    AppliesTo,
+    ExternalExtension,
+    FamilySchema,
+    bundled_external,
+    checked_schema,
+    family_key,
+    schemas_from_folder,
+)
 from th_ext.catalog._schemas import MAX_SCHEMA_BYTES, SchemaFile, parse_schema_bytes
+from th_ext.problems import Problem
 from th_ext.sources._source import SourceLimits, read_source
 
-__all__ = ["FetchedSchemas", "Fetcher", "fetch_family_schemas", "http_fetcher", "user_cache_dir"]
+__all__ = [
+    "FetchedSchemas",
+    "Fetcher",
+    "family_schemas",
+    "fetch_family_schemas",
+    "http_fetcher",
+    "user_cache_dir",
+]
 
 Fetcher = Callable[[str], bytes]
 """Reads one URL's body; raises ``SourceError`` when it cannot."""
@@ -163,3 +180,34 @@ def fetch_family_schemas(
             continue
         cache.put(entry.schema_url, content)
     return FetchedSchemas(tuple(schemas), tuple(changed), tuple(notes))
+
+
+def family_schemas(
+    folder: Path | None, fetch: bool, limits: SourceLimits, kinds: tuple[AppliesTo, ...]
+) -> tuple[tuple[FamilySchema, ...], list[Problem]]:
+    """The schemas found for the family's extensions whose schema applies to one of
+    ``kinds``, and the notices to report with them (a changed schema is an error)."""
+    entries = [e for e in bundled_external() if set(e.applies_to) & set(kinds)]
+    found = {s.uri: s for s in schemas_from_folder(folder, entries)} if folder else {}
+    notices: list[Problem] = []
+    if fetch:
+        missing = [entry for entry in entries if entry.uri not in found]
+        fetched = fetch_family_schemas(missing, http_fetcher(limits), user_cache_dir())
+        found.update({schema.uri: schema for schema in fetched.schemas})
+        notices += [
+            Problem(
+                "error",
+                "family-schema-changed",
+                entry.uri,
+                message,
+                f"report it to {entry.publisher}: a change to {family_key(entry.uri)} needs a"
+                " new version",
+                "extension",
+            )
+            for entry, message in fetched.changed
+        ]
+        notices += [
+            Problem("info", "family-schema-not-fetched", "", note, "", "extension")
+            for note in fetched.notes
+        ]
+    return tuple(found.values()), notices

@@ -14,6 +14,12 @@ from th_ext.cli._boundary import add_command, group_callback
 from th_ext.cli._options import TextOrJson, TextOrJsonOption, complete_extension
 from th_ext.cli._terminal import ExitCode, write
 from th_ext.report import to_json
+from th_ext.validate import (
+    CARD_SCHEMA_KEY,
+    CARD_SCHEMA_URL,
+    card_rules_sha256,
+    card_schema_bytes,
+)
 
 __all__ = ["extensions_command", "lock_app", "schema_command"]
 
@@ -64,15 +70,19 @@ def schema_command(
     extension: Annotated[
         str,
         typer.Argument(
-            help="The extension as <name>/<version> (commands/v1) or its URI.",
+            help="The extension as <name>/<version> (commands/v1) or its URI; agent-card for "
+            "the A2A 1.0 agent card's schema, which binds every extension's params.",
             metavar="EXTENSION",
             autocompletion=complete_extension,
         ),
     ],
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
-    """Print an extension's schema.json, byte for byte as it is published."""
-    data = schema_bytes(find(extension, extensions_dir))
+    """Print an extension's schema.json, or the agent card's, byte for byte as it is published."""
+    if extension in ("agent-card", CARD_SCHEMA_KEY, CARD_SCHEMA_URL):
+        data = card_schema_bytes(extensions_dir)
+    else:
+        data = schema_bytes(find(extension, extensions_dir))
     sys.stdout.flush()
     sys.stdout.buffer.write(data)  # the published bytes, unchanged: no sanitiser
     sys.stdout.buffer.flush()
@@ -122,8 +132,13 @@ def lock_add(
     """
     # th_ext.publish (the site builder) adds 12 ms to every start (import time after the
     # CLI's, best of 5): only the lock commands load it.
-    from th_ext.publish import LOCK_FILE_NAME, add_to_lock
+    from th_ext.publish import LOCK_FILE_NAME, add_to_lock, lock_card_schema
 
+    if extension in ("agent-card", CARD_SCHEMA_KEY):
+        added = lock_card_schema(extensions_dir / LOCK_FILE_NAME)
+        state = "locked" if added else "already locked"
+        write(f"{CARD_SCHEMA_KEY}: {state} (the card rules' sha256 {card_rules_sha256()})")
+        return
     version = find(extension, extensions_dir)
     added = add_to_lock(extensions_dir / LOCK_FILE_NAME, version)
     state = "locked" if added else "already locked, words unchanged"

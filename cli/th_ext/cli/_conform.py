@@ -1,18 +1,11 @@
-"""``th-ext conform``: check a live agent against every requirement of the commands extension.
-
-With several agents (or ``--from``, ``jsonl``, ``-o``, ``--resume``) the run goes through the
-library's batch (``check_agents``), rendered by ``conform_fleet``. Text shows each agent's
-report as it comes (an agent that cannot be checked is its one-line error on standard error),
-then the summary. ``jsonl`` is one line per agent as soon as it is checked: the ``--format
-json`` report with its ``source``, or the error document of an agent that could not be
-checked. ``json`` is one array of those objects in list order, ``junit`` one ``<testsuites>``
-document of every agent's suites, ``github`` every agent's annotations.
+"""``th-ext conform``: check live agents, one or many, against every requirement of the commands
+extension, as one batch (``th_ext.batch.check_agents``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
-import xml.etree.ElementTree as ET
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from enum import StrEnum
@@ -21,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from th_ext.catalog import family_schemas
 from th_ext.cli._options import (
     DEFAULT_JOBS,
     DEFAULT_MAX_BYTES,
@@ -46,28 +40,19 @@ from th_ext.cli._options import (
     SchemasOption,
     StatisticsOption,
     code_selection,
-    family_schemas,
     final_exit_code,
     format_option,
+    given_format,
     source_limits,
     timeout_option,
 )
-from th_ext.cli._terminal import (
-    ExitCode,
-    StepProgress,
-    fail,
-    stderr_is_terminal,
-    use_color,
-    write,
-)
+from th_ext.cli._terminal import StepProgress, use_color
 from th_ext.cli._validate import signature_options
-from th_ext.report import RenderOptions, error_document, junit_text, render, stream, to_json
 
 if TYPE_CHECKING:
     from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources
-    from th_ext.conform import ConformOptions
 
-__all__ = ["conform_command", "conform_fleet"]
+__all__ = ["conform_command"]
 
 
 class ConformFormat(StrEnum):
@@ -105,6 +90,7 @@ SourcesArgument = Annotated[
 
 
 def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
+    ctx: typer.Context,
     sources: SourcesArgument = None,
     command: Annotated[
         list[str] | None,
@@ -212,9 +198,11 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     Exit 0 when every MUST requirement holds (with --strict, every SHOULD too), 1 when one
     fails, 2 when nothing could be checked.
     """
-    # th_ext.conform (the runner and its async HTTP client) adds 58 ms to every start (import
-    # time after the CLI's, best of 5): only conform loads it.
-    from th_ext.conform import LEVELS, ConformOptions, requirement_ids, run_conform
+    # The conformance kit and the batch (the runner, asyncio, httpx: about 150 ms of imports,
+    # measured with -X importtime) load only for conform.
+    from th_ext.batch import check_agents
+    from th_ext.cli._fleet import Tally, run_fleet
+    from th_ext.conform import LEVELS, ConformOptions, requirement_ids
 
     selection = code_selection(select, ignore, requirement_ids(), "requirement")
     limits = source_limits(header, timeout, max_bytes, header_origin)
@@ -230,10 +218,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         bindings=tuple(_BINDINGS[b] for b in binding or ()),
         levels=tuple(lv.value for lv in level) if level else LEVELS,
         strict=strict,
-        headers=limits.headers,
-        header_origins=limits.header_origins,
-        timeout=limits.timeout,
-        max_bytes=limits.max_bytes,
+        limits=limits,
         max_interfaces=max_interfaces,
         max_commands=max_commands,
         family=family,
@@ -243,80 +228,10 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     )
     sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, statistics)
-    if fleet.wanted(sources, output_format.value):
-        if html is not None:
-            fail("--html writes the report of one agent; give one SOURCE without --from")
-        code = conform_fleet(sources, fleet, output_format.value, options, junit_file)
-        raise typer.Exit(final_exit_code(code, exit_zero))
-    if not sources:
-        fail("give a SOURCE, or a list of them with --from FILE")
-    if quiet or not stderr_is_terminal():
-        report = run_conform(sources[0], options)
-    else:
-        with StepProgress() as progress:
-            report = run_conform(sources[0], replace(options, progress=progress))
-    if html is not None:
-        _write_file(html, "--html", render(report, "html"))
-        write(f"wrote {html}", err=True)
-    if junit_file is not None:
-        _write_file(junit_file, "--junit-file", render(report, "junit"))
-    for chunk in stream([report], output_format.value, RenderOptions(color=use_color(sys.stdout))):
-        sys.stdout.write(chunk)
-    if not report.passed:
-        raise typer.Exit(final_exit_code(int(ExitCode.PROBLEMS), exit_zero))
+    # One agent on a terminal: the progress of its messages rather than of the sources.
+    steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 
-
-def _write_file(path: Path, option: str, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
-
-
-def conform_fleet(
-    sources: list[str],
-    fleet: FleetOptions,
-    output_format: str,
-    options: ConformOptions,
-    junit_file: Path | None,
-) -> int:
-    """Check every agent and render the outcomes; the worst exit code."""
-    # The batch loads only for a run over several agents.
-    from th_ext.batch import check_agents
-    from th_ext.cli._fleet import Renderers, run_fleet
-    from th_ext.conform import ConformReport  # loaded by conform_command already (see there)
-
-    color = fleet.output is None and use_color(sys.stdout)
-
-    def one(outcome: Outcome, output: str) -> str:
-        if not isinstance(outcome.report, ConformReport):
-            assert outcome.error is not None
-            return error_document(outcome.error, output, command="conform", source=outcome.source)
-        return render(outcome.report, output, color=color)
-
-    def many(outcomes: list[Outcome], output: str) -> str:
-        if output == "json":
-            return to_json([o.document for o in outcomes]) + "\n"
-        if output == "sarif":  # an agent that could not be checked is its error document
-            return render([o.report or o.document for o in outcomes], output)
-        root = ET.Element("testsuites", name="th-ext conform")
-        totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-        for outcome in outcomes:
-            if isinstance(outcome.report, ConformReport):
-                text = render(outcome.report, "junit")
-            else:
-                assert outcome.error is not None
-                text = error_document(
-                    outcome.error, "junit", command="conform", source=outcome.source
-                )
-            document = ET.fromstring(text)
-            for key in totals:
-                totals[key] += int(document.get(key, "0"))
-            root.extend(list(document))
-        root.attrib.update({key: str(value) for key, value in totals.items()})
-        return junit_text(root)
-
-    def start(
+    def check_listed(
         entries: AsyncIterator[ListEntry], counts: BatchCounts, skip: SeenSources | None
     ) -> AsyncIterator[Outcome]:
         return check_agents(
@@ -328,5 +243,20 @@ def conform_fleet(
             counts=counts,
         )
 
-    renderers = Renderers(one, many, "agents", "passed", "failed")
-    return run_fleet("conform", sources, fleet, output_format, start, renderers, junit_file)
+    given = given_format(ctx, output_format.value)
+    tally = Tally("agents", "passed", "failed")
+    with StepProgress() if steps else contextlib.nullcontext() as progress:
+        if progress is not None:
+            options = replace(options, progress=progress)
+        code = run_fleet(
+            "conform",
+            sources,
+            fleet,
+            given,
+            check_listed,
+            tally,
+            junit_file=junit_file,
+            html=html,
+            progress=not steps,
+        )
+    raise typer.Exit(final_exit_code(code, exit_zero))

@@ -1,14 +1,5 @@
-"""The command line's side of a run over many sources (``th-ext validate`` and ``conform``).
-
-The options (``--from``, ``--jobs``, ``--per-origin``, ``-o``, ``--resume``, ``--quiet``), and
-``run_fleet``, which renders what the library's batch (``th_ext.batch``) yields: JSON Lines
-as each source is checked, or text followed by a summary, or one JSON array, JUnit document or
-GitHub annotations. On a terminal a live line on standard error counts the sources checked.
-
-SIGINT and SIGTERM cancel the sources in flight; every line already written is whole, the
-summary so far is printed, and the exit code is 130 (SIGINT) or 143 (SIGTERM: 128 plus the
-signal's number, as a shell reports it). ``--resume FILE`` then skips the sources FILE holds
-and appends the others.
+"""The command line's side of ``th-ext validate`` and ``conform``: every run, of one source or
+many, goes through the library's batch, and ``run_fleet`` renders its outcomes as they come.
 """
 
 from __future__ import annotations
@@ -17,6 +8,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +24,7 @@ from th_ext.batch import (
     Summary,
     read_resume,
     read_source_list,
+    run_sync,
 )
 from th_ext.cli._options import FleetOptions
 from th_ext.cli._terminal import (
@@ -40,25 +33,30 @@ from th_ext.cli._terminal import (
     error_line,
     fail,
     shown_source,
-    stderr_is_terminal,
+    use_color,
+    write,
 )
 from th_ext.problems import escape_unsafe
-from th_ext.report import render, statistics_json, statistics_text, summary_text
+from th_ext.report import (
+    RenderOptions,
+    render,
+    statistics_json,
+    statistics_text,
+    stream,
+    summary_text,
+    to_json,
+)
 
-__all__ = ["Renderers", "run_fleet"]
+__all__ = ["Tally", "run_fleet"]
 
 _SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
 @dataclass(frozen=True, slots=True)
-class Renderers:
-    """How a command shows its outcomes: ``one`` an outcome in a streamed format (text,
-    github), ``many`` the outcomes of a whole run in one document (json, junit), ``noun``
-    what the summary counts (``cards``, ``agents``), ``good``/``bad`` its words for exit
-    codes 0 and 1."""
+class Tally:
+    """How the text summary counts a command's sources: ``noun`` (``cards``, ``agents``),
+    ``good`` and ``bad`` its words for exit codes 0 and 1."""
 
-    one: Callable[[Outcome, str], str]
-    many: Callable[[list[Outcome], str], str]
     noun: str
     good: str
     bad: str
@@ -68,25 +66,35 @@ _WHOLE = ("json", "junit", "concise", "sarif")
 """The formats whose document is made once every source is checked (one JSON array, one JUnit
 document, one count line after every problem, one SARIF log)."""
 
+Start = Callable[[AsyncIterator[ListEntry], BatchCounts, SeenSources | None], Any]
+"""A command's batch: ``check_cards`` or ``check_agents`` over the entries, with the run's
+counts and the sources to skip."""
+
 
 def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
     command: str,
     sources: list[str],
     fleet: FleetOptions,
-    output_format: str,
-    start: Callable[[AsyncIterator[ListEntry], BatchCounts, SeenSources | None], Any],
-    renderers: Renderers,
+    output_format: str | None,
+    start: Start,
+    tally: Tally,
+    *,
     junit_file: Path | None = None,
+    html: Path | None = None,
+    progress: bool = True,
 ) -> int:
     """Check every source (``sources``, then those of ``--from``) with ``start`` and render
-    the outcomes (and with ``junit_file``, the JUnit document of them all there); the exit
-    code."""
+    the outcomes in ``output_format`` (``None``: not given, text or with ``--resume`` jsonl);
+    with ``junit_file`` or ``html``, also the document of them all there. The exit code."""
     if fleet.resume is not None:
-        if output_format not in ("text", "jsonl"):
-            fail(f"--resume writes JSON Lines; it cannot be used with --format {output_format}")
+        if output_format not in (None, "jsonl"):
+            fail(
+                f"--resume {fleet.resume} holds JSON Lines; --format {output_format} cannot "
+                "continue it (leave --format out)"
+            )
         if fleet.output is not None and fleet.output != fleet.resume:
             fail("--resume FILE writes to FILE; give -o the same file or leave it out")
-        output_format = "jsonl"
+    output_format = output_format or ("jsonl" if fleet.resume is not None else "text")
     if fleet.statistics and (fleet.resume is not None or output_format not in ("text", "json")):
         given = "--resume" if fleet.resume is not None else f"--format {output_format}"
         fail(f"--statistics prints text or json; it cannot be used with {given}")
@@ -94,6 +102,9 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         fail("standard input cannot be both a source and the --from list")
     if fleet.from_file is None and not sources:
         fail("give a SOURCE, or a list of them with --from FILE")
+    single = fleet.from_file is None and len(sources) == 1
+    if html is not None and not single:
+        fail("--html writes the report of one agent; give one SOURCE without --from")
     state = ResumeState()
     if fleet.resume is not None:
         try:
@@ -101,20 +112,30 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         except SourceArgumentError as exc:
             fail(str(exc))
     out = _open_output(fleet)
-    run = _Run(command, output_format, renderers, out, fleet, state)
-    run.keep = (output_format in _WHOLE and not fleet.statistics) or junit_file is not None
+    run = _Run(command, output_format, tally, out, fleet, state, single=single)
+    whole = output_format in _WHOLE and not fleet.statistics
+    run.keep = whole or junit_file is not None or html is not None
+    run.progress = progress
     try:
-        code = asyncio.run(run.main(sources, start))
+        code = run_sync(lambda: run.main(sources, start))
     finally:
         if out is not None:
             out.close()
+    run.kept.sort(key=lambda outcome: outcome.index)
     if junit_file is not None:
-        run.kept.sort(key=lambda outcome: outcome.index)
-        try:
-            junit_file.write_text(renderers.many(run.kept, "junit"), encoding="utf-8")
-        except OSError as exc:
-            fail(f"--junit-file {junit_file}: {(exc.strerror or str(exc)).lower()}")
+        _write_file(junit_file, "--junit-file", render(run.items(), "junit"))
+    reports = [outcome.report for outcome in run.kept if outcome.report is not None]
+    if html is not None and reports:
+        _write_file(html, "--html", render(reports[0], "html"))
+        write(f"wrote {html}", err=True)
     return code
+
+
+def _write_file(path: Path, option: str, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
 
 
 def _open_output(fleet: FleetOptions) -> IO[bytes] | None:
@@ -137,43 +158,49 @@ class _Run:
         self,
         command: str,
         output_format: str,
-        renderers: Renderers,
+        tally: Tally,
         out: IO[bytes] | None,
         fleet: FleetOptions,
         state: ResumeState,
+        *,
+        single: bool,
     ) -> None:
         self.command = command
         self.format = output_format
-        self.renderers = renderers
+        self.tally = tally
         self.out = out
         self.fleet = fleet
         self.state = state
+        self.single = single
+        self.shown = RenderOptions(color=out is None and use_color(sys.stdout), quiet=fleet.quiet)
         self.summary = Summary()
         self.counts = BatchCounts()
         self.keep = False
-        self.kept: list[Outcome] = []  # json and junit: one document of every report
+        self.progress = True
+        self.kept: list[Outcome] = []  # json, junit, concise: one document of every report
         self.signal: int | None = None
         self.written_text = False
 
-    async def main(
-        self,
-        sources: list[str],
-        start: Callable[[AsyncIterator[ListEntry], BatchCounts, SeenSources | None], Any],
-    ) -> int:
+    async def main(self, sources: list[str], start: Start) -> int:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None
-        for signum in _SIGNAL_EXIT:
+        # Signals reach the main thread only (a caller already running an event loop has the
+        # run on a thread of its own, and keeps its signals).
+        signals = _SIGNAL_EXIT if threading.current_thread() is threading.main_thread() else {}
+        for signum in signals:
             loop.add_signal_handler(signum, self._interrupt, signum, task)
         skip = self.state.seen if self.state.lines else None
-        progress = _progress(self, self.fleet.quiet)
+        # A live line is drawn with escape sequences: on a terminal, never with NO_COLOR.
+        shown = self.progress and not self.fleet.quiet and use_color(sys.stderr)
+        progress = FleetProgress(self.counts, self.summary, transient=self.single, shown=shown)
         try:
             with progress:
                 outcomes = start(self._entries(sources), self.counts, skip)
                 async with contextlib.aclosing(outcomes):
                     async for outcome in outcomes:
                         self._show(outcome)
-                        progress.advance(outcome)
+                        progress.advance()
         except asyncio.CancelledError:
             if self.signal is None:
                 raise
@@ -183,7 +210,7 @@ class _Run:
             error_line(str(exc))
             return int(ExitCode.UNUSABLE)
         finally:
-            for signum in _SIGNAL_EXIT:
+            for signum in signals:
                 loop.remove_signal_handler(signum)
         return self._finish(interrupted=False)
 
@@ -198,6 +225,10 @@ class _Run:
         if self.fleet.from_file is not None:
             async for entry in read_source_list(self.fleet.from_file):
                 yield entry
+
+    def items(self) -> list[Any]:
+        """What the kept outcomes show: each one's report, or its error document."""
+        return [o.report if o.report is not None else o.document for o in self.kept]
 
     def _show(self, outcome: Outcome) -> None:
         self.summary.add(outcome)
@@ -220,7 +251,8 @@ class _Run:
             sys.stdout.flush()
             error_line(str(outcome.error))
         else:
-            text = self.renderers.one(outcome, self.format)
+            item = outcome.report if outcome.report is not None else outcome.document
+            text = "".join(stream([item], self.format, self.shown))
             if self.format == "text" and self.written_text:
                 text = "\n" + text
             self._write_text(text)
@@ -244,29 +276,39 @@ class _Run:
         stdout.flush()
 
     def _finish(self, *, interrupted: bool) -> int:
+        self.kept.sort(key=lambda outcome: outcome.index)
         if self.fleet.statistics:
             self._write_text(self._statistics(interrupted))
+        elif self.format == "json":
+            documents = [outcome.document for outcome in self.kept]
+            self._write_text(to_json(documents[0] if self.single else documents) + "\n")
         elif self.format in _WHOLE:
-            self.kept.sort(key=lambda outcome: outcome.index)
-            self._write_text(self.renderers.many(self.kept, self.format))
-        elif self.format == "text":
-            renderers, conform = self.renderers, self.command == "conform"
+            self._write_text(render(self.items(), self.format))
+        elif self.format == "text" and (interrupted or not self.single):
+            tally, conform = self.tally, self.command == "conform"
             self._write_text(
                 summary_text(
                     self.summary,
-                    renderers.noun,
-                    renderers.good,
-                    renderers.bad,
+                    tally.noun,
+                    tally.good,
+                    tally.bad,
                     interrupted=interrupted,
                     conform=conform,
                 )
             )
         elif interrupted:
             error_line(f"interrupted; {self.summary.checked} sources checked")
-        if not self.summary.checked and not self.state.lines and not interrupted:
-            error_line("the list names no source to check")
-            return int(ExitCode.UNUSABLE)
-        return max(self.summary.exit_code, self.state.worst)
+        if self.summary.checked or interrupted:
+            return max(self.summary.exit_code, self.state.worst)
+        if self.state.lines:
+            write(
+                f"th-ext: nothing left to check: {self.fleet.resume} holds every listed source "
+                f"({self.state.lines} lines; exit code {self.state.worst})",
+                err=True,
+            )
+            return self.state.worst
+        error_line("the list names no source to check")
+        return int(ExitCode.UNUSABLE)
 
     def _statistics(self, interrupted: bool) -> str:
         """``--statistics``: the counts by code of the sources checked, in text or JSON."""
@@ -278,20 +320,3 @@ class _Run:
         if interrupted:
             text += "interrupted: the sources not counted here were not checked\n"
         return text
-
-
-class _NoProgress:
-    def __enter__(self) -> _NoProgress:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def advance(self, outcome: Outcome) -> None:
-        return None
-
-
-def _progress(run: _Run, quiet: bool) -> Any:
-    if quiet or not stderr_is_terminal():
-        return _NoProgress()
-    return FleetProgress(run.counts, run.summary)

@@ -1,25 +1,5 @@
-"""The options several commands share, each declared once: the source options (``SOURCE``,
-``--header``, ``--header-origin``, ``--timeout``, ``--max-bytes``), the output options
-(``--format``, ``--junit-file``) and the family's schemas (``--schemas``, ``--fetch-schemas``).
-
-A command names them by these aliases and nothing else, so that every command takes them with
-the same names, metavars, defaults and help, and turns them into the same ``SourceLimits``. Only
-two things vary, and each through one function: the sentence saying what a command's
-``--timeout`` bounds (``timeout_option``) and a command's ``--format`` choices
-(``format_option``).
-
-Shell completion of what th-ext knows by name lives here too: ``th-ext --install-completion``
-sets up completion for the user's shell; from then on ``th-ext schema com<TAB>`` offers
-``commands/v1``, and so do ``lock add`` and ``validate -e``. And so does ``family_schemas``,
-which turns ``--schemas DIR`` and ``--fetch-schemas`` into the schemas of the family's other
-extensions, the same way for ``validate`` and ``conform``.
-
-The options of a run over many sources (``--from``, ``--jobs``, ``--per-origin``, ``--output``,
-``--resume``, ``--quiet``, ``--statistics``, gathered in ``FleetOptions``), the codes that
-count (``--select``, ``--ignore``, ``--exit-zero``) and of signed cards (``--keys``,
-``--fetch-keys``, ``--require-signature``) are declared here too, apart from the work they
-select (``th_ext.cli._fleet``, ``th_ext.signatures``): a command checking one unsigned source
-reads them and never pays for the batch or the signatures.
+"""The options the commands share, each declared once with its name, metavar, default and help,
+and turned into the library's values (``SourceLimits``, ``FleetOptions``) the same way everywhere.
 """
 
 from __future__ import annotations
@@ -32,19 +12,9 @@ from typing import Annotated, Any
 import typer
 
 from th_ext import SourceArgumentError, ThExtError, UnknownCodeError
-from th_ext.catalog import (
-    AppliesTo,
-    FamilySchema,
-    bundled_external,
-    discover,
-    family_key,
-    fetch_family_schemas,
-    http_fetcher,
-    schemas_from_folder,
-    user_cache_dir,
-)
+from th_ext.catalog import discover
 from th_ext.cli._terminal import ExitCode, fail, write
-from th_ext.problems import Problem, Selection
+from th_ext.problems import Selection
 from th_ext.sources import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -86,9 +56,9 @@ __all__ = [
     "TextOrJsonOption",
     "code_selection",
     "complete_extension",
-    "family_schemas",
     "final_exit_code",
     "format_option",
+    "given_format",
     "note_withheld",
     "source_limits",
     "timeout_option",
@@ -244,52 +214,23 @@ def source_limits(
         header_origins=tuple(header_origins or ()),
     )
     try:
-        check_limits(limits)
+        check_limits(limits, {"timeout": "--timeout", "max_bytes": "--max-bytes"})
     except SourceArgumentError as exc:
-        words = {
-            "bad-timeout": ("the timeout", "--timeout"),
-            "bad-max-bytes": ("the byte cap", "--max-bytes"),
-        }
-        said, option = words.get(exc.code, ("", "--header-origin:"))
-        fail(str(exc).replace(said, option, 1) if said else f"{option} {exc}", ExitCode.UNUSABLE)
+        named = exc.code in ("bad-timeout", "bad-max-bytes")
+        fail(str(exc) if named else f"--header-origin: {exc}", ExitCode.UNUSABLE)
     return limits
+
+
+def given_format(ctx: typer.Context, output_format: str) -> str | None:
+    """``--format``'s value when the command line gives it, ``None`` when it is the default."""
+    source = ctx.get_parameter_source("output_format")
+    return None if source is None or source.name == "DEFAULT" else output_format
 
 
 def note_withheld(notices: tuple[str, ...] | list[str]) -> None:
     """One line on standard error per origin the --header values were withheld from."""
     for notice in notices:
         write(f"th-ext: note: {notice}", err=True)
-
-
-def family_schemas(
-    folder: Path | None, fetch: bool, limits: SourceLimits, kinds: tuple[AppliesTo, ...]
-) -> tuple[tuple[FamilySchema, ...], list[Problem]]:
-    """The schemas found for the family's extensions whose schema applies to one of
-    ``kinds``, and the notices to report with them (a changed schema is an error)."""
-    entries = [e for e in bundled_external() if set(e.applies_to) & set(kinds)]
-    found = {s.uri: s for s in schemas_from_folder(folder, entries)} if folder else {}
-    notices: list[Problem] = []
-    if fetch:
-        missing = [entry for entry in entries if entry.uri not in found]
-        fetched = fetch_family_schemas(missing, http_fetcher(limits), user_cache_dir())
-        found.update({schema.uri: schema for schema in fetched.schemas})
-        notices += [
-            Problem(
-                "error",
-                "family-schema-changed",
-                entry.uri,
-                message,
-                f"report it to {entry.publisher}: a change to {family_key(entry.uri)} needs a"
-                " new version",
-                "extension",
-            )
-            for entry, message in fetched.changed
-        ]
-        notices += [
-            Problem("info", "family-schema-not-fetched", "", note, "", "extension")
-            for note in fetched.notes
-        ]
-    return tuple(found.values()), notices
 
 
 def complete_extension(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -375,8 +316,9 @@ QuietOption = Annotated[
     typer.Option(
         "--quiet",
         "-q",
-        help="Less output: no progress line on standard error, and text output leaves out "
-        "the 'source: ok' and 'document: ok' lines.",
+        help="Less output: no progress line on standard error, and no lines saying that "
+        "something passed (validate: 'source: ok', 'document: ok'; conform: the requirements "
+        "that passed).",
     ),
 ]
 
@@ -390,17 +332,6 @@ class FleetOptions:
     resume: Path | None = None
     quiet: bool = False
     statistics: bool = False
-
-    def wanted(self, sources: list[str], output_format: str) -> bool:
-        """Whether the run goes through the batch rather than the one-source path."""
-        return (
-            self.from_file is not None
-            or len(sources) > 1
-            or output_format == "jsonl"
-            or self.output is not None
-            or self.resume is not None
-            or self.statistics
-        )
 
 
 StatisticsOption = Annotated[

@@ -1,55 +1,47 @@
-"""The terminal: exit codes, one-line errors, colour, the spinner, the progress line, and one
-sanitiser in front of standard output and standard error.
+"""The terminal: exit codes, one-line errors, colour, the progress line, and one sanitiser in
+front of standard output and standard error.
 
 Cards, agents and servers are untrusted, and their bytes reach the terminal through many
 paths: a report, a reason phrase inside an error, a file name click echoes in a usage error.
 Rather than trusting each path to clean what it prints, the command line swaps ``sys.stdout``
 and ``sys.stderr`` for ``SanitisingStream`` while a command runs, so every character written as
-text passes ``escape_unsafe``: no control character except newline and tab, no DEL, no
-bidirectional control, no line separator, no lone surrogate, whatever the format. Colour
-sequences pass only on a stream th-ext colours itself (a terminal, without ``NO_COLOR``).
-
-The one deliberate exception is ``raw``: the terminal controls th-ext writes itself (the
-spinner's carriage return, the progress line's cursor moves), and ``th-ext schema``'s
-published bytes, which go out unchanged.
-
-The live progress line on standard error, drawn by ``rich``, is for long runs on a terminal:
-``N/M checked``, the errors so far, the rate and the time left. While a list is still being
-read, M is what it has listed so far (and grows). Only a terminal gets it, never with
-``--quiet``: the callers decide, and rich is imported only then.
+text passes ``escape_unsafe``. Colour sequences pass only on a stream th-ext colours itself (a
+terminal, without ``NO_COLOR``); the progress line, drawn by ``rich`` on a terminal only, writes
+to the raw stream.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import threading
-from collections.abc import Iterable, Iterator
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from enum import IntEnum
 from pathlib import Path
-from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO
 
 import typer
 
 from th_ext.net import redact_url
-from th_ext.problems import clean, escape_unsafe
+from th_ext.problems import escape_unsafe
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from th_ext.batch import BatchCounts, Outcome, Summary
+    from th_ext.batch import BatchCounts, Summary
 
 __all__ = [
     "ExitCode",
     "FleetProgress",
+    "RecentRate",
     "SanitisingStream",
-    "Spinner",
     "StepProgress",
     "error_line",
     "fail",
     "install_sanitiser",
+    "progress_line",
     "sanitised_streams",
     "shown_source",
     "stderr_is_terminal",
@@ -169,112 +161,104 @@ def install_sanitiser() -> None:
         sys.stderr = SanitisingStream(sys.stderr)
 
 
-class Spinner:
-    """A one-line spinner on ``stream`` while a fetch runs; nothing unless ``enabled``."""
-
-    _FRAMES = "|/-\\"
-
-    def __init__(self, stream: TextIO, message: str, *, enabled: bool) -> None:
-        self.stream = stream
-        self.message = clean(message)
-        self.enabled = enabled
-        self._thread: threading.Thread | None = None
-
-    def __enter__(self) -> Spinner:
-        if self.enabled:
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._spin, daemon=True)
-            self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        if self._thread is not None:
-            self._stop.set()
-            self._thread.join()
-            self.stream.write("\r\x1b[2K")
-            self.stream.flush()
-
-    def _spin(self) -> None:
-        frame = 0
-        while not self._stop.wait(0.1 if frame else 0.2):
-            self.stream.write(f"\r{self._FRAMES[frame % 4]} {self.message}")
-            self.stream.flush()
-            frame += 1
-
-
 def stderr_is_terminal() -> bool:
     isatty = getattr(sys.stderr, "isatty", None)
     return bool(isatty and isatty())
 
 
-def _progress(what: str, *, errors: bool = True) -> Progress:
+class RecentRate:
+    """Items a second over the last ``window`` seconds; ``None`` until a second of samples."""
+
+    def __init__(self, window: float = 5.0) -> None:
+        self.window = window
+        self.samples: deque[tuple[float, int]] = deque()
+
+    def add(self, done: int, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        self.samples.append((now, done))
+        while len(self.samples) > 2 and now - self.samples[1][0] >= self.window:
+            self.samples.popleft()
+
+    def rate(self) -> float | None:
+        if len(self.samples) < 2:
+            return None
+        (first, done_first), (last, done_last) = self.samples[0], self.samples[-1]
+        return (done_last - done_first) / (last - first) if last - first >= 1.0 else None
+
+
+def progress_line(done: int, total: int | None, what: str, rate: float | None) -> str:
+    """``12/100 checked · 3.5/s · 0:25 left``: only what is known (no total while the list
+    is read, no rate before a second of samples)."""
+    line = f"{done}/{total} {what}" if total is not None else f"{done} {what}"
+    if rate:
+        line += f" · {rate:,.1f}/s"
+        if total is not None and total > done:
+            minutes, seconds = divmod(round((total - done) / rate), 60)
+            line += f" · {minutes}:{seconds:02d} left"
+    return line
+
+
+def _progress(describe: Callable[[], str], *, transient: bool) -> Progress:
     # rich.progress adds about 20 ms of imports (measured with -X importtime): it loads only
     # for a progress line on a terminal.
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        Progress,
-        ProgressColumn,
-        Task,
-        TextColumn,
-        TimeRemainingColumn,
-    )
+    from rich.progress import BarColumn, Progress, ProgressColumn, Task
     from rich.text import Text
 
-    class Rate(ProgressColumn):
-        """Items a second, once rich has measured some."""
+    class Described(ProgressColumn):
+        """The line as ``describe`` says it at each refresh."""
 
         def render(self, task: Task) -> Text:
-            speed = task.finished_speed or task.speed
-            return Text(f"{speed:,.1f}/s" if speed else "-/s")
+            return Text(describe())
 
     return Progress(
-        TextColumn("{task.completed}/{task.total} " + what),
-        TextColumn("· {task.fields[errors]} errors" if errors else ""),
         BarColumn(bar_width=24),
-        Rate(),
-        TextColumn("· left"),
-        TimeRemainingColumn(),
+        Described(),
         console=Console(file=unwrap(sys.stderr)),  # its cursor moves are not sanitised away
-        transient=False,
+        transient=transient,
         refresh_per_second=8,
     )
 
 
 class FleetProgress:
-    """The progress of a batch: updated with each outcome."""
+    """The progress line of a batch (when ``shown``): updated with each outcome."""
 
-    def __init__(self, counts: BatchCounts, summary: Summary) -> None:
+    def __init__(
+        self, counts: BatchCounts, summary: Summary, *, transient: bool, shown: bool
+    ) -> None:
         self.counts = counts
         self.summary = summary
-        self.progress = _progress("checked")
-        self.task = self.progress.add_task("sources", total=None, errors=0)
+        self.rate = RecentRate()
+        self.progress = _progress(self.describe, transient=transient) if shown else None
+        if self.progress is not None:
+            self.task = self.progress.add_task("sources", total=None)
 
     def __enter__(self) -> FleetProgress:
-        self.progress.start()
+        if self.progress is not None:
+            self.progress.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._update()
-        self.progress.stop()
+        if self.progress is not None:
+            self.advance()
+            self.progress.stop()
 
-    def advance(self, outcome: Outcome) -> None:
-        self._update()
-
-    def _update(self) -> None:
+    def advance(self) -> None:
+        if self.progress is None:
+            return
         done = self.summary.checked + self.summary.duplicates
-        listed = self.counts.listed - self.counts.resumed
-        self.progress.update(
-            self.task,
-            completed=done,
-            total=max(listed, done),
-            errors=self.summary.failed + self.summary.unreadable,
-        )
+        self.rate.add(done)
+        total = self._total()
+        self.progress.update(self.task, completed=done, total=total)
+
+    def _total(self) -> int | None:
+        return self.counts.listed - self.counts.resumed if self.counts.finished else None
+
+    def describe(self) -> str:
+        done = self.summary.checked + self.summary.duplicates
+        line = progress_line(done, self._total(), "checked", self.rate.rate())
+        errors = self.summary.failed + self.summary.unreadable
+        return line + (f" · {errors} failing" if errors else "")
 
 
 class StepProgress:
@@ -282,8 +266,10 @@ class StepProgress:
     the run's progress callback."""
 
     def __init__(self) -> None:
-        self.progress = _progress("messages sent", errors=False)
-        self.task = self.progress.add_task("steps", total=None, errors=0)
+        self.done, self.total = 0, 0
+        self.rate = RecentRate()
+        self.progress = _progress(self.describe, transient=False)
+        self.task = self.progress.add_task("steps", total=None)
 
     def __enter__(self) -> StepProgress:
         self.progress.start()
@@ -293,4 +279,9 @@ class StepProgress:
         self.progress.stop()
 
     def __call__(self, done: int, total: int) -> None:
-        self.progress.update(self.task, completed=done, total=total)
+        self.done, self.total = done, total
+        self.rate.add(done)
+        self.progress.update(self.task, completed=done, total=total or None)
+
+    def describe(self) -> str:
+        return progress_line(self.done, self.total or None, "messages sent", self.rate.rate())

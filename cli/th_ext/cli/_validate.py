@@ -1,35 +1,18 @@
-"""``th-ext validate``: read agent cards from files, stdin or URLs, and check each.
-
-Exit codes: 0 valid (warnings allowed unless ``--strict``), 1 the card was read and has
-problems, 2 no card could be read (usage error, network or HTTP error, over the size cap, not
-JSON); with several sources, the worst of them. No traceback reaches the user unless
-``--debug`` is given.
-
-With several sources (or ``--from``, ``jsonl``, ``-o``, ``--resume``) the run goes through the
-library's batch (``check_cards``), rendered by ``validate_fleet``: text shows each report as it
-comes (an unreadable source is its one-line error on standard error), then the summary, ending
-in one line counting the cards by verdict. ``jsonl`` is one line per source as soon as it is
-checked; ``json`` one array of the reports in list order, ``junit`` one ``<testsuites>``
-document holding every report's suites, ``github`` every report's annotations. The exit code is
-the worst of the sources'.
-
-Signed cards are here too, as validation's counterpart: the keys options become the library's
-``SignatureOptions`` and a card check for ``validate`` and ``conform``, and ``th-ext sign``
-writes what ``th_ext.signatures`` makes. ``th_ext.signatures`` is imported only when a keys
-option is given or a card is signed, so an unsigned run never loads it.
+"""``th-ext validate``: check agent cards from files, standard input or URLs, one or many, as one
+batch (``th_ext.batch.check_cards``); and ``th-ext sign``, its counterpart for signed cards.
 """
 
 import sys
-import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from th_ext import Deadline, SourceError
+from th_ext import Deadline
+from th_ext.catalog import family_schemas
 from th_ext.cli._options import (
     CARD_CHECK,
     DEFAULT_JOBS,
@@ -56,53 +39,24 @@ from th_ext.cli._options import (
     StatisticsOption,
     code_selection,
     complete_extension,
-    family_schemas,
     final_exit_code,
     format_option,
+    given_format,
     note_withheld,
     source_limits,
     timeout_option,
 )
-from th_ext.cli._terminal import (
-    ExitCode,
-    Spinner,
-    error_line,
-    fail,
-    shown_source,
-    stderr_is_terminal,
-    unwrap,
-    use_color,
-)
+from th_ext.cli._terminal import ExitCode, fail
 from th_ext.problems import Selection
-from th_ext.report import RenderOptions, error_document, render, stream, to_json
-from th_ext.sources import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_TIMEOUT,
-    SourceLimits,
-    is_url,
-    read_bounded,
-    read_source,
-)
-from th_ext.validate import (
-    Report,
-    ValidateOptions,
-    read_schema_override,
-    report_for_source_error,
-    validate_bytes,
-)
+from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, read_bounded
+from th_ext.validate import ValidateOptions, read_schema_override
 
 if TYPE_CHECKING:
     from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources
     from th_ext.problems import Problem
     from th_ext.signatures import SignatureOptions
 
-__all__ = [
-    "card_check",
-    "sign_command",
-    "signature_options",
-    "validate_command",
-    "validate_fleet",
-]
+__all__ = ["card_check", "sign_command", "signature_options", "validate_command"]
 
 
 class ReportFormat(StrEnum):
@@ -113,10 +67,6 @@ class ReportFormat(StrEnum):
     junit = "junit"
     github = "github"
     sarif = "sarif"
-
-
-#: The formats a person reads: a source that cannot be read is one line on standard error.
-FOR_PEOPLE = (ReportFormat.text, ReportFormat.concise)
 
 
 SourcesArgument = Annotated[
@@ -132,6 +82,7 @@ SourcesArgument = Annotated[
 
 
 def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
+    ctx: typer.Context,
     sources: SourcesArgument = None,
     output_format: Annotated[ReportFormat, format_option(ReportFormat)] = ReportFormat.text,
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
@@ -181,180 +132,24 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     selection = code_selection(select, ignore)
     limits = source_limits(header, timeout, max_bytes, header_origin)
-    options = _Options(
-        output_format,
+    signatures = signature_options(keys, fetch_keys, require_signature, limits)
+    options_for, notices = _options_for(
         strict,
         tuple(extension or ()),
         schema,
-        limits,
-        junit_file,
         schemas,
         fetch_schemas,
-        signature_options(keys, fetch_keys, require_signature, limits),
+        limits,
+        signatures,
         selection,
     )
-    sources = sources or []
     fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, statistics)
-    if fleet.wanted(sources, output_format.value):
-        options_for, family_notices = _validate_options(options)
-        code = validate_fleet(
-            sources, fleet, output_format.value, limits, options_for, family_notices, junit_file
-        )
-        raise typer.Exit(final_exit_code(code, exit_zero))
-    if not sources:
-        fail("give a SOURCE, or a list of them with --from FILE")
-    many = len(sources) > 1
-    reports: list[Report] = []
-
-    def checked() -> Iterator[Report]:
-        for source in sources:
-            report, error = _run(source, options)
-            reports.append(report)
-            if error is not None and not many:  # a person gets the one-line error
-                if options.junit_file is not None:
-                    write_junit(render(report, "junit"), options.junit_file)
-                raise error
-            if error is not None:  # text formats: the one-line error, then the next source
-                sys.stdout.flush()
-                error_line(str(error))
-            yield report
-
-    shown = RenderOptions(color=use_color(sys.stdout), many=many, quiet=quiet)
-    for chunk in stream(checked(), output_format.value, shown):
-        sys.stdout.write(chunk)
-    if options.junit_file is not None:
-        write_junit(render(reports if many else reports[0], "junit"), options.junit_file)
-    raise typer.Exit(final_exit_code(max(report.exit_code for report in reports), exit_zero))
-
-
-class _Options(NamedTuple):
-    output_format: ReportFormat
-    strict: bool
-    extensions: tuple[str, ...]
-    schema_source: str | None
-    limits: SourceLimits
-    junit_file: Path | None = None
-    schemas_dir: Path | None = None
-    fetch_schemas: bool = False
-    signatures: Any = None  # th_ext.signatures.SignatureOptions, when a keys option is given
-    selection: Selection = Selection()
-
-
-def _run(source: str, options: _Options) -> tuple[Report, SourceError | None]:
-    """The report of one source, and in text format the error that left nothing to read
-    (shown as one line rather than as a report)."""
-    started = time.monotonic()
-    validate_options, family_notices = _validate_options(options)
-    spinning = (
-        options.output_format is ReportFormat.text
-        and is_url(source)
-        and stderr_is_terminal()
-        and use_color(sys.stderr)
-    )
-    try:
-        with Spinner(unwrap(sys.stderr), f"fetching {shown_source(source)}", enabled=spinning):
-            raw = read_source(source, options.limits)
-    except SourceError as exc:
-        # Nothing was read. A report says so for a program (and for --junit-file); a person
-        # gets the one-line error of every command.
-        report = report_for_source_error(source, exc, strict=options.strict)
-        if options.output_format in FOR_PEOPLE:
-            return report, exc
-    else:
-        location, notices = raw.location, [*raw.notices, *family_notices]
-        body = [raw.data]
-        del raw
-        # The bytes are handed over without another reference, so that a large card's body
-        # is freed as soon as it is decoded, before the parse builds the value.
-        # The run's deadline covers the validation too: a --schema pattern can backtrack
-        # for ever on a hostile name.
-        remaining = options.limits.timeout - (time.monotonic() - started)
-        timeout = options.limits.timeout
-        message = f"the validation did not finish within --timeout ({timeout:g} s)"
-        report = validate_bytes(
-            body.pop(),
-            source=source,
-            location=location,
-            notices=notices,
-            options=validate_options(location if is_url(source) else None, started),
-            deadline=Deadline.after(max(remaining, 0.1), message),
-        )
-    return report, None
-
-
-def _validate_options(
-    options: _Options,
-) -> tuple[Callable[[str | None, float], ValidateOptions], list[Any]]:
-    """The library's options of a source read from a card URL (``None``: a file or standard
-    input) whose check began at a ``time.monotonic()`` moment, with the ``--schema`` and the
-    family's schemas read once for the run; and the notices of the family's schemas."""
-    override = None
-    if options.schema_source is not None:
-        override = read_schema_override(options.schema_source, options.limits)
-        note_withheld(
-            [f"--schema: {n.message}" for n in override.notices if n.code == "header-withheld"]
-        )
-    family: tuple[Any, ...] = ()
-    family_notices: list[Any] = []
-    if options.schemas_dir is not None or options.fetch_schemas:
-        family, family_notices = family_schemas(
-            options.schemas_dir, options.fetch_schemas, options.limits, ("card params",)
-        )
-
-    def validate_options(card_url: str | None, started: float) -> ValidateOptions:
-        return ValidateOptions(
-            strict=options.strict,
-            extensions=options.extensions,
-            schema=override,
-            family=family,
-            card_checks=card_check(options.signatures, card_url, started),
-            selection=options.selection,
-        )
-
-    return validate_options, family_notices
-
-
-def write_junit(text: str, path: Path) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise SourceError(f"--junit-file {path}: {exc.strerror or exc}") from None
-
-
-def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own option)
-    sources: list[str],
-    fleet: FleetOptions,
-    output_format: str,
-    limits: SourceLimits,
-    options_for: Callable[[str | None, float], ValidateOptions],
-    notices: "list[Problem]",
-    junit_file: Path | None,
-) -> int:
-    """Check every source and render the outcomes; the worst exit code. ``notices`` (the
-    family's schemas, read once for the run) are reported with every card."""
-    # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime)
-    # loads only for a run over several sources, not for one card.
+    # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime) loads
+    # only for a command that checks cards, not for every start of th-ext.
     from th_ext.batch import check_cards
-    from th_ext.cli._fleet import Renderers, run_fleet
+    from th_ext.cli._fleet import Tally, run_fleet
 
-    color = fleet.output is None and use_color(sys.stdout)
-
-    def one(outcome: "Outcome", output: str) -> str:
-        if not isinstance(outcome.report, Report):  # checked too long: the error document
-            assert outcome.error is not None
-            return error_document(outcome.error, output, command="validate", source=outcome.source)
-        return render(outcome.report, output, color=color)
-
-    def many(outcomes: "list[Outcome]", output: str) -> str:
-        if output in ("junit", "concise"):
-            return render([o.report for o in outcomes if isinstance(o.report, Report)], output)
-        if output == "sarif":  # a source checked too long is its error document
-            return render(
-                [o.report if o.report is not None else o.document for o in outcomes], output
-            )
-        return to_json([o.document for o in outcomes]) + "\n"
-
-    def start(
+    def check_listed(
         entries: "AsyncIterator[ListEntry]", counts: "BatchCounts", skip: "SeenSources | None"
     ) -> "AsyncIterator[Outcome]":
         return check_cards(
@@ -368,8 +163,49 @@ def validate_fleet(  # noqa: PLR0917 (the run's settings, each from its own opti
             notices=notices,
         )
 
-    renderers = Renderers(one, many, "cards", "valid", "invalid")
-    return run_fleet("validate", sources, fleet, output_format, start, renderers, junit_file)
+    given = given_format(ctx, output_format.value)
+    tally = Tally("cards", "valid", "invalid")
+    code = run_fleet(
+        "validate", sources or [], fleet, given, check_listed, tally, junit_file=junit_file
+    )
+    raise typer.Exit(final_exit_code(code, exit_zero))
+
+
+def _options_for(  # noqa: PLR0917 (the run's settings, each from its own option)
+    strict: bool,
+    extensions: tuple[str, ...],
+    schema_source: str | None,
+    schemas_dir: Path | None,
+    fetch_schemas: bool,
+    limits: SourceLimits,
+    signatures: "SignatureOptions | None",
+    selection: Selection,
+) -> "tuple[Callable[[str | None, float], ValidateOptions], list[Problem]]":
+    """The library's options of a source read from a card URL (``None``: a file or standard
+    input) whose check began at a ``time.monotonic()`` moment, with the ``--schema`` and the
+    family's schemas read once for the run; and the notices of the family's schemas."""
+    override = None
+    if schema_source is not None:
+        override = read_schema_override(schema_source, limits)
+        note_withheld(
+            [f"--schema: {n.message}" for n in override.notices if n.code == "header-withheld"]
+        )
+    family: tuple[Any, ...] = ()
+    notices: list[Problem] = []
+    if schemas_dir is not None or fetch_schemas:
+        family, notices = family_schemas(schemas_dir, fetch_schemas, limits, ("card params",))
+
+    def options_for(card_url: str | None, started: float) -> ValidateOptions:
+        return ValidateOptions(
+            strict=strict,
+            extensions=extensions,
+            schema=override,
+            family=family,
+            card_checks=card_check(signatures, card_url, started),
+            selection=selection,
+        )
+
+    return options_for, notices
 
 
 def signature_options(

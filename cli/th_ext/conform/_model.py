@@ -119,6 +119,7 @@ class ConformReport:
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON (``th-ext conform --format json``)."""
         document = asdict(self)
+        document["exit_code"] = 0 if self.passed else 1
         document["summary"] = self.counts()
         document["core_summary"] = self.core_counts()
         return document

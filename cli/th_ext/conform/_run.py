@@ -1,30 +1,12 @@
-"""The entry point: ``run_conform`` checks a live agent against every requirement it can.
-
-It reads the card, picks the interfaces the card declares among JSON-RPC and HTTP+JSON (gRPC and
-others are reported as not checked), runs every scenario on a new and on an existing task,
-streaming and with ``SendMessage`` as the card allows, and returns a ``ConformReport``.
-
-All HTTP goes through one ``httpx.AsyncClient`` built on the transport the caller gives (or
-th-ext's own, ``th_ext.net.client_options``), counted request by request; the card is read
-through it too, by the reader ``validate`` uses (``th_ext.sources.read_url_async``: the
-well-known path and its pre-0.3 fallback, redirects checked, the byte cap, one deadline), so a
-test can run the whole check in-process against an ASGI app. The card's own part of
-conformance is checked here: it lists the registered commands in the extension's params
-(CMD-7).
-
-Every JSON-RPC and HTTP+JSON interface is checked, the same URL and binding once, up to a limit
-(``--max-interfaces``); the others are listed with the reason, and a note names the ones left
-over the limit. After the run, an interface whose every request found no server is marked
-unreachable. URLs are shown with their credentials redacted.
-"""
+"""``run_conform_async`` checks a live agent against every requirement it can, over every
+JSON-RPC and HTTP+JSON interface its card declares (up to ``max_interfaces``), through one
+``httpx.AsyncClient`` on the caller's transport; ``run_conform`` is the same from plain code."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,6 +17,7 @@ from th_ext._exceptions import (
     AgentUnreachableError,
     ConformError,
 )
+from th_ext._sync import run_sync
 from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import find, load_requirements, spec_text
 from th_ext.checks import CORE_RULES
@@ -67,8 +50,6 @@ from th_ext.net._exchange import RpcExchange
 from th_ext.problems import Selection
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources._source import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_TIMEOUT,
     SourceLimits,
     check_limits,
     header_scope,
@@ -114,13 +95,10 @@ class ConformOptions:
     """``JSONRPC`` and/or ``HTTP+JSON``; empty means every one the card declares."""
     levels: tuple[str, ...] = LEVELS
     strict: bool = False
-    headers: tuple[tuple[str, str], ...] = ()
-    """The caller's headers (credentials): sent only where ``th_ext.net.HeaderScope`` allows,
-    to the origin of ``source`` and of ``header_origins``."""
-    header_origins: tuple[str, ...] = ()
-    timeout: float = DEFAULT_TIMEOUT
-    """Seconds for each exchange (a whole stream included) and for the card fetch."""
-    max_bytes: int = DEFAULT_MAX_BYTES
+    limits: SourceLimits = field(default_factory=SourceLimits)
+    """The caller's headers (sent only where ``th_ext.net.HeaderScope`` allows, to the origin
+    of ``source`` and of ``header_origins``), the seconds for each exchange (a whole stream
+    included) and for the card fetch, and the byte cap of each answer."""
     max_interfaces: int = DEFAULT_MAX_INTERFACES
     """The most interfaces checked; the others are named in a note."""
     max_commands: int = DEFAULT_MAX_COMMANDS
@@ -163,17 +141,7 @@ def run_conform(
     Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
     be read, a ``--command`` is not registered, no binding is left to check.
     """
-
-    def run() -> ConformReport:
-        return asyncio.run(run_conform_async(source, options, transport=transport))
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return run()
-    # Called from code that runs an event loop in this thread: run ours in another one.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run).result()
+    return run_sync(lambda: run_conform_async(source, options, transport=transport))
 
 
 async def run_conform_async(
@@ -185,14 +153,12 @@ async def run_conform_async(
     """``run_conform`` for a caller that already runs an event loop."""
     options = options or ConformOptions()
     started = time.perf_counter()
-    limits = SourceLimits(
-        options.headers, options.timeout, options.max_bytes, options.header_origins
-    )
+    limits = options.limits
     scope = header_scope(source, limits)
     inner = transport or client_options()["transport"]
     counter = _Counting(inner)
     async with httpx.AsyncClient(
-        transport=counter, timeout=options.timeout, trust_env=False, follow_redirects=False
+        transport=counter, timeout=limits.timeout, trust_env=False, follow_redirects=False
     ) as client:
         card, location = await read_card(client, source, limits, scope)
         return await _check(card, location, scope, options, client, counter, started)
@@ -232,7 +198,14 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     modes = [True, False] if streaming else [False]
     headers = {"A2A-Version": "1.0", "A2A-Extensions": EXTENSION_URI}
     wires: list[Wire] = [
-        open_wire(client, i, headers, scope, timeout=options.timeout, max_bytes=options.max_bytes)
+        open_wire(
+            client,
+            i,
+            headers,
+            scope,
+            timeout=options.limits.timeout,
+            max_bytes=options.limits.max_bytes,
+        )
         for i in interfaces
     ]
     version = find(EXTENSION_URI)

@@ -58,7 +58,7 @@ def run_demo(variant: DemoVariant = DemoVariant.CORRECT, *, timeout: float = 10.
         validation = _validate(server.base_url, limits)
         loaded = load_card(server.base_url, limits)
         dry_run = plan_dispatch(loaded.card, text_message(DEMO_COMMAND))
-        conformance = run_conform(server.base_url, ConformOptions(timeout=timeout))
+        conformance = run_conform(server.base_url, ConformOptions(limits=limits))
         return DemoRun(
             base_url=server.base_url,
             card_location=loaded.location,

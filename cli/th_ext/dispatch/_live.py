@@ -9,11 +9,11 @@ passes or fails (or is skipped when it does not apply), and says why in words.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from th_ext._exceptions import AgentUnreachableError, DispatchError
+from th_ext._sync import run_sync
 from th_ext.checks import (
     Check,
     Observation,
@@ -109,8 +109,8 @@ def check_live(
     caller's headers go where ``scope`` allows; without a scope, ``headers`` go to the origin
     of the plan's interface only. From async code, await ``check_live_async`` instead.
     """
-    return asyncio.run(
-        check_live_async(
+    return run_sync(
+        lambda: check_live_async(
             plan,
             headers=headers,
             timeout=timeout,

@@ -20,7 +20,6 @@ The guarantees a card reader owes its user, kept over an ``httpx.AsyncClient``:
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import ssl
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator
@@ -40,6 +39,7 @@ from th_ext._exceptions import (
     SourceArgumentError,
     SourceTooLargeError,
 )
+from th_ext._sync import run_sync
 from th_ext.net import client_options, ssl_context
 from th_ext.net._exchange import (
     BodyCorruptError,
@@ -137,16 +137,11 @@ def run_alone(work: Callable[[httpx.AsyncClient], Awaitable[T]]) -> T:
     code), it runs in a worker thread, so it neither fails nor nests loops.
     """
 
-    async def alone() -> T:
+    async def on_own_client() -> T:
         async with httpx.AsyncClient(timeout=None, **client_options()) as client:
             return await work(client)
 
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(alone())
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as worker:
-        return worker.submit(asyncio.run, alone()).result()
+    return run_sync(on_own_client)
 
 
 def _follow(  # noqa: PLR0917 (one private step of fetch_async)

@@ -21,6 +21,7 @@ from pathlib import Path
 from th_ext._exceptions import PublishedSchemaChangedError, PublishError
 from th_ext.catalog._reader import Requirement, load_requirements, schema_sha256, spec_text
 from th_ext.catalog._records import ExtensionVersion
+from th_ext.validate import CARD_SCHEMA_KEY, card_rules_sha256
 
 __all__ = [
     "LOCK_FILE_NAME",
@@ -29,6 +30,7 @@ __all__ = [
     "WordsRecord",
     "add_to_lock",
     "check_lock",
+    "lock_card_schema",
     "read_lock",
     "read_words",
     "write_lock",
@@ -337,7 +339,13 @@ def check_lock(
     problems: list[str] = []
     for key, digest in sorted(lock.items()):
         version = by_key.get(key)
-        if version is None:
+        if key == CARD_SCHEMA_KEY:
+            if card_rules_sha256() != digest:
+                problems.append(
+                    f"{key}: the agent card schema's rules changed after publication (sha256 "
+                    f"{card_rules_sha256()}, published {digest}); publish a new version instead"
+                )
+        elif version is None:
             problems.append(f"{key}: published, but its folder is gone; published files stay")
         elif schema_sha256(version) != digest:
             problems.append(
@@ -394,4 +402,22 @@ def add_to_lock(path: Path, version: ExtensionVersion) -> bool:
     entries[version.key] = schema_sha256(version)
     words[version.key] = fresh
     write_lock(path, entries, words)
+    return True
+
+
+def lock_card_schema(path: Path) -> bool:
+    """Lock the agent card schema's rules (the schema with no extension bound: each extension
+    version adds its own binding). False if they were locked already."""
+    entries = read_lock(path)
+    known = entries.get(CARD_SCHEMA_KEY)
+    digest = card_rules_sha256()
+    if known is not None and known != digest:
+        raise PublishedSchemaChangedError(
+            f"{CARD_SCHEMA_KEY}: already published with sha256 {known}; a published schema"
+            " cannot be replaced"
+        )
+    if known is not None:
+        return False
+    entries[CARD_SCHEMA_KEY] = digest
+    write_lock(path, entries)
     return True

@@ -44,6 +44,7 @@ from th_ext.publish._diagrams import (
 from th_ext.publish._field_table import check_field_descriptions
 from th_ext.publish._lock import LOCK_FILE_NAME, check_lock, read_lock, read_words
 from th_ext.publish._spec_page import check_draft_examples, render_spec_page
+from th_ext.validate import CARD_SCHEMA_KEY, CARD_SCHEMA_URL, card_schema_bytes
 from th_ext.validate._positions import resolve_pointer
 
 __all__ = [
@@ -276,6 +277,9 @@ def plan_site(
         lock_path = extensions_dir / LOCK_FILE_NAME
         problems += check_lock(versions, read_lock(lock_path), read_words(lock_path))
     paths: dict[str, str] = {}
+    card_folder = relative_path(CARD_SCHEMA_URL.removesuffix("/schema.json"), site_url)
+    if card_folder is not None:  # the agent card's schema, which binds every version's params
+        paths[CARD_SCHEMA_KEY] = card_folder
     for version in versions:
         path = relative_path(version.uri, site_url)
         if path is None:
@@ -293,6 +297,14 @@ def plan_site(
         raise PublishError("; ".join(problems), problems)
 
     files: list[GeneratedFile] = []
+    if card_folder is not None:
+        files.append(
+            GeneratedFile(
+                path=f"{card_folder}/schema.json",
+                content=card_schema_bytes(extensions_dir),
+                kind="asset",
+            )
+        )
     nav: list[NavEntry] = []
     for version in versions:
         siblings = [other for other in versions if other.name == version.name]

@@ -20,6 +20,7 @@ from th_ext.report._formats import (
     RenderOptions,
     error_code,
     error_document,
+    error_record,
     render,
     stream,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "annotation",
     "error_code",
     "error_document",
+    "error_record",
     "junit_text",
     "render",
     "sarif_log",

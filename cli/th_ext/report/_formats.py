@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from th_ext._exceptions import ThExtError
+from th_ext._exceptions import SourceError, ThExtError
 from th_ext.net import redact_url
 from th_ext.report._github import annotation, conform_github, validate_github
 from th_ext.report._html import conform_html
 from th_ext.report._json import demo_json, to_json, to_line
-from th_ext.report._junit import conform_junit, error_junit, validate_junit
+from th_ext.report._junit import run_junit
 from th_ext.report._sarif import sarif_text
 from th_ext.report._text import (
     conform_text,
@@ -35,7 +35,7 @@ from th_ext.report._text import (
     validate_text,
 )
 from th_ext.sources import is_url
-from th_ext.validate import Report
+from th_ext.validate import Report, report_for_source_error
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport
@@ -50,6 +50,7 @@ __all__ = [
     "Renderer",
     "error_code",
     "error_document",
+    "error_record",
     "render",
     "stream",
 ]
@@ -101,6 +102,11 @@ def _is_demo(report: object) -> TypeGuard[DemoRun]:
     return hasattr(report, "conformance") and hasattr(report, "dry_run")
 
 
+def _is_error(item: object) -> TypeGuard[dict[str, Any]]:
+    """The error document of a source that could not be checked (``error_document``'s)."""
+    return isinstance(item, dict) and isinstance(item.get("error"), dict)
+
+
 def _read_nothing(report: Report) -> bool:
     """A source that could not be read at all: the report holds only its error."""
     return not report.card_read and report.layers == ("source",)
@@ -117,7 +123,7 @@ def text(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
                 yield ("\n" if after else "") + shown
             seen.append(report)
         elif _is_conform(report):
-            yield conform_text(report, color=options.color) + "\n"
+            yield conform_text(report, color=options.color, quiet=options.quiet) + "\n"
         elif isinstance(report, Dispatched):
             # the live run prints the dry run whole: the same request, then what came back
             plan = render_plan(
@@ -137,13 +143,16 @@ def text(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
 def concise(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
     """For editors and hooks, like ruff's and check-jsonschema's concise output: one line per
     problem, ``FILE:LINE:COL: SEVERITY CODE MESSAGE``, and one count line for the whole run.
-    A source that could not be read at all is left to the caller's one-line error."""
+    A source that could not be read at all is its one line, ``SOURCE: error CODE MESSAGE``."""
     seen: list[Report] = []
-    for report in reports:
+    for item in reports:
+        report = item
+        if _is_error(item):  # counted as a card that could not be read
+            error = SourceError(item["error"]["message"], code=item["error"]["code"])
+            report = report_for_source_error(item["source"], error)
         if not isinstance(report, Report):
             raise _cannot("concise", report)
-        if not (options.many and _read_nothing(report)):
-            yield validate_concise(report)
+        yield validate_concise(report)
         seen.append(report)
     yield validate_count(seen) + "\n"
 
@@ -159,6 +168,8 @@ def _verdicts(reports: Sequence[Report]) -> str:
 
 
 def _document(report: Any) -> Any:
+    if _is_error(report):
+        return report
     if isinstance(report, Report) or _is_conform(report):
         return report.to_dict()
     if isinstance(report, Dispatched):
@@ -178,15 +189,18 @@ def json(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
 
 
 def junit(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
-    """One JUnit XML document: every validation report's suites, or the conformance suites."""
+    """One JUnit XML document: every validation or conformance report's suites, and an error
+    suite for each error document."""
     listed = list(reports)
-    if listed and _is_conform(listed[0]):
-        yield conform_junit(listed[0])
-        return
-    wrong = [report for report in listed if not isinstance(report, Report)]
+    wrong = [r for r in listed if not (isinstance(r, Report) or _is_conform(r) or _is_error(r))]
     if wrong:
         raise _cannot("junit", wrong[0])
-    yield validate_junit(listed)
+    if any(_is_conform(r) for r in listed):
+        command = "conform"
+    else:
+        errors = [r for r in listed if _is_error(r)]
+        command = errors[0]["command"] if errors and len(errors) == len(listed) else "validate"
+    yield run_junit(command, listed)
 
 
 def github(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
@@ -197,6 +211,9 @@ def github(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
             yield validate_github(report, file=None if source == "-" or is_url(source) else source)
         elif _is_conform(report):
             yield conform_github(report)
+        elif _is_error(report):
+            title = f"th-ext {report['command']}" if report["command"] else "th-ext"
+            yield annotation("error", report["error"]["message"], title=title) + "\n"
         else:
             raise _cannot("github", report)
 
@@ -276,23 +293,25 @@ def error_document(
     """The document a machine format gets when a command could not run at all (exit 2).
 
     JSON: ``{"command", "source", "exit_code": 2, "error": {"code", "message"}}``; JUnit: one
-    suite for the command with one test case in ``<error>``; GitHub: one ``::error`` command.
+    suite for the command with one test case in ``<error>``; GitHub: one ``::error`` command:
+    each as the format shows such a document among a run's reports.
     ``code`` is the error's stable name when it has one (``unreadable``, ``http-error``...),
     else its kind (``dispatch``, ``conform``...). Credentials in a source URL are redacted.
     """
-    message = " ".join(str(exc).split())
+    document = error_record(exc, command, source)
+    return "".join(stream([document], format))
+
+
+def error_record(exc: ThExtError, command: str | None, source: object = None) -> dict[str, Any]:
+    """The error document of ``command`` that could not check ``source`` at all, as data:
+    ``{"command", "source", "exit_code": 2, "error": {"code", "message"}}``, credentials in a
+    source URL redacted; the line ``jsonl`` writes for it."""
     shown = None
     if isinstance(source, str):
         shown = redact_url(source) if "@" in source else source
-    title = f"th-ext {command}" if command else "th-ext"
-    if format == "junit":
-        return error_junit(title, shown, error_code(exc), message)
-    if format == "github":
-        return annotation("error", message, title=title) + "\n"
-    document = {
+    return {
         "command": command,
         "source": shown,
         "exit_code": 2,
-        "error": {"code": error_code(exc), "message": message},
+        "error": {"code": error_code(exc), "message": " ".join(str(exc).split())},
     }
-    return to_json(document) + "\n"

@@ -3,10 +3,10 @@
 Every JUnit document th-ext writes comes from here: a validation report (one ``<testsuite>``
 per layer: source, document, card, extension; several reports in one document hold every
 report's suites), a conformance report (one suite per requirement kind), and the error
-document of a command that could not run. ``junit_text`` indents the tree and adds the XML
-declaration. ElementTree does the escaping; what it does not do is refuse characters XML 1.0
-cannot hold (most C0 controls, lone surrogates, U+FFFE, U+FFFF), so every text and attribute
-taken from a card or an agent goes through ``clean`` first, which removes them.
+document of a source or a command that could not be checked. ``junit_text`` indents the tree
+and adds the XML declaration. ElementTree does the escaping; what it does not do is refuse
+characters XML 1.0 cannot hold (most C0 controls, lone surrogates, U+FFFE, U+FFFF), so every
+text and attribute taken from a card or an agent goes through ``clean`` first.
 
 Validation: each problem is a ``<testcase>`` named after its code and path: an error (or, under
 ``strict``, a warning) holds a ``<failure>``; a warning otherwise passes with the message in
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from th_ext.problems import LAYERS, Problem, clean
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from th_ext.conform import ConformReport, RequirementResult
     from th_ext.validate import Report
 
-__all__ = ["conform_junit", "error_junit", "junit_text", "validate_junit"]
+__all__ = ["conform_junit", "junit_text", "run_junit", "validate_junit"]
 
 
 def junit_text(root: ET.Element) -> str:
@@ -44,18 +44,39 @@ def junit_text(root: ET.Element) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
 
 
-def error_junit(title: str, source: str | None, code: str, message: str) -> str:
-    """A command that could not run: one suite, ``title``, with one test case in ``<error>``."""
-    suites = ET.Element("testsuites", tests="1", failures="0", errors="1")
+def _error_suite(root: ET.Element, title: str, source: str | None, code: str, message: str) -> None:
     suite = ET.SubElement(
-        suites, "testsuite", name=title, tests="1", failures="0", errors="1", skipped="0"
+        root, "testsuite", name=title, tests="1", failures="0", errors="1", skipped="0"
     )
     case = ET.SubElement(
         suite, "testcase", classname=title, name=clean(source) if source else title
     )
     error = ET.SubElement(case, "error", type=code, message=clean(message))
     error.text = clean(message)
-    return junit_text(suites)
+
+
+def run_junit(command: str | None, items: Iterable[Report | ConformReport | dict[str, Any]]) -> str:
+    """One JUnit XML document of a run of ``th-ext command``: each validation or conformance
+    report's suites and, for each source that could not be checked (its error document, as
+    ``jsonl`` writes it), a suite with one ``<error>``; the totals are those of every suite."""
+    title = f"th-ext {command}" if command else "th-ext"
+    root = ET.Element("testsuites", name=title)
+    for item in items:
+        if isinstance(item, dict):
+            error = item["error"]
+            _error_suite(root, title, item["source"], error["code"], error["message"])
+        elif hasattr(item, "requirements"):
+            _conform_suites(root, cast("ConformReport", item))
+        else:
+            _validate_suites(root, item)
+    return _totalled(root)
+
+
+def _totalled(root: ET.Element) -> str:
+    """``root`` as text, with the totals of its suites."""
+    for key in ("tests", "failures", "errors", "skipped"):
+        root.set(key, str(sum(int(suite.get(key, "0")) for suite in root)))
+    return junit_text(root)
 
 
 _LAYER_TITLES = {
@@ -69,16 +90,11 @@ _LAYER_TITLES = {
 def validate_junit(reports: Iterable[Report]) -> str:
     """Validation reports as one JUnit XML document: a ``<testsuites>`` element holding every
     report's four suites, with the totals of all of them; ending in a newline."""
-    root = ET.Element("testsuites", name="th-ext validate")
-    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    for report in reports:
-        _validate_suites(root, report, totals)
-    root.attrib.update({key: str(value) for key, value in totals.items()})
-    return junit_text(root)
+    return run_junit("validate", reports)
 
 
-def _validate_suites(root: ET.Element, report: Report, totals: dict[str, int]) -> None:
-    """``report``'s four suites, one per layer, added to ``root`` and counted in ``totals``."""
+def _validate_suites(root: ET.Element, report: Report) -> None:
+    """``report``'s four suites, one per layer, added to ``root``."""
     grouped = report.by_layer()
     for layer in LAYERS:
         classname = f"th-ext.validate.{layer}"
@@ -110,9 +126,6 @@ def _validate_suites(root: ET.Element, report: Report, totals: dict[str, int]) -
         suite.attrib.update(
             tests=str(tests), failures=str(failures), errors="0", skipped=str(skipped)
         )
-        totals["tests"] += tests
-        totals["failures"] += failures
-        totals["skipped"] += skipped
 
 
 def _case_name(problem: Problem) -> str:
@@ -137,13 +150,15 @@ def _failing(requirement: RequirementResult) -> str:
 
 def conform_junit(report: ConformReport) -> str:
     """A conformance report as a JUnit XML document, ending in a newline."""
-    root = ET.Element("testsuites", name="th-ext conform")
+    return run_junit("conform", [report])
+
+
+def _conform_suites(root: ET.Element, report: ConformReport) -> None:
     _suite(root, "th-ext.conform", report.requirements, report)
     if report.core:
         _suite(root, "th-ext.conform.core-a2a", report.core, report)
     if report.other:
         _other_suite(root, report)
-    return junit_text(root)
 
 
 def _other_suite(root: ET.Element, report: ConformReport) -> None:

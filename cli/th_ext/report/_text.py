@@ -289,7 +289,8 @@ def interface_table(report: ConformReport, color: bool = False) -> list[str]:
     return lines
 
 
-def conform_text(report: ConformReport, *, color: bool = False) -> str:
+def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = False) -> str:
+    """The conformance report for people; ``quiet`` leaves out the requirements that passed."""
     agent = report.agent
     bindings = [i.binding for i in agent.interfaces if i.status == "checked"]
     shared = {b for b in bindings if bindings.count(b) > 1}
@@ -316,7 +317,7 @@ def conform_text(report: ConformReport, *, color: bool = False) -> str:
         *interface_table(report, color),
         "",
     ]
-    lines += _requirement_lines(report.requirements, shared, color)
+    lines += _requirement_lines(report.requirements, shared, color, quiet)
     if report.core:
         lines += [
             "",
@@ -324,7 +325,7 @@ def conform_text(report: ConformReport, *, color: bool = False) -> str:
             "th-ext reports as a warning, because it is not the extension's rule, so it fails "
             "the run only with --strict):",
         ]
-        lines += _requirement_lines(report.core, shared, color)
+        lines += _requirement_lines(report.core, shared, color, quiet)
     if report.other:
         lines += _other_lines(report, color)
     if report.notes:
@@ -347,11 +348,13 @@ def conform_text(report: ConformReport, *, color: bool = False) -> str:
 
 
 def _requirement_lines(
-    requirements: list[RequirementResult], shared: set[str], color: bool
+    requirements: list[RequirementResult], shared: set[str], color: bool, quiet: bool
 ) -> list[str]:
     lines: list[str] = []
     width = max([7, *(len(r.id) + 1 for r in requirements)])
     for requirement in requirements:
+        if quiet and requirement.status == "pass":
+            continue
         word = status_word(requirement.status, color)
         ran = [c for c in requirement.checks if c.status != "skip"]
         lines.append(

@@ -115,19 +115,24 @@ def header_scope(source: str | None, limits: SourceLimits) -> HeaderScope:
         raise SourceArgumentError(f"header origin {exc}", code="bad-header-origin") from None
 
 
-def check_limits(limits: SourceLimits) -> None:
-    """``SourceArgumentError`` (one line) unless every limit is in its range."""
+LIMIT_NAMES = {"timeout": "the timeout", "max_bytes": "the byte cap"}
+"""How ``check_limits`` names each limit in its messages, by ``SourceLimits`` field."""
+
+
+def check_limits(limits: SourceLimits, names: dict[str, str] = LIMIT_NAMES) -> None:
+    """``SourceArgumentError`` (one line) unless every limit is in its range; ``names`` says
+    how its message names the limit (a command line names its option)."""
     timeout = limits.timeout
     if not (isinstance(timeout, int | float) and 0 < timeout <= MAX_TIMEOUT):
         raise SourceArgumentError(
-            f"the timeout must be a positive number of seconds, at most {MAX_TIMEOUT:g}, "
+            f"{names['timeout']} must be a positive number of seconds, at most {MAX_TIMEOUT:g}, "
             f"not {timeout:.6g}",
             code="bad-timeout",
         )
     if not (isinstance(limits.max_bytes, int) and 1 <= limits.max_bytes <= MAX_BYTES_LIMIT):
         shown = str(limits.max_bytes) if len(str(limits.max_bytes)) < 30 else "a larger number"
         raise SourceArgumentError(
-            f"the byte cap must be at least 1, at most {MAX_BYTES_LIMIT}, not {shown}",
+            f"{names['max_bytes']} must be at least 1, at most {MAX_BYTES_LIMIT}, not {shown}",
             code="bad-max-bytes",
         )
     for name, value in limits.headers:

@@ -1,9 +1,5 @@
-"""``check_card``: one call that validates an agent card and fails a test with the report.
-
-It reads a card file with the command line's own bounded reader (``--max-bytes``' default
-cap), and its failure message passes the command line's sanitiser: a card's strings are
-shown on one line each, without control characters, so a key holding a newline and
-``::error ::`` cannot forge a CI annotation, and ESC or BEL never reach the terminal.
+"""``check_card``: one call that validates an agent card and fails a test with the report; a
+card file is read and checked as ``th-ext validate`` does, by the library's one check of a source.
 """
 
 from __future__ import annotations
@@ -14,17 +10,11 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from th_ext._exceptions import SourceTooLargeError
+from th_ext.batch import validate_source
 from th_ext.problems._text import clean, escape_unsafe
 from th_ext.signatures import KeySet, SignatureOptions, check_signatures, parse_jwks, read_keys
-from th_ext.sources._source import DEFAULT_MAX_BYTES, read_bounded
-from th_ext.validate import (
-    Problem,
-    Report,
-    ValidateOptions,
-    report_for_source_error,
-    validate_bytes,
-)
+from th_ext.sources import DEFAULT_MAX_BYTES, SourceLimits
+from th_ext.validate import Problem, Report, ValidateOptions, validate_bytes
 
 __all__ = ["CardCheckFailed", "check_card"]
 
@@ -72,18 +62,17 @@ def check_card(
     checks = (lambda card: check_signatures(card, signatures),) if signatures.active else ()
     options = ValidateOptions(strict=strict, extensions=extensions, card_checks=checks)
     if isinstance(card_or_path, dict):
-        data, source = json.dumps(card_or_path, indent=2).encode(), "<card>"
+        data = json.dumps(card_or_path, indent=2).encode()
     elif isinstance(card_or_path, bytes):
-        data, source = card_or_path, "<card>"
-    else:
-        source = str(Path(card_or_path))
-        with Path(source).open("rb") as handle:  # a missing file stays an OSError
-            read = read_bounded(handle, max_bytes)  # the command line's reader: chunks, a cap
-        if read is None:
-            too_large = SourceTooLargeError(f"{source}: larger than the cap of {max_bytes} bytes")
-            raise CardCheckFailed(report_for_source_error(source, too_large, strict=strict))
-        data = read
-    report = validate_bytes(data, source=source, options=options)
+        data = card_or_path
+    else:  # a card file, read and checked as th-ext validate reads and checks it
+        limits = SourceLimits(max_bytes=max_bytes)
+        report = validate_source(str(Path(card_or_path)), options=options, limits=limits).report
+        assert isinstance(report, Report)
+        if not report.valid:
+            raise CardCheckFailed(report)
+        return report
+    report = validate_bytes(data, source="<card>", options=options)
     if not report.valid:
         raise CardCheckFailed(report)
     return report
@@ -92,8 +81,6 @@ def check_card(
 def _key_set(source: str | PathLike[str] | dict[str, Any], max_bytes: int) -> KeySet:
     if isinstance(source, dict):
         return parse_jwks(json.dumps(source).encode(), "<keys>")
-    from th_ext.sources._source import SourceLimits
-
     return read_keys(str(source), SourceLimits(max_bytes=max_bytes))
 
 

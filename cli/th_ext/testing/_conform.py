@@ -1,20 +1,14 @@
-"""``conform``: the conformance kit from an agent's own tests, in-process or over HTTP.
-
-In-process, every request goes to the ASGI application through httpx's ``ASGITransport``, which
-does not run the application's lifespan; an application built on the official SDK may need it
-(a task store opened at startup, a request handler drained at shutdown). ``app_lifespan`` runs
-the ASGI lifespan protocol around the checks: startup before, shutdown after, and nothing at all
-for an application that does not speak it.
-"""
+"""``conform``: the conformance kit from an agent's own tests, against an ASGI application
+in-process (its lifespan run around the checks) or a running agent."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
+from th_ext._sync import run_sync
 from th_ext.problems._text import clean, escape_unsafe
 
 if TYPE_CHECKING:
@@ -118,23 +112,13 @@ def conform(
                 transport = httpx.ASGITransport(app=asgi_app)
                 return await run_conform_async(base_url, options, transport=transport)
 
-        report = _run(in_process())
+        report = run_sync(in_process)
     else:
         assert source is not None
         report = run_conform(source, options)
     if not report.passed:
         raise ConformanceFailed(report)
     return report
-
-
-def _run(coroutine: object) -> ConformReport:
-    """Run the coroutine to its end, also from a test that already runs an event loop."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)  # type: ignore[arg-type]
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()  # type: ignore[arg-type]
 
 
 def describe(report: ConformReport) -> str:

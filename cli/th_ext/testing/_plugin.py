@@ -1,9 +1,5 @@
-"""The pytest plugin: a fixture for the card check and th-ext's version in the header.
-
-pytest loads this module in every run where th-ext is installed, so it imports nothing heavy
-at import time: the card check stands on the validator, and the conformance kit, which stands on
-httpx, is imported only when a test calls ``th_ext.testing.conform``.
-"""
+"""The pytest plugin: the ``th_ext_check_card`` fixture and th-ext's version in pytest's header;
+it imports nothing heavy, since pytest loads it in every run."""
 
 from __future__ import annotations
 

@@ -1,14 +1,21 @@
 """Checking an agent card: the document, the A2A 1.0 card, and the extensions it declares.
 
-``validate_bytes`` turns a card document into a ``Report`` (``report.to_dict()`` is the JSON
-format; ``th_ext.report`` renders it in every other). Nothing here prints. ``validate_bytes`` and
-``validate_value`` take a ``deadline`` (``th_ext._deadline.Deadline``) that bounds one
-validation alone, whatever thread or task it runs in.
+The card layer is a JSON Schema (``card_schema_bytes``, published at ``CARD_SCHEMA_URL``) and
+the rules no schema can say (``BEYOND_SCHEMA``). ``validate_bytes`` turns a card document into
+a ``Report``; nothing here prints. A ``deadline`` bounds one validation, in any thread or task.
 """
 
 from __future__ import annotations
 
 from th_ext.problems import LAYERS, Layer, Problem, Severity, clean
+from th_ext.validate._card import BEYOND_SCHEMA
+from th_ext.validate._card_schema import (
+    CARD_SCHEMA_KEY,
+    CARD_SCHEMA_URL,
+    card_rules_sha256,
+    card_schema,
+    card_schema_bytes,
+)
 from th_ext.validate._document import (
     MAX_DEPTH,
     LoadedCard,
@@ -28,6 +35,9 @@ from th_ext.validate._validator import (
 )
 
 __all__ = [
+    "BEYOND_SCHEMA",
+    "CARD_SCHEMA_KEY",
+    "CARD_SCHEMA_URL",
     "FORMAT_VERSION",
     "LAYERS",
     "MAX_DEPTH",
@@ -39,6 +49,9 @@ __all__ = [
     "SchemaOverride",
     "Severity",
     "ValidateOptions",
+    "card_rules_sha256",
+    "card_schema",
+    "card_schema_bytes",
     "clean",
     "load_card",
     "parse_card",

@@ -37,7 +37,6 @@ from th_ext._exceptions import CardDocumentError
 from th_ext.net import HeaderScope
 from th_ext.problems._problem import Problem
 from th_ext.sources._source import SourceBytes, SourceLimits, read_source
-from th_ext.validate._card import json_type
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
 from th_ext.validate._positions import PathPart, children, iter_paths, pointer
 
@@ -48,6 +47,7 @@ __all__ = [
     "SyntaxExplanation",
     "decode_document",
     "explain",
+    "json_type",
     "load_card",
     "parse_document",
     "parse_text",
@@ -456,3 +456,16 @@ def deep_path_in_text(text: str) -> str:
             stack[-1][1] = stack[-1][1] + 1 if stack[-1][0] == "[" else None
         i += 1
     return ""
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a parsed value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"

@@ -1,27 +1,7 @@
-"""The extension layer: each extension on the card whose URI this th-ext publishes.
-
-Its ``params`` (absent means ``{}``) are checked against the bundled schema, then against the
-extension's own rules that a schema cannot state. The same URI declared twice is an error, a
-card that declares none of the required extensions is an error, and extensions this th-ext does
-not publish are listed as not checked. The family's other extensions are checked the same way
-when their schema is given (``--schemas``, ``--fetch-schemas``) and applies to the card's
-params (media v1); otherwise a note says how to give it, or where their data travels instead.
-
-Extension URIs that nearly name a published one: a typo must not pass as "not checked".
-
-An extension th-ext does not publish is only noted, so a card whose commands entry has a
-trailing slash, ``http`` for ``https``, other letter case, or a missing or different version
-segment would otherwise pass without its params ever being checked. ``near_miss`` finds the
-published URI such a URI was meant to be, and says in words how the two differ.
-
-The commands extension's params, checked for what its schema does not encode.
-
-The rules themselves (a name matches ``^[a-z][a-z0-9-]*$``, names are unique because a name is
-what a message is matched against) and their words belong to ``th_ext.commands``; this module
-turns them into problems with JSON-pointer paths. Beside them, ``required: true`` is wrong
-because a client that does not know the extension must still work. A card may list many
-commands, so the common case (all names well formed and distinct) is decided with a few
-C-level passes; the per-command walk that finds the culprits runs only when one of them fails.
+"""The extension layer: each extension entry on the card, its params' schema problems (found by
+the card schema's one validator), and the rules beside the schema: a URI declared twice, one
+that nearly names a published extension, a required extension missing, and the commands
+extension's own rules (``check_commands_params``).
 """
 
 from __future__ import annotations
@@ -286,8 +266,10 @@ def check_extensions(
     known: Mapping[str, KnownExtension],
     required: Sequence[str] = (),
     deadline: Deadline | None = None,
+    schema_problems: Mapping[int, list[Problem]] | None = None,
 ) -> tuple[list[Problem], list[dict[str, Any]]]:
-    """The extension layer's problems, and a summary of every extension entry on the card."""
+    """The extension layer's problems, and a summary of every extension entry on the card;
+    ``schema_problems`` are the params' schema problems, by the entry's index."""
     problems = ProblemList()
     summaries: list[dict[str, Any]] = []
     capabilities = card.get("capabilities")
@@ -321,7 +303,9 @@ def check_extensions(
                 problems.append(_unchecked(uri, pointer((*base, "uri")), known))
             summaries.append({"uri": uri, "path": pointer(base), "checked": False})
             continue
-        found, summary = _check_entry(entry, extension, base, deadline)
+        found, summary = _check_entry(
+            entry, extension, base, (schema_problems or {}).get(index, [])
+        )
         if extension.draft:
             found.insert(0, _draft_warning(extension, base))
         problems.extend(found)
@@ -407,20 +391,19 @@ def _check_entry(
     entry: dict[str, Any],
     extension: KnownExtension,
     base: tuple[str | int, ...],
-    deadline: Deadline | None,
+    problems: list[Problem],
 ) -> tuple[list[Problem], dict[str, Any]]:
     params = entry.get("params", {})
     if not isinstance(params, dict):
         return [], {}  # the card layer reports the wrong type
-    problems = extension.schema.problems(params, (*base, "params"), deadline)
     explain = EXPLAINED.get(extension.key.split("/", 1)[0])
     if explain is not None:
         problems = explain(problems, params, base)
     summary: dict[str, Any] = {}
     if extension.rules is not None:
         found, summary = extension.rules(entry, params, base)
-        problems.extend(found)
-    return problems, summary
+        problems = [*problems, *found]
+    return list(problems), summary
 
 
 def _missing(

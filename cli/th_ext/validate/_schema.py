@@ -1,37 +1,22 @@
-"""An extension's ``params`` against its JSON schema, and the errors said in a card author's words.
+"""JSON schemas run by jsonschema (draft 2020-12, every error), and their errors said in a card
+author's words: the key that is wrong, the name it most likely meant, a value that would pass.
 
-jsonschema decides, with draft 2020-12 and every error. The validator of a schema is built once
-(the metaschema check, the ``referencing`` registry) and reused for every card checked against
-the same schema with the same other schemas, in any thread. ``$ref`` resolves only against the
-schemas given here (the bundled ones, a replacement given with ``--schema``, the family's):
-the registry has no retrieval function, so nothing is ever fetched.
-
-A schema's ``pattern`` (and ``patternProperties``, and ``additionalProperties`` beside them) is
-matched with the ``regex`` module instead of ``re``: the same dialect, with a timeout. Python's
-``re`` backtracks inside C code that nothing but a signal can stop, so a draft schema's
-``^(a|a)*$`` against a long name would run for ever; with ``regex`` the match ends when the
-validation's ``Deadline`` passes. The validator is shared, so the deadline of the validation
-running in this thread (or task) is held in a context variable for as long as its errors are
-read.
-
-jsonschema's messages name its keywords ("Additional properties are not allowed", "the
-'required' rule"); a card author needs the key that is wrong, the name it most likely meant,
-the keys that are allowed, and for a missing member a value that would pass. ``problems_for``
-turns one error into its problems: one per unexpected key (placed at the key), one for a
-missing member (placed at the object it belongs in), one for anything else.
-
-``--schema`` (``read_schema_override``): a draft of an extension's schema, read under the same
-limits as the card, must be a JSON object that is a valid draft 2020-12 schema; otherwise
-nothing is validated and the reason is a ``SchemaError``.
+``$ref`` resolves only against the schemas given (no retrieval function: nothing is fetched).
+``pattern``, ``patternProperties`` and the ``additionalProperties`` beside them match with
+``regex`` instead of ``re``, with a timeout: the validation's ``Deadline``, held in a context
+variable while its errors are read, ends a pattern that backtracks without end.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any
+from unicodedata import normalize
 
 import regex
 from jsonschema import Draft202012Validator, ValidationError, validators
@@ -43,18 +28,27 @@ from referencing.jsonschema import DRAFT202012
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SchemaError, SourceError
-from th_ext.problems._problem import Problem
+from th_ext.problems._problem import Layer, Problem
 from th_ext.sources._source import SourceLimits, read_source
-from th_ext.validate._card import allowed_keys_text, closest_name, minimal_schema_value
+from th_ext.validate._card_schema import NON_BLANK, URL_PATTERN
 from th_ext.validate._document import parse_document
-from th_ext.validate._limits import ProblemList, TooManyProblems
 from th_ext.validate._positions import pointer
 
-__all__ = ["ParamsSchema", "SchemaOverride", "problems_for", "read_schema_override"]
+__all__ = [
+    "ParamsSchema",
+    "SchemaOverride",
+    "allowed_keys_text",
+    "check_schema",
+    "closest_name",
+    "minimal_schema_value",
+    "problems_for",
+    "read_schema_override",
+    "reading_errors",
+    "safe_validator",
+]
 
 _MESSAGE_LIMIT = 240
 _REASON_LIMIT = 200
-_CACHED_VALIDATORS = 32
 
 #: The deadline of the validation whose errors this thread (or task) is reading.
 _DEADLINE: ContextVar[Deadline | None] = ContextVar("th_ext_schema_deadline", default=None)
@@ -89,94 +83,68 @@ def read_schema_override(schema_source: str, limits: SourceLimits) -> SchemaOver
     return SchemaOverride(document.value, raw.location, raw.notices)
 
 
+@dataclass(frozen=True, slots=True)
 class ParamsSchema:
-    """One extension's params schema, with every other known schema available to ``$ref``."""
+    """One extension's params schema: its contents, the URL ``$ref`` reaches it at, and the
+    name its problems' hints give it."""
 
-    def __init__(self, schema: Any, resources: Mapping[str, Any], *, name: str) -> None:
-        self.schema = schema
-        self.resources = dict(resources)
-        self.name = name
-
-    def validator(self) -> Validator:
-        """The schema's jsonschema validator (built once for this schema and these resources);
-        ``SchemaError`` when the schema is not a valid JSON schema."""
-        return _validator(self.schema, self.resources, self.name)
-
-    def problems(
-        self, instance: Any, base: tuple[str | int, ...], deadline: Deadline | None = None
-    ) -> list[Problem]:
-        """A ``schema-violation`` problem for every error (see ``problems_for``), in document
-        order; ``DeadlineError`` once ``deadline`` passes.
-
-        The errors are read one at a time and only the first ``MAX_PER_CODE`` are kept (see
-        ``ProblemList``): jsonschema's errors are heavy, and a hostile card has millions.
-        """
-        validator = self.validator()
-        kept: list[tuple[list[tuple[bool, str | int]], Problem]] = []
-        found = ProblemList()
-        token = _DEADLINE.set(deadline)
-        try:
-            for error in validator.iter_errors(instance):
-                if deadline is not None:
-                    deadline.check()
-                path = list(error.absolute_path)
-                problems = problems_for(error, base, self.name)
-                del error
-                for problem in problems:
-                    before = len(found)
-                    found.append(problem)
-                    if len(found) > before:
-                        kept.append(([(isinstance(p, str), p) for p in path], problem))
-        except Unresolvable as exc:
-            raise SchemaError(
-                f"{self.name}: $ref {getattr(exc, 'ref', '')!r} cannot be resolved "
-                "(only the bundled schemas are available)"
-            ) from None
-        except RecursionError:
-            raise SchemaError(
-                f"{self.name}: the schema refers to itself without end ($ref recursion)"
-            ) from None
-        except regex.error as exc:
-            raise SchemaError(
-                f"{self.name}: a pattern is not a regular expression ({_shorten(str(exc))})"
-            ) from None
-        except TooManyProblems:
-            pass
-        finally:
-            _DEADLINE.reset(token)
-        kept.sort(key=lambda pair: pair[0])
-        found[:] = [problem for _, problem in kept]
-        return found.finished()
+    schema: Any
+    url: str
+    name: str
+    bundled: bool = False
+    """Bundled with th-ext, so checked against the metaschema when it was published."""
 
 
-_validators: dict[tuple[Any, ...], tuple[Any, dict[str, Any], Validator]] = {}
+def safe_validator(schema: Any, resources: Mapping[str, Any]) -> Validator:
+    """A draft 2020-12 validator of ``schema`` whose ``$ref`` reaches only ``resources`` (by
+    URL) and whose patterns are matched with ``regex`` within the deadline (see the module)."""
+    registry: Registry[Any] = Registry().with_resources(
+        (url, Resource.from_contents(_own_dialect(contents), default_specification=DRAFT202012))
+        for url, contents in resources.items()
+        if url
+    )
+    validator: Validator = _SafeValidator(schema, registry=registry)
+    return validator
 
 
-def _validator(schema: Any, resources: dict[str, Any], name: str) -> Validator:
-    """The validator of ``schema`` with ``resources``, built on first use and then reused.
+def _own_dialect(contents: Any) -> Any:
+    """``contents`` without ``$schema``: jsonschema validates a resource that names its dialect
+    with that dialect's stock validator, which matches patterns with ``re``, not ``regex``."""
+    if isinstance(contents, dict) and "$schema" in contents:
+        return {key: value for key, value in contents.items() if key != "$schema"}
+    return contents
 
-    Keyed by the identity of the schema and of each resource: the bundled schemas are read
-    once per process, so every card checked against them shares one validator. The cache
-    holds the schemas it was built from, so that no other object can take their identity.
-    """
-    key = (id(schema), *((uri, id(contents)) for uri, contents in resources.items()))
-    cached = _validators.get(key)
-    if cached is not None:
-        return cached[2]
+
+def check_schema(schema: Any, name: str) -> None:
+    """``SchemaError`` naming ``name`` when ``schema`` is not a valid draft 2020-12 schema."""
     try:
         _SafeValidator.check_schema(schema)
     except MetaschemaError as exc:
         raise SchemaError(f"{name}: not a valid JSON schema ({_shorten(exc.message)})") from None
-    registry: Registry[Any] = Registry().with_resources(
-        (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
-        for uri, contents in resources.items()
-        if uri
-    )
-    validator: Validator = _SafeValidator(schema, registry=registry)
-    if len(_validators) >= _CACHED_VALIDATORS:
-        _validators.pop(next(iter(_validators)))
-    _validators[key] = (schema, resources, validator)
-    return validator
+
+
+@contextmanager
+def reading_errors(name: str, deadline: Deadline | None) -> Iterator[None]:
+    """Around the reading of a validator's errors: the deadline its patterns keep, and a
+    ``SchemaError`` naming ``name`` for a schema that cannot be followed."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    except Unresolvable as exc:
+        raise SchemaError(
+            f"{name}: $ref {getattr(exc, 'ref', '')!r} cannot be resolved "
+            "(only the bundled schemas are available)"
+        ) from None
+    except RecursionError:
+        raise SchemaError(
+            f"{name}: the schema refers to itself without end ($ref recursion)"
+        ) from None
+    except regex.error as exc:
+        raise SchemaError(
+            f"{name}: a pattern is not a regular expression ({_shorten(str(exc))})"
+        ) from None
+    finally:
+        _DEADLINE.reset(token)
 
 
 def _search(pattern: str, text: str) -> bool:
@@ -259,9 +227,22 @@ _TYPES = {
 }
 
 
-def problems_for(error: Any, base: tuple[str | int, ...], schema_name: str) -> list[Problem]:
-    """The problems one jsonschema ``ValidationError`` stands for, at ``base`` + its path."""
+def problems_for(
+    error: Any,
+    base: tuple[str | int, ...],
+    schema_name: str,
+    *,
+    layer: Layer = "extension",
+    root: Any = None,
+) -> list[Problem]:
+    """The problems one jsonschema ``ValidationError`` stands for, at ``base`` + its path.
+
+    In the extension layer every problem is a ``schema-violation``; in the card layer each
+    keyword has its code (``missing-field``, ``wrong-type``, ...). ``root`` is the schema whose
+    local ``$ref`` a missing member's hint may follow.
+    """
     path = (*base, *error.absolute_path)
+    card = layer == "card"
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         unexpected = _unexpected_keys(error.schema, error.instance)
         if unexpected:
@@ -271,6 +252,7 @@ def problems_for(error: Any, base: tuple[str | int, ...], schema_name: str) -> l
                     (*path, key),
                     f"{key!r} is not a key this object may have",
                     _unknown_key_hint(key, allowed),
+                    layer,
                     at_key=True,
                 )
                 for key in unexpected
@@ -280,16 +262,97 @@ def problems_for(error: Any, base: tuple[str | int, ...], schema_name: str) -> l
         if key is not None:
             properties = error.schema.get("properties")
             value = minimal_schema_value(
-                properties.get(key) if isinstance(properties, dict) else None
+                properties.get(key) if isinstance(properties, dict) else None, root
             )
             return [
                 _problem(
                     (*path, key),
-                    f"the required key {key!r} is missing",
+                    f"the required {'field' if card else 'key'} {key!r} is missing",
                     f"add {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}",
+                    layer,
+                    code="missing-field" if card else "schema-violation",
                 )
             ]
-    return [_problem(path, _shorten(error.message), _hint(error, schema_name))]
+    if card:
+        code, message, hint = _card_words(error, path)
+        return [_problem(path, message, hint or _hint(error, schema_name), layer, code=code)]
+    return [_problem(path, _shorten(error.message), _hint(error, schema_name), layer)]
+
+
+def _card_words(error: Any, path: tuple[str | int, ...]) -> tuple[str, str, str]:
+    """The card layer's code, message and hint ("" for the common one) for one error."""
+    names = [step for step in path if isinstance(step, str)]
+    name = repr(names[-1]) if names else "the card"
+    keyword, value, instance = error.validator, error.validator_value, error.instance
+    if keyword == "type":
+        expected = " or ".join(_TYPES.get(str(k), str(k)) for k in _listed(value))
+        found = _TYPES.get(_json_kind(instance), "null")
+        if path and isinstance(path[-1], int):
+            return "wrong-type", f"{name} must hold {_plural(value)}, not {found}", ""
+        return "wrong-type", f"{name} must be {expected}, not {found}", ""
+    if keyword == "pattern" and value == NON_BLANK:
+        return "empty-field", f"the required field {name} is empty", f"give {name} a value"
+    if keyword == "pattern" and value == URL_PATTERN:
+        return (
+            "invalid-url",
+            f"{name} is not an absolute http(s) URL",
+            "use a full URL such as https://agent.example/a2a",
+        )
+    if keyword == "minItems":
+        return (
+            "empty-array",
+            f"the required array {name} is empty",
+            f"{name} needs at least one element",
+        )
+    if keyword == "minProperties":
+        return "empty-field", f"the required map {name} is empty", f"give {name} an entry"
+    title = error.schema.get("title", "this object")
+    if keyword == "oneOf" and isinstance(instance, dict):
+        members = [branch["required"][0] for branch in value]
+        given = [member for member in members if member in instance]
+        listed = ", ".join(members)
+        if len(given) > 1:
+            return (
+                "oneof-conflict",
+                f"{title} may set one of {listed}, not {', '.join(given)}",
+                f"keep one of {', '.join(given)}",
+            )
+        return (
+            "empty-oneof",
+            f"this {title} names none of its kinds ({listed})",
+            f"give exactly one of {listed}; as it is, it says nothing",
+        )
+    if keyword == "anyOf" and isinstance(instance, dict):
+        fields = ", ".join(_allowed(error.schema))
+        return (
+            "no-known-field",
+            f"none of this object's fields is a field of {title}",
+            f"its fields are {fields}; as it is, a client reads nothing",
+        )
+    return "schema-violation", _shorten(error.message), ""
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _plural(value: Any) -> str:
+    kinds = [str(k) for k in _listed(value)]
+    return " or ".join(f"{k}s" if k != "boolean" else "true or false" for k in kinds)
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 def _hint(error: Any, schema_name: str) -> str:
@@ -298,11 +361,15 @@ def _hint(error: Any, schema_name: str) -> str:
 
 
 def _problem(
-    path: tuple[str | int, ...], message: str, hint: str, *, at_key: bool = False
+    path: tuple[str | int, ...],
+    message: str,
+    hint: str,
+    layer: Layer,
+    *,
+    code: str = "schema-violation",
+    at_key: bool = False,
 ) -> Problem:
-    return Problem(
-        "error", "schema-violation", pointer(path), message, hint, "extension", at_key=at_key
-    )
+    return Problem("error", code, pointer(path), message, hint, layer, at_key=at_key)
 
 
 def _allowed(schema: dict[str, Any]) -> list[str]:
@@ -341,8 +408,7 @@ def _missing_key(error: Any) -> str | None:
 def _fix(error: Any) -> str:
     value = error.validator_value
     if error.validator == "type":
-        kinds = value if isinstance(value, list) else [value]
-        return "make it " + " or ".join(_TYPES.get(str(k), str(k)) for k in kinds)
+        return "make it " + " or ".join(_TYPES.get(str(k), str(k)) for k in _listed(value))
     if error.validator == "enum" and isinstance(value, list):
         return "use one of " + ", ".join(_shorten(repr(v)) for v in value[:10])
     if error.validator == "pattern":
@@ -357,3 +423,83 @@ def _shorten(message: str) -> str:
     if len(one_line) <= _MESSAGE_LIMIT:
         return one_line
     return one_line[: _MESSAGE_LIMIT - 1] + "…"
+
+
+# Did-you-mean for a key an object should not have, and a small value for one it lacks.
+#
+# A misspelt key (``argument_hnit``), a camelCase one where the schema is snake_case
+# (``argumentHint``) or the reverse: the closest allowed name is suggested when one is close
+# enough. Names are compared with Unicode look-alikes, case, ``_`` and ``-`` set aside first,
+# then by similarity.
+
+_CUTOFF = 0.75
+_MAX_DEPTH = 4
+
+
+def _folded(name: str) -> str:
+    """``name`` with Unicode look-alikes made one (NFKC), case, ``_`` and ``-`` set aside."""
+    return normalize("NFKC", name).replace("_", "").replace("-", "").casefold()
+
+
+def closest_name(name: str, allowed: Iterable[str]) -> str | None:
+    """The allowed name ``name`` most likely stands for, or ``None`` when none is close."""
+    names = [a for a in allowed if a != name]
+    folded = _folded(name)
+    for candidate in names:
+        if _folded(candidate) == folded:
+            return candidate
+    by_fold = {_folded(c): c for c in names}
+    match = get_close_matches(folded, list(by_fold), n=1, cutoff=_CUTOFF)
+    return by_fold[match[0]] if match else None
+
+
+def allowed_keys_text(allowed: Iterable[str]) -> str:
+    """``allowed`` as a phrase for a hint: "the keys allowed here are a, b and c"."""
+    names = sorted(allowed)
+    if not names:
+        return "no keys are allowed here"
+    if len(names) == 1:
+        return f"the only key allowed here is {names[0]}"
+    return f"the keys allowed here are {', '.join(names[:-1])} and {names[-1]}"
+
+
+def minimal_schema_value(schema: Any, root: Any = None, depth: int = 0) -> Any:
+    """A small value that passes ``schema`` (its ``default``, or its first example, when it
+    has one), as far as the common keywords tell; a ``$ref`` is followed inside ``root``."""
+    if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+        return None
+    reference = schema.get("$ref")
+    if isinstance(reference, str) and reference.startswith("#/$defs/") and len(schema) == 1:
+        defs = root.get("$defs") if isinstance(root, dict) else None
+        target = defs.get(reference.removeprefix("#/$defs/")) if isinstance(defs, dict) else None
+        return minimal_schema_value(target, root, depth + 1)
+    if "default" in schema:
+        return schema["default"]
+    examples = schema.get("examples")
+    if isinstance(examples, list) and examples:
+        return examples[0]
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "object" or (kind is None and "properties" in schema):
+        properties = schema.get("properties")
+        required = schema.get("required")
+        properties = properties if isinstance(properties, dict) else {}
+        required = required if isinstance(required, list) else []
+        return {
+            key: minimal_schema_value(properties.get(key), root, depth + 1)
+            for key in required
+            if isinstance(key, str)
+        }
+    if kind == "array":
+        items = schema.get("items") if schema.get("minItems") else None
+        return [minimal_schema_value(items, root, depth + 1)] if items else []
+    if kind == "string":
+        return "…"
+    if kind in ("integer", "number"):
+        return 0
+    if kind == "boolean":
+        return False
+    return None

@@ -21,7 +21,7 @@ from th_ext.catalog._records import ExtensionVersion
 from th_ext.net import redact, redact_url
 from th_ext.problems._codes import Selection
 from th_ext.problems._problem import Problem
-from th_ext.validate._card import check_card
+from th_ext.validate._card import card_validator, check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
 from th_ext.validate._limits import bounded
@@ -167,13 +167,13 @@ def bundled_extensions() -> tuple[tuple[ExtensionVersion, dict[str, Any]], ...]:
 def _check_value(
     report: Report, card: dict[str, Any], options: ValidateOptions, deadline: Deadline | None
 ) -> Report:
-    checked, stopped = bounded(check_card, card)
-    if deadline is not None:
-        deadline.check()
-    report.problems.extend(checked if checked is not None else stopped or ())
     known = known_extensions(card, options)
+    bundled = {version.schema_url: document for version, document in bundled_extensions()}
+    schema = card_validator({uri: known[uri].schema for uri in known}, bundled)
+    checked, params = check_card(card, schema, deadline)
+    report.problems.extend(checked)
     required = tuple(_resolve_uri(name) for name in options.extensions)
-    result, stopped = bounded(check_extensions, card, known, required, deadline)
+    result, stopped = bounded(check_extensions, card, known, required, deadline, params)
     found, summaries = result if result is not None else (stopped or [], [])
     report.problems.extend(found)
     for check in options.card_checks:
@@ -206,19 +206,14 @@ def _redacted(report: Report) -> Report:
 def known_extensions(card: dict[str, Any], options: ValidateOptions) -> dict[str, KnownExtension]:
     """The extensions this run can check: every bundled one, with ``--schema`` applied."""
     bundled = [version for version, _ in bundled_extensions()]
-    resources: dict[str, Any] = {v.schema_url: document for v, document in bundled_extensions()}
     override_uri = None
     if options.schema is not None:
         override_uri = _override_target(card, options, [b.uri for b in bundled])
-        contents = options.schema.schema
-        schema_id = contents.get("$id") if isinstance(contents, dict) else None
-        key = schema_id if isinstance(schema_id, str) else override_uri + "/schema.json"
-        resources[key] = contents
     known: dict[str, KnownExtension] = {}
-    for item in bundled:
+    for item, document in bundled_extensions():
         if item.uri == override_uri:
             continue
-        schema = ParamsSchema(resources[item.schema_url], resources, name=item.schema_url)
+        schema = ParamsSchema(document, item.schema_url, item.schema_url, bundled=True)
         rules = RULES.get(item.key.split("/")[0])
         known[item.uri] = KnownExtension(
             item.uri, item.key, schema, rules, draft=item.status == "draft"
@@ -226,14 +221,16 @@ def known_extensions(card: dict[str, Any], options: ValidateOptions) -> dict[str
     for family in options.family:  # the host's own, where the schema applies to params
         if family.uri in known or "card params" not in family.entry.applies_to:
             continue
-        resources.setdefault(family.entry.schema_url, family.document)
-        schema = ParamsSchema(family.document, resources, name=family.origin)
+        schema = ParamsSchema(family.document, family.entry.schema_url, family.origin)
         known[family.uri] = KnownExtension(family.uri, family.key, schema, None)
     if override_uri is not None and options.schema is not None:
+        contents = options.schema.schema
+        schema_id = contents.get("$id") if isinstance(contents, dict) else None
+        url = schema_id if isinstance(schema_id, str) else override_uri + "/schema.json"
         base = next((b for b in bundled if b.uri == override_uri), None)
         key = base.key if base is not None else "draft"
         rules = RULES.get(base.key.split("/")[0]) if base is not None else None
-        schema = ParamsSchema(options.schema.schema, resources, name=options.schema.origin)
+        schema = ParamsSchema(contents, url, options.schema.origin)
         known[override_uri] = KnownExtension(override_uri, key, schema, rules)
     return known
 

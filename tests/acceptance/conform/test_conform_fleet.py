@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from tests.support.card_origins import Origin, serve_origins
 from tests.support.terminal import run_in_terminal
-from th_ext.batch import OriginLimiter, PoliteTransport, check_agents
+from th_ext.batch import check_agents
+from th_ext.batch._polite import OriginLimiter, PoliteTransport
 from th_ext.cli import app
 from th_ext.conform import ConformOptions, run_conform
 from th_ext.demo import DemoServer, DemoVariant
@@ -139,3 +140,32 @@ def test_the_progress_callback_counts_up_to_the_plan(conform_agent: Agent) -> No
     assert told and told[-1][0] == told[-1][1]
     assert [done for done, _ in told] == sorted(done for done, _ in told)
     assert len({total for _, total in told}) == 1
+
+
+def test_every_jsonl_line_has_its_source_and_exit_code(
+    conform_agent: Agent, no_extension: Path
+) -> None:
+    good = conform_agent(DemoVariant.CORRECT).base_url
+    broken = conform_agent(DemoVariant.CHANGED_STATE).base_url
+    options = ["--max-commands", "1", "--binding", "jsonrpc"]
+    _, out, _ = conform(good, broken, str(no_extension), "-f", "jsonl", *options)
+    found = {d["source"]: d["exit_code"] for d in map(json.loads, out.splitlines())}
+    assert found == {good: 0, broken: 1, str(no_extension): 2}
+    _, alone, _ = conform(good, "-f", "json", *options)
+    assert json.loads(alone)["exit_code"] == 0
+
+
+def test_quiet_leaves_out_the_requirements_that_passed_alone_or_among_many(
+    conform_agent: Agent,
+) -> None:
+    good = conform_agent(DemoVariant.CORRECT).base_url
+    broken = conform_agent(DemoVariant.CHANGED_STATE).base_url
+    options = ["--max-commands", "1", "--binding", "jsonrpc"]
+    loud = conform(broken, *options)[1].splitlines()
+    quiet = conform(broken, "--quiet", *options)[1].splitlines()
+    among = conform(good, broken, "--quiet", *options)[1].splitlines()
+    passed = [line for line in loud if line.startswith("pass ")]
+    failed = [line for line in loud if line.startswith("FAIL ")]
+    assert passed and failed
+    assert not any(line.startswith("pass ") for line in quiet + among)
+    assert all(line in quiet and line in among for line in failed)

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from th_ext import SourceLimits
 from th_ext.conform import ConformOptions, run_conform
 from th_ext.demo import build_demo_app
 
@@ -33,7 +34,9 @@ class Recorder(httpx.AsyncBaseTransport):
 
 
 def options(*origins: str) -> ConformOptions:
-    return ConformOptions(commands=("help",), headers=(SECRET,), header_origins=origins)
+    return ConformOptions(
+        commands=("help",), limits=SourceLimits(headers=(SECRET,), header_origins=origins)
+    )
 
 
 def test_same_origin_the_header_goes_with_every_request() -> None:

@@ -114,7 +114,7 @@ def test_a_catastrophic_pattern_ends_within_the_timeout(
     assert time.monotonic() - start < 5
     assert result.exit_code == 2
     assert result.stderr == (
-        "th-ext: error: the validation did not finish within --timeout (0.5 s)\n"
+        "th-ext: error: the validation did not finish within the timeout (0.5 s)\n"
     )
 
 

@@ -20,6 +20,7 @@ from a2a.server.tasks import InMemoryTaskStore
 from a2a.types import Task
 
 from tests.support.signing import SigningKey, make_key
+from th_ext import SourceLimits
 from th_ext._exceptions import AgentUnreachableError, ConformError, SourceArgumentError
 from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform import Check, ConformOptions, ConformReport, RequirementResult, run_conform
@@ -58,8 +59,13 @@ def run(
     **options: Any,
 ) -> ConformReport:
     options.setdefault("rule_edges", False)
+    limits = {key: options.pop(key) for key in _LIMITS if key in options}
     apps = {"agent.test": app or build_demo_app(BASE, variant), **(others or {})}
+    options = {"limits": SourceLimits(**limits), **options}
     return run_conform(source, ConformOptions(**options), transport=_Hosts(apps))
+
+
+_LIMITS = ("headers", "timeout", "max_bytes", "header_origins")
 
 
 def demo_card(variant: DemoVariant = DemoVariant.CORRECT) -> dict[str, Any]:
@@ -817,7 +823,9 @@ def test_a_card_url_without_a_transport_is_fetched_and_counted() -> None:
     seen: Seen = []
     secret = (("Authorization", "Bearer s3cret"),)
     with serve_app(lambda url: _recording(build_demo_app(url), seen)) as base:
-        report = run_conform(base, ConformOptions(rule_edges=False, headers=secret))
+        report = run_conform(
+            base, ConformOptions(rule_edges=False, limits=SourceLimits(headers=secret))
+        )
     assert report.passed
     assert not any("--header" in note for note in report.notes)
     assert all(headers[b"authorization"] == b"Bearer s3cret" for *_, headers in seen)

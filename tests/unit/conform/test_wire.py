@@ -18,6 +18,7 @@ import pytest
 
 from tests.support.doc_samples import EXAMPLE_CARD
 from tests.support.raw_http import RawRequest, RawScript, Step, raw_server
+from th_ext import SourceLimits
 from th_ext.conform import ConformOptions, run_conform
 from th_ext.conform._wire import BINDINGS, JsonRpcWire, RestWire, Wire, path_segment
 from th_ext.net import HeaderScope, Origin, origin_of
@@ -714,7 +715,7 @@ def test_a_run_refuses_an_answer_after_too_many_interim_responses(tmp_path: Path
         card["supportedInterfaces"][0]["url"] = server.base_url + "/a2a"
         path = tmp_path / "card.json"
         path.write_text(json.dumps(card), encoding="utf-8")
-        report = run_conform(str(path), ConformOptions(timeout=5))
+        report = run_conform(str(path), ConformOptions(limits=SourceLimits(timeout=5)))
     assert server.requests
     assert not report.passed
     said = render(report, "json")

@@ -62,6 +62,10 @@ def test_strict_fails_on_warnings_and_extensions_are_required() -> None:
         check_card(card, extensions=("commands/v1",))
 
 
-def test_a_missing_file_is_an_os_error_not_a_verdict(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
+def test_a_missing_file_fails_with_the_report_th_ext_validate_gives(tmp_path: Path) -> None:
+    with pytest.raises(CardCheckFailed) as failed:
         check_card(tmp_path / "nope.json")
+    report = failed.value.report
+    assert report.exit_code == 2 and not report.card_read
+    assert [p.code for p in report.problems] == ["unreadable"]
+    assert "no such file" in str(failed.value).splitlines()[0]

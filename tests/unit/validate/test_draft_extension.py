@@ -17,11 +17,7 @@ from th_ext.validate._schema import ParamsSchema
 
 def _known(draft: bool) -> dict[str, KnownExtension]:
     version = find("commands/v1")
-    schema = ParamsSchema(
-        schema_document(version),
-        {version.schema_url: schema_document(version)},
-        name=version.schema_url,
-    )
+    schema = ParamsSchema(schema_document(version), version.schema_url, version.schema_url)
     return {version.uri: KnownExtension(version.uri, version.key, schema, None, draft=draft)}
 
 

@@ -79,7 +79,7 @@ def test_a_hostile_card_gives_the_exact_messages(card: dict[str, Any]) -> None:
         "wrong-type": (
             "'version' must be a string, not a number",
             "error: 'version' must be a string, not a number\n"
-            "hint: make 'version' a string\n"
+            "hint: make it a string, as A2A 1.0 requires\n"
             "path: /version",
         ),
         "unknown-field": (

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from tests.unit.validate.conftest import COMMANDS_URI, example_card
 from th_ext.validate import Report, ValidateOptions, validate_bytes, validate_value
-from th_ext.validate._schema import ParamsSchema
+from th_ext.validate._schema import safe_validator
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12)
 json_values = st.recursive(
@@ -117,5 +117,5 @@ def _errors(validator: Any, instance: Any) -> list[tuple[list[Any], str, str]]:
 @SETTINGS
 @given(schemas, near_values)
 def test_the_schema_validator_gives_jsonschema_s_errors(schema: Any, instance: Any) -> None:
-    ours = ParamsSchema(schema, {}, name="s").validator()
+    ours = safe_validator(schema, {})
     assert _errors(ours, instance) == _errors(Draft202012Validator(schema), instance)
