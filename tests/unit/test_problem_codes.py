@@ -95,12 +95,23 @@ def _returned(trees: list[ast.Module], returns: dict[str, int]) -> dict[int, set
     return found
 
 
+def _defines_codes(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.AnnAssign | ast.Assign) and "CODES" in {
+        _name(target)
+        for target in (
+            statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        )
+    }
+
+
 def emitted_codes() -> dict[str, str]:
     """Every kebab-case string the package passes as a code: to ``Problem``, to a function's
     ``code`` parameter or ``code=`` keyword, as a class's ``code``, or returned where a caller
     unpacks it into its ``code``; with a file it is in."""
-    paths = [p for p in PACKAGE.rglob("*.py") if p.parts[-2:] != ("problems", "_codes.py")]
+    paths = sorted(PACKAGE.rglob("*.py"))
     trees = [ast.parse(path.read_text(encoding="utf-8")) for path in paths]
+    for tree in trees:  # the registry itself names every code: it is not a place that reports
+        tree.body = [statement for statement in tree.body if not _defines_codes(statement)]
     parameters = _code_parameters(trees)
     returned = _returned(trees, _code_returns(trees))
     found: dict[str, str] = {}

@@ -2,8 +2,7 @@
 problem can have (``CODES``) and which of them count in a run (``Selection``), and the text
 safety every output applies to strings from a card or an agent (``clean``, ``escape_unsafe``)."""
 
-from th_ext.problems._codes import CODES, Code, Selection
-from th_ext.problems._problem import LAYERS, Layer, Problem, Severity
+from th_ext.problems._problem import CODES, LAYERS, Code, Layer, Problem, Selection, Severity
 from th_ext.problems._text import clean, escape_unsafe
 
 __all__ = [

@@ -25,10 +25,10 @@ from th_ext.report._formats import (
     stream,
 )
 from th_ext.report._github import annotation
-from th_ext.report._json import to_json
+from th_ext.report._json import statistics_json, to_json
 from th_ext.report._junit import junit_text
 from th_ext.report._sarif import SARIF_SCHEMA, sarif_log
-from th_ext.report._statistics import statistics_json, statistics_text, summary_text
+from th_ext.report._text import statistics_text, summary_text
 
 __all__ = [
     "FORMATS",

@@ -19,8 +19,7 @@ from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import discover, schema_document
 from th_ext.catalog._records import ExtensionVersion
 from th_ext.net import redact, redact_url
-from th_ext.problems._codes import Selection
-from th_ext.problems._problem import Problem
+from th_ext.problems._problem import Problem, Selection
 from th_ext.validate._card import card_validator, check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
