@@ -239,6 +239,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/bench_real_cards.py
 	$(BIN)/python benchmarks/bench_conform_hostile.py
 	$(BIN)/python benchmarks/bench_site_builds.py
+	$(BIN)/python benchmarks/bench_caching_headers.py
 
 ## Mutation testing of the core rules and checks with the fast unit tests (slow: one module at a
 ## time). `make mutate MODULE=checks._command_checks` runs one; `make mutate` all of them in turn.

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
 
 import typer.main
 
@@ -16,6 +19,55 @@ def command_paths() -> list[list[str]]:
     for name, command in root.commands.items():  # type: ignore[attr-defined]
         found.append([name])
         found.extend([name, sub] for sub in getattr(command, "commands", {}))
+    return found
+
+
+def _command(path: list[str]) -> Any:
+    command: Any = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    return command
+
+
+@dataclass(frozen=True)
+class BoundedOption:
+    """An option that accepts a range of numbers or a fixed list of choices."""
+
+    path: tuple[str, ...]  # the command: ("validate",), ("lock", "add")
+    name: str  # its long name
+    low: Any = None
+    high: Any = None
+    choices: tuple[str, ...] = ()
+
+    def required_arguments(self) -> list[str]:
+        """A placeholder for each argument the command requires, so that it gets as far as
+        reading its options."""
+        return [
+            "x"
+            for param in _command(list(self.path)).params
+            if param.param_type_name == "argument" and param.required
+        ]
+
+
+def bounded_options() -> list[BoundedOption]:
+    """Every option of every command that has a range (``min``, ``max``) or choices (an enum),
+    read off the command tree as typer built it."""
+    found = []
+    for path in command_paths():
+        command = _command(path)
+        for param in command.params:
+            described = getattr(param, "type_descriptor", None)
+            if param.param_type_name != "option" or described is None:
+                continue
+            name = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+            info = described.parameter_info
+            if described.choices is not None:
+                choices = tuple(
+                    str(c.value) if isinstance(c, Enum) else str(c) for c in described.choices
+                )
+                found.append(BoundedOption(tuple(path), name, choices=choices))
+            elif info.min is not None or info.max is not None:
+                found.append(BoundedOption(tuple(path), name, info.min, info.max))
     return found
 
 

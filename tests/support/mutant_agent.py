@@ -336,7 +336,9 @@ def _mount(origin: str, switch: Switch, handlers: list[Any]) -> Mount:
 
     main = handler()
     routes: list[Any] = [
-        *create_agent_card_routes(card, card_url="/.well-known/agent-card.json"),
+        *create_agent_card_routes(
+            card, card_url="/.well-known/agent-card.json", cache_control="public, max-age=300"
+        ),
         *create_jsonrpc_routes(main, "/a2a"),
     ]
     if switch is Switch.SECOND_INTERFACE:

@@ -37,6 +37,7 @@ RANKS: dict[str, int] = {
     "testing": 9,  # th_ext.testing: the checks from an agent's own pytest suite
     "batch": 9,  # th_ext.batch: many sources checked at once, each result streamed
     "report": 10,  # th_ext.report: every report format, by name
+    "history": 10,  # th_ext.history: the runs of the batch recorded in SQLite, read, charted
     "_facade": 11,  # th_ext/__init__.py re-exports what is below it
     "cli": 12,  # the command line (and th_ext/__main__.py): public names, th_ext's too
 }

@@ -30,7 +30,7 @@ def test_a_module_s_workspace_mutates_that_module_with_its_tests_alone() -> None
     assert mutmut["only_mutate"] == ["th_ext/conform/_verdicts.py"]
     assert mutmut["pytest_add_cli_args_test_selection"] == ["tests/unit/conform/x.py"]
     assert mutmut["source_paths"] == ["th_ext"]
-    assert config["tool"]["pytest"]["ini_options"]["filterwarnings"] == ["error"]
+    assert config["tool"]["pytest"]["ini_options"]["filterwarnings"][0] == "error"
 
 
 def workspace(tmp_path: Path, codes: Mapping[str, int | None]) -> Path:

@@ -12,8 +12,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "cli" / "th_ext"
 
-LIMITS = {"validate": 10, "publish": 12, "cli": 12}
-WHOLE_PACKAGE = 90
+LIMITS = {"validate": 10, "publish": 12, "cli": 13}
+WHOLE_PACKAGE = 93
 
 
 def modules(folder: Path) -> list[Path]:
@@ -53,4 +53,6 @@ def test_one_module_too_many_is_reported(tmp_path: Path, package: str) -> None:
 def test_a_package_too_large_in_all_is_reported(tmp_path: Path) -> None:
     for index in range(WHOLE_PACKAGE + 1):
         (tmp_path / f"_m{index}.py").write_text("", encoding="utf-8")
-    assert over_limits(tmp_path) == [f"th_ext: {WHOLE_PACKAGE + 1} modules (at most 90)"]
+    assert over_limits(tmp_path) == [
+        f"th_ext: {WHOLE_PACKAGE + 1} modules (at most {WHOLE_PACKAGE})"
+    ]

@@ -5,6 +5,7 @@ keeps a run's totals and its counts by code (``Statistics``)."""
 from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
+from th_ext.batch._revalidate import FETCHED_UNCHANGED, FETCHED_WHOLE, Revalidation
 from th_ext.batch._run import (
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
@@ -28,6 +29,8 @@ from th_ext.batch._summary import (
 __all__ = [
     "DEFAULT_JOBS",
     "DEFAULT_PER_ORIGIN",
+    "FETCHED_UNCHANGED",
+    "FETCHED_WHOLE",
     "MAX_JOBS",
     "MAX_LINE",
     "BatchCounts",
@@ -36,6 +39,7 @@ __all__ = [
     "ListEntry",
     "Outcome",
     "ResumeState",
+    "Revalidation",
     "SeenSources",
     "Statistics",
     "Summary",

@@ -28,13 +28,21 @@ class CardReader:
         self.limits = limits
         self.client = _client(self.limiter, jobs)
 
-    async def read(self, source: str, deadline: Deadline) -> SourceBytes:
+    async def read(
+        self, source: str, deadline: Deadline, *, if_none_match: str | None = None
+    ) -> SourceBytes:
         """The card at the URL ``source``; raises what ``read_source`` raises for a URL. Every
         request, a redirect's included, takes its origin's slot in the client's transport
-        (``PoliteTransport``)."""
+        (``PoliteTransport``). With ``if_none_match``, an unchanged card is a ``SourceBytes``
+        of status 304 and no data."""
         scope = header_scope(source, self.limits)
         return await read_url_async(
-            source, self.limits, scope, client=self.client, deadline=deadline
+            source,
+            self.limits,
+            scope,
+            client=self.client,
+            deadline=deadline,
+            if_none_match=if_none_match,
         )
 
     async def aclose(self) -> None:

@@ -18,17 +18,19 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, ThExtError
 from th_ext._sync import run_sync
+from th_ext.batch._jsonl import exit_code_of
 from th_ext.batch._list import ListEntry
+from th_ext.batch._revalidate import FETCHED_WHOLE, Revalidation, carried_over, validators
 from th_ext.batch._seen import SeenSources, shown
 from th_ext.net import client_options
 from th_ext.report import error_record
-from th_ext.sources import SourceLimits, check_limits, is_url, read_source
+from th_ext.sources import SourceBytes, SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
 if TYPE_CHECKING:
@@ -66,7 +68,8 @@ class Outcome:
     ``document`` is the source's JSON object, the line of ``--format jsonl``: the report's
     ``to_dict()`` (for an agent, with its ``source``), or the error document of a source that
     could not be read. ``index`` is the source's place in the list (from 0). A source listed a
-    second time is an outcome with ``duplicate`` set and no document.
+    second time is an outcome with ``duplicate`` set and no document. A card found unchanged
+    (``check_cards`` with a ``Revalidation``) has the earlier ``document`` and no ``report``.
     """
 
     source: str
@@ -77,6 +80,10 @@ class Outcome:
     report: Report | ConformReport | None = None
     error: ThExtError | None = None
     duplicate: bool = False
+    etag: str | None = None
+    """The card response's entity tag, when it sent one well-formed tag (to ask with later)."""
+    last_modified: str | None = None
+    """The card response's ``Last-Modified``, when it is an HTTP date."""
 
 
 @dataclass(slots=True)
@@ -104,6 +111,7 @@ def check_cards(
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
     notices: Sequence[Problem] = (),
+    revalidation: Revalidation | None = None,
 ) -> AsyncIterator[Outcome]:
     """Validate the card at each source, ``jobs`` at once, yielding each outcome when ready.
 
@@ -115,6 +123,9 @@ def check_cards(
     origin at once. Sources in ``skip`` are passed over; one listed twice is checked once.
     ``notices`` are problems of the run itself (what was found reading the family's schemas),
     reported with every card, as ``th-ext validate SOURCE`` reports them with its one card.
+    With ``revalidation`` (what an earlier run of the same th-ext and options recorded), a
+    card URL is asked for with the tag recorded for it, and an unchanged card carries the
+    earlier line over (``th_ext.batch._revalidate``); each line then says which, in ``fetch``.
     Raises ``SourceArgumentError`` for limits out of range.
     """
     limits = limits or SourceLimits()
@@ -152,6 +163,7 @@ def check_cards(
                     options_for,
                     validating=validating,
                     run_notices=notices,
+                    revalidation=revalidation,
                 )
 
             def bad_line(index: int, error: SourceError) -> Outcome:
@@ -244,13 +256,21 @@ async def _check_card(
     *,
     validating: asyncio.Semaphore,
     run_notices: Sequence[Problem],
+    revalidation: Revalidation | None = None,
 ) -> Outcome:
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+    asked = revalidation.etag_of(source) if revalidation and is_url(source) else None
     try:
         if is_url(source):
-            raw = await reader().read(source, deadline)
+            raw = await reader().read(source, deadline, if_none_match=asked)
+            if raw.status == 304:
+                assert revalidation is not None and asked is not None
+                unchanged = _unchanged(index, revalidation.document_of(source), raw, asked)
+                if unchanged is not None:
+                    return replace(unchanged, seconds=_since(started))
+                raw = await reader().read(source, deadline)  # it cannot stand for it: whole
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
@@ -260,6 +280,7 @@ async def _check_card(
             report.source, index, 2, _since(started), report.to_dict(), report, error=exc
         )
     location, notices = raw.location, (*raw.notices, *run_notices)
+    etag, last_modified = validators(raw.headers)
     options = options_for(location if is_url(source) else None, started)
     body = [raw.data]
     del raw
@@ -291,8 +312,34 @@ async def _check_card(
             report = check()
     except DeadlineError as exc:  # what --format json gives for it: the error document
         return _failed(index, source, exc, "validate", started)
+    document = report.to_dict()
+    if revalidation is not None:
+        document["fetch"] = FETCHED_WHOLE
     return Outcome(
-        report.source, index, report.exit_code, _since(started), report.to_dict(), report
+        report.source,
+        index,
+        report.exit_code,
+        _since(started),
+        document,
+        report,
+        etag=etag,
+        last_modified=last_modified,
+    )
+
+
+def _unchanged(
+    index: int, earlier: dict[str, Any] | None, raw: SourceBytes, asked: str
+) -> Outcome | None:
+    """The outcome of a card the server said is unchanged: the earlier line carried over, or
+    ``None`` when the 304 cannot stand for it (``carried_over``)."""
+    carried = carried_over(earlier, raw, asked)
+    if carried is None:
+        return None
+    code = exit_code_of(carried, "validate")
+    assert code is not None  # carried_over takes only a validate line
+    _, last_modified = validators(raw.headers)
+    return Outcome(
+        str(carried["source"]), index, code, 0.0, carried, etag=asked, last_modified=last_modified
     )
 
 

@@ -29,6 +29,7 @@ from th_ext.catalog._records import (
     Status,
     bundled_extensions_dir,
 )
+from th_ext.problems import closest_name
 
 __all__ = [
     "Requirement",
@@ -281,7 +282,9 @@ def find(key: str, root: Path | None = None) -> ExtensionVersion:
         if key in (version.key, version.uri, version.uri + "/"):
             return version
     known = ", ".join(v.key for v in versions) or "none"
-    raise CatalogError(f"no extension {key!r} (known: {known})")
+    meant = closest_name(key, [v.uri if key.startswith("http") else v.key for v in versions])
+    suggestion = f"; did you mean {meant!r}?" if meant is not None else ""
+    raise CatalogError(f"no extension {key!r}{suggestion} (known: {known})")
 
 
 # An extension version's requirements: stable IDs with RFC 2119 levels, kept as data.

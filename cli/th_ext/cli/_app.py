@@ -1,23 +1,26 @@
 """The typer application: one line per subcommand, each implemented in its own module.
 
 ``app`` is the whole command line, for programs and tests that drive it; ``main`` is the
-``th-ext`` script. Every command goes through the error boundary (``add_command``), and the
-application's callback starts each run (``group_callback``).
+``th-ext`` script, which also words the parser's usage errors as th-ext's (``run_app``). Every
+command goes through the error boundary (``add_command``), and the application's callback
+starts each run (``group_callback``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
 
 from th_ext import __version__
-from th_ext.cli._boundary import add_command, group_callback, guarded_run
+from th_ext.cli._boundary import add_command, group_callback, guarded_run, run_app
 from th_ext.cli._catalog import extensions_command, lock_app, schema_command
 from th_ext.cli._commands import commands_command
 from th_ext.cli._conform import conform_command
 from th_ext.cli._demo import demo_command
 from th_ext.cli._dispatch import dispatch_command
+from th_ext.cli._history import history_command
 from th_ext.cli._validate import sign_command, validate_command
 
 __all__ = ["MAX_HELP_WIDTH", "app", "console_main", "main"]
@@ -60,15 +63,18 @@ add_command(app, "dispatch", dispatch_command)
 add_command(app, "commands", commands_command)
 add_command(app, "conform", conform_command)
 add_command(app, "demo", demo_command)
+add_command(app, "history", history_command)
 add_command(app, "extensions", extensions_command)
 add_command(app, "schema", schema_command)
 app.add_typer(lock_app, name="lock")
 
 
-def main() -> None:
-    """The ``th-ext`` script and ``python -m th_ext``."""
+def main(args: Sequence[str] | None = None) -> None:
+    """The ``th-ext`` script and ``python -m th_ext``: run ``args`` (by default the script's
+    own), then exit with the command's code. Usage errors are th-ext's errors too."""
     with guarded_run():
-        app()
+        code = run_app(app, args)
+    raise SystemExit(code)
 
 
 console_main = main

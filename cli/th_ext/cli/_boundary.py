@@ -1,4 +1,5 @@
-"""The command line's one error boundary: exceptions to exit codes, ``--debug``, closed pipes.
+"""The command line's one error boundary: exceptions to exit codes, ``--debug``, closed pipes,
+usage errors in th-ext's words.
 
 Every command's function is registered through ``add_command``, which puts it behind
 ``guarded``, so the rules below hold for every command, present and future, with no code of
@@ -11,6 +12,23 @@ their own:
   with exit code 141, as a Unix tool stopped by ``SIGPIPE`` does;
 * anything else is a bug in th-ext: one line naming it, exit 2, and with ``--debug`` (taken by
   every command and group) the traceback instead.
+
+A usage error (a value out of an option's range or not one of its choices, an unknown option
+or command, a missing argument) is th-ext's error too. The parser (typer, on its vendored click)
+would print it as a block of its own (``Usage: ...`` then ``Error: Invalid value for '--jobs' /
+'-j': Input should be greater than or equal to 1``); the script runs the application through
+``run_app``, which lets the parser's exceptions reach it (``standalone_mode=False``) and prints
+each one on one line in th-ext's words (``usage_words``), the command's usage on the next:
+
+    th-ext: error: --jobs must be at least 1, at most 10000, not 0
+    Usage: th-ext validate [OPTIONS] [SOURCE...]... (th-ext validate --help for more)
+
+with exit code 2. The words come from what the parser knows, read through public attributes:
+the parameter (its names, its range or choices), the value typed (in pydantic's
+``ValidationError``, which typer converts values with), the option or command that does not
+exist, with the one "did you mean" (``th_ext.problems.closest_name``) that ``th-ext schema``
+and the dispatch rule use too. A group given nothing to do shows its help on standard error,
+with exit code 2.
 
 Every command and group also gets its ``--help`` here (the application turns the built-in
 one off with ``help_option_names``): the same text, but a required argument shows in the
@@ -32,8 +50,9 @@ import inspect
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from enum import Enum
 from typing import Annotated, Any
 
 import typer
@@ -46,6 +65,7 @@ from th_ext.cli._terminal import (
     sanitised_streams,
     write,
 )
+from th_ext.problems import closest_name
 from th_ext.report import error_document
 
 __all__ = [
@@ -53,9 +73,13 @@ __all__ = [
     "group_callback",
     "guarded",
     "guarded_run",
+    "parameter_bounds",
+    "parameter_choices",
     "plain_usage",
+    "run_app",
     "run_guarded",
     "summary",
+    "usage_words",
 ]
 
 DEBUG_HELP = "Show a traceback if th-ext itself fails."
@@ -162,9 +186,9 @@ def guarded(
         try:
             result = function(*args, **params)
             _flush_stdout()
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
-            _flush_stdout()
-            raise
+        except (typer.Exit, typer.Abort, KeyboardInterrupt, typer.TyperException):
+            _flush_stdout()  # a usage error raised while running (a TyperException) is
+            raise  # worded with the parser's own (``run_app``)
         except BrokenPipeError:
             _output_closed()
         except ThExtError as exc:
@@ -245,3 +269,141 @@ def run_guarded(main: Callable[[], int]) -> int:
             return int(guarded(main)() or 0)
         except typer.Exit as exc:
             return int(exc.exit_code)
+
+
+# Usage errors in th-ext's words (see the module's docstring).
+
+_NO_SUCH_COMMAND = re.compile(r"No such command (['\"])(.*?)\1\.(?: |$)")
+_RANGE_ERRORS = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
+_NUMBER_WORDS = {"int": "a whole number", "float": "a number"}
+
+
+def parameter_bounds(param: Any) -> tuple[Any, Any]:
+    """The least and greatest value ``param`` accepts (``None`` where it has no bound)."""
+    info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
+    return getattr(info, "min", None), getattr(info, "max", None)
+
+
+def parameter_choices(param: Any) -> list[str] | None:
+    """The values ``param`` accepts when they are a fixed list (an enum), else ``None``."""
+    choices = getattr(getattr(param, "type_descriptor", None), "choices", None)
+    if choices is None:
+        return None
+    return [str(c.value) if isinstance(c, Enum) else str(c) for c in choices]
+
+
+def parameter_name(param: Any) -> str:
+    """How a parameter is named to the user: an option by its long name, an argument by its
+    metavar (``SOURCE``)."""
+    if getattr(param, "param_type_name", "") == "option":
+        names = [str(name) for name in param.opts]
+        return next((n for n in names if n.startswith("--")), names[0])
+    return str(param.metavar or param.name.upper()).strip("{}.")
+
+
+def _one_of(choices: Sequence[str]) -> str:
+    if len(choices) == 1:
+        return choices[0]
+    return f"one of {', '.join(choices[:-1])} or {choices[-1]}"
+
+
+def _range(low: Any, high: Any) -> str:
+    if low is not None and high is not None:
+        return f"at least {low}, at most {high}"
+    return f"at least {low}" if low is not None else f"at most {high}"
+
+
+def _value_words(param: Any, error: Mapping[str, Any]) -> str:
+    """What is wrong with the value pydantic refused (``error``, its first error) for ``param``."""
+    name = parameter_name(param)
+    typed = error.get("input")
+    choices = parameter_choices(param)
+    if choices is not None:
+        return f"{name} must be {_one_of(choices)}, not {typed!r}"
+    kind = str(error.get("type", ""))
+    if kind in _RANGE_ERRORS:
+        return f"{name} must be {_range(*parameter_bounds(param))}, not {typed}"
+    number = _NUMBER_WORDS.get(kind.split("_", 1)[0])
+    if number is not None:
+        return f"{name} must be {number}, not {typed!r}"
+    cause = (error.get("ctx") or {}).get("error")
+    return f"{name}: {_phrase(str(cause) if cause is not None else str(error.get('msg', '')))}"
+
+
+def _phrase(message: str) -> str:
+    """A parser's sentence as part of th-ext's line: no capital at the start, no full stop."""
+    message = " ".join(message.split()).rstrip(".")
+    return message[:1].lower() + message[1:] if message[1:2].islower() else message
+
+
+def _option_names(ctx: Any) -> list[str]:
+    command = getattr(ctx, "command", None)
+    names: list[str] = []
+    for param in getattr(command, "params", ()):
+        if getattr(param, "param_type_name", "") == "option":
+            names += [*param.opts, *param.secondary_opts]
+    return names
+
+
+def usage_words(exc: typer.TyperException) -> str:
+    """The parser's error ``exc`` as one line in th-ext's words (without ``th-ext: error:``)."""
+    ctx = getattr(exc, "ctx", None)
+    where = getattr(ctx, "command_path", "th-ext")
+    param = getattr(exc, "param", None)
+    # typer converts values with pydantic: its ValidationError, read by its public errors(),
+    # without importing pydantic, which a run that converts nothing never loads
+    errors = getattr(exc.__cause__, "errors", None)
+    found = errors(include_url=False) if callable(errors) else None
+    if param is not None and found:
+        return _value_words(param, found[0])
+    if param is not None and hasattr(exc, "param_type"):  # a required parameter not given
+        return f"{where} needs {parameter_name(param)}"
+    if param is not None:  # a value a type or a callback refused in words of its own
+        return f"{parameter_name(param)}: {_phrase(exc.message)}"
+    option = getattr(exc, "option_name", None)
+    if option is not None and hasattr(exc, "possibilities"):  # an option that does not exist
+        meant = closest_name(option, _option_names(ctx))
+        return f"{where} has no option {option}" + (f"; did you mean {meant}?" if meant else "")
+    unknown = _NO_SUCH_COMMAND.match(exc.message)
+    commands = getattr(getattr(ctx, "command", None), "commands", None)
+    if unknown and commands is not None:  # a command that does not exist
+        name = unknown.group(2)
+        meant = closest_name(name, list(commands))
+        return f"{where} has no command {name!r}" + (f"; did you mean {meant!r}?" if meant else "")
+    return _phrase(exc.format_message())
+
+
+def _usage_hint(ctx: Any) -> str | None:
+    if ctx is None:
+        return None
+    usage = plain_usage(ctx.get_usage())
+    return f"{usage} ({ctx.command_path} --help for more)"
+
+
+def _is_help(exc: typer.TyperException) -> bool:
+    """Whether ``exc`` is a group's help, shown when the group is given nothing to do."""
+    ctx = getattr(exc, "ctx", None)
+    return ctx is not None and exc.message == ctx.get_help()
+
+
+def run_app(app: typer.Typer, args: Sequence[str] | None = None) -> int:
+    """Run the command line ``app`` on ``args`` (``sys.argv`` by default) and return its exit
+    code, its usage errors written in th-ext's words (see the module's docstring)."""
+    try:
+        # the arguments given, or the script's own (then the name it was started by)
+        name = None if args is None else "th-ext"
+        result = app(args=args, prog_name=name, standalone_mode=False)
+    except typer.TyperException as exc:
+        if _is_help(exc):
+            write(plain_usage(exc.message), err=True)
+        else:
+            error_line(usage_words(exc))
+            hint = _usage_hint(getattr(exc, "ctx", None))
+            if hint is not None:
+                write(hint, err=True)
+        return int(ExitCode.UNUSABLE)
+    except typer.Abort:  # end of input at a prompt
+        error_line("aborted")
+        return 1
+    # the code of a typer.Exit, or what the command returned (nothing: it succeeded)
+    return result if isinstance(result, int) and not isinstance(result, bool) else 0

@@ -21,6 +21,7 @@ from th_ext.cli._options import (
     DEFAULT_PER_ORIGIN,
     DEFAULT_TIMEOUT,
     EACH_EXCHANGE,
+    DbOption,
     ExitZeroOption,
     FetchKeysOption,
     FetchSchemasOption,
@@ -45,6 +46,7 @@ from th_ext.cli._options import (
     given_format,
     source_limits,
     timeout_option,
+    verdict_options,
 )
 from th_ext.cli._terminal import StepProgress, use_color
 from th_ext.cli._validate import signature_options
@@ -189,6 +191,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         ),
     ] = None,
     exit_zero: ExitZeroOption = False,
+    db: DbOption = None,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
 
@@ -227,7 +230,28 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         selection=selection,
     )
     sources = sources or []
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, statistics)
+    verdict = verdict_options(
+        command=command,
+        skip_command=skip_command,
+        binding=binding,
+        level=level,
+        strict=strict,
+        max_interfaces=max_interfaces,
+        max_commands=max_commands,
+        schemas=schemas,
+        fetch_schemas=fetch_schemas,
+        header=header,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        keys=keys,
+        fetch_keys=fetch_keys,
+        require_signature=require_signature,
+        select=select,
+        ignore=ignore,
+    )
+    fleet = FleetOptions(
+        from_file, jobs, per_origin, output, resume, quiet, db, verdict, statistics
+    )
     # One agent on a terminal: the progress of its messages rather than of the sources.
     steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 

@@ -1,5 +1,10 @@
 """The command line's side of ``th-ext validate`` and ``conform``: every run, of one source or
 many, goes through the library's batch, and ``run_fleet`` renders its outcomes as they come.
+
+``--db PATH`` also records the run in a history store (``th_ext.history``): each outcome as it
+is shown, the run ended as complete, or as interrupted on a signal with what it finished. A
+store that cannot be opened ends the command before any source is checked (exit 2); one that
+fails during the run is named in one line, and the run's exit code is then at least 2.
 """
 
 from __future__ import annotations
@@ -12,9 +17,9 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from th_ext import SourceArgumentError, SourceError
+from th_ext import SourceArgumentError, SourceError, ThExtError
 from th_ext.batch import (
     BatchCounts,
     ListEntry,
@@ -46,6 +51,9 @@ from th_ext.report import (
     summary_text,
     to_json,
 )
+
+if TYPE_CHECKING:
+    from th_ext.history import HistoryStore, RunRecorder
 
 __all__ = ["Tally", "run_fleet"]
 
@@ -111,16 +119,21 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
             state = read_resume(str(fleet.resume), command)
         except SourceArgumentError as exc:
             fail(str(exc))
+    store, recorder = _open_history(command, sources, fleet)
     out = _open_output(fleet)
     run = _Run(command, output_format, tally, out, fleet, state, single=single)
     whole = output_format in _WHOLE and not fleet.statistics
     run.keep = whole or junit_file is not None or html is not None
     run.progress = progress
+    run.recorder = recorder
     try:
         code = run_sync(lambda: run.main(sources, start))
     finally:
         if out is not None:
             out.close()
+        if store is not None:
+            run.end_history("interrupted", None)  # only when the run did not end it
+            store.close()
     run.kept.sort(key=lambda outcome: outcome.index)
     if junit_file is not None:
         _write_file(junit_file, "--junit-file", render(run.items(), "junit"))
@@ -136,6 +149,34 @@ def _write_file(path: Path, option: str, text: str) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
+
+
+def _open_history(
+    command: str, sources: list[str], fleet: FleetOptions
+) -> tuple[HistoryStore | None, RunRecorder | None]:
+    """The store of ``--db`` and the run recorded in it (with ``--resume``, the interrupted run
+    of the same list going on); ends the command with one line when it cannot be opened."""
+    if fleet.db is None:
+        return None, None
+    # th_ext.history (sqlite3, and pygal for its dashboard) loads only for a run with --db.
+    from th_ext.history import HistoryError, HistoryStore
+
+    parts = list(sources)
+    if fleet.from_file is not None:
+        listed = fleet.from_file if fleet.from_file == "-" else str(Path(fleet.from_file).resolve())
+        parts.insert(0, f"--from {listed}")
+    try:
+        store = HistoryStore.open(fleet.db)
+    except HistoryError as exc:
+        fail(f"--db {exc}")
+    try:
+        recorder = store.start_run(
+            command, " ".join(parts), fleet.verdict or {}, resume=fleet.resume is not None
+        )
+    except HistoryError as exc:
+        store.close()
+        fail(f"--db {exc}")
+    return store, recorder
 
 
 def _open_output(fleet: FleetOptions) -> IO[bytes] | None:
@@ -180,6 +221,8 @@ class _Run:
         self.kept: list[Outcome] = []  # json, junit, concise: one document of every report
         self.signal: int | None = None
         self.written_text = False
+        self.recorder: RunRecorder | None = None
+        self.history_failed = False
 
     async def main(self, sources: list[str], start: Start) -> int:
         loop = asyncio.get_running_loop()
@@ -208,6 +251,7 @@ class _Run:
             return _SIGNAL_EXIT[signal.Signals(self.signal)]
         except SourceError as exc:
             error_line(str(exc))
+            self.end_history("interrupted", int(ExitCode.UNUSABLE))
             return int(ExitCode.UNUSABLE)
         finally:
             for signum in signals:
@@ -240,6 +284,7 @@ class _Run:
             return
         if self.keep:
             self.kept.append(outcome)
+        self._record(outcome)
         if self.fleet.statistics:  # the counts alone, once the run is over
             return
         if self.format == "jsonl":
@@ -275,7 +320,43 @@ class _Run:
         stdout.write(data)
         stdout.flush()
 
+    def _record(self, outcome: Outcome) -> None:
+        if self.recorder is None or outcome.document is None:
+            return
+        try:
+            self.recorder.add(
+                outcome.source,
+                outcome.exit_code,
+                outcome.seconds,
+                outcome.document,
+                etag=outcome.etag,
+                last_modified=outcome.last_modified,
+            )
+        except ThExtError as exc:  # th_ext.history's HistoryError
+            self._history_error(exc)
+
+    def _history_error(self, exc: ThExtError) -> None:
+        self.recorder = None
+        self.history_failed = True
+        sys.stdout.flush()
+        error_line(f"--db {exc}; the run goes on unrecorded, and is not recorded as complete")
+
+    def end_history(self, status: str, code: int | None) -> None:
+        """End the run in the store (once): ``complete`` or ``interrupted``."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            return
+        try:
+            recorder.finish("complete" if status == "complete" else "interrupted", code)
+        except ThExtError as exc:
+            self._history_error(exc)
+
     def _finish(self, *, interrupted: bool) -> int:
+        code = self._finish_output(interrupted=interrupted)
+        self.end_history("interrupted" if interrupted else "complete", code)
+        return max(code, 2) if self.history_failed else code
+
+    def _finish_output(self, *, interrupted: bool) -> int:
         self.kept.sort(key=lambda outcome: outcome.index)
         if self.fleet.statistics:
             self._write_text(self._statistics(interrupted))

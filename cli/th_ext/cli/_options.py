@@ -31,6 +31,7 @@ __all__ = [
     "DEFAULT_PER_ORIGIN",
     "DEFAULT_TIMEOUT",
     "MAX_JOBS",
+    "DbOption",
     "ExitZeroOption",
     "FetchKeysOption",
     "FetchSchemasOption",
@@ -62,6 +63,7 @@ __all__ = [
     "note_withheld",
     "source_limits",
     "timeout_option",
+    "verdict_options",
 ]
 
 SourceArgument = Annotated[
@@ -113,7 +115,7 @@ def seconds(text: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a valid float.") from None
+        raise typer.BadParameter(f"{text!r} is not a number of seconds") from None
 
 
 def timeout_option(bounds: str) -> Any:
@@ -321,6 +323,41 @@ QuietOption = Annotated[
         "that passed).",
     ),
 ]
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        metavar="PATH",
+        help="Also record the run in the SQLite history store PATH (created if missing): "
+        "each source's outcome as it is checked. Read it with th-ext history PATH.",
+        show_default=False,
+    ),
+]
+
+
+def verdict_options(**options: Any) -> dict[str, Any]:
+    """The options that change a run's verdicts, as plain JSON values for the history store:
+    those left unset are left out, and of ``header`` only the names are kept (its values may
+    be secrets)."""
+    kept: dict[str, Any] = {}
+    for name, value in options.items():
+        if value is None or value is False or (isinstance(value, list | tuple) and not value):
+            continue
+        if name == "header":
+            kept[name] = sorted({str(item).split(":", 1)[0].strip() for item in value})
+        else:
+            kept[name] = _plain(value)
+    return kept
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,6 +368,9 @@ class FleetOptions:
     output: Path | None = None
     resume: Path | None = None
     quiet: bool = False
+    db: Path | None = None
+    verdict: dict[str, Any] | None = None
+    """The options that change verdicts, as ``--db`` records them (``verdict_options``)."""
     statistics: bool = False
 
 

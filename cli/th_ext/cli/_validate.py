@@ -17,6 +17,7 @@ from th_ext.cli._options import (
     CARD_CHECK,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
+    DbOption,
     ExitZeroOption,
     FetchKeysOption,
     FetchSchemasOption,
@@ -45,6 +46,7 @@ from th_ext.cli._options import (
     note_withheld,
     source_limits,
     timeout_option,
+    verdict_options,
 )
 from th_ext.cli._terminal import ExitCode, fail
 from th_ext.problems import Selection
@@ -128,6 +130,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     select: SelectOption = None,
     ignore: IgnoreOption = None,
     exit_zero: ExitZeroOption = False,
+    db: DbOption = None,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     selection = code_selection(select, ignore)
@@ -143,7 +146,24 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         signatures,
         selection,
     )
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, statistics)
+    verdict = verdict_options(
+        strict=strict,
+        extension=extension,
+        schema=schema,
+        schemas=schemas,
+        fetch_schemas=fetch_schemas,
+        header=header,
+        timeout=timeout,
+        max_bytes=max_bytes,
+        keys=keys,
+        fetch_keys=fetch_keys,
+        require_signature=require_signature,
+        select=select,
+        ignore=ignore,
+    )
+    fleet = FleetOptions(
+        from_file, jobs, per_origin, output, resume, quiet, db, verdict, statistics
+    )
     # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime) loads
     # only for a command that checks cards, not for every start of th-ext.
     from th_ext.batch import check_cards

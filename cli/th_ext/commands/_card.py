@@ -68,22 +68,34 @@ class CardCommands:
 
 
 def read_card_commands(card: Any, uri: str = EXTENSION_URI) -> CardCommands:
-    """The extension as ``card`` (a parsed JSON agent card) declares it."""
-    entry = _find_entry(card, uri)
-    if entry is None:
+    """The extension as ``card`` (a parsed JSON agent card) declares it.
+
+    Each problem starts with the JSON pointer (RFC 6901) of what it is about, as every report
+    of th-ext places its problems: ``/capabilities/extensions/0/params/commands/1: ...``.
+    """
+    found = _find_entry(card, uri)
+    if found is None:
         return CardCommands(declared=False)
+    place, entry = found
     required = entry.get("required") is True
     params = entry.get("params", {})
+    at = f"/capabilities/extensions/{place}/params"
     if not isinstance(params, dict):
         return CardCommands(
-            declared=True, required=required, problems=("params is not a JSON object",)
+            declared=True, required=required, problems=(f"{at}: params is not a JSON object",)
         )
     raw_commands = params.get("commands", [])
     if not isinstance(raw_commands, list):
         return CardCommands(
-            declared=True, required=required, problems=("params.commands is not a list",)
+            declared=True,
+            required=required,
+            problems=(f"{at}/commands: params.commands is not a list",),
         )
-    problems = [f"params has an unknown field {key!r}" for key in params if key != "commands"]
+    problems = [
+        f"{at}/{_escaped(key)}: params has an unknown field {key!r}"
+        for key in params
+        if key != "commands"
+    ]
     faults = list(map(entry_fault, raw_commands))
     usable = [
         raw["name"] if fault is None else None
@@ -94,7 +106,7 @@ def read_card_commands(card: Any, uri: str = EXTENSION_URI) -> CardCommands:
     commands: list[CardCommand] = []
     for index, (raw, fault) in enumerate(zip(raw_commands, faults, strict=True)):
         if fault is not None:
-            problems.append(f"params.commands[{index}]: {fault}")
+            problems.append(f"{at}/commands/{index}: {fault}")
         else:
             commands.append(
                 CardCommand(raw["name"], raw["description"], raw.get("argument_hint", ""))
@@ -104,7 +116,13 @@ def read_card_commands(card: Any, uri: str = EXTENSION_URI) -> CardCommands:
     )
 
 
-def _find_entry(card: Any, uri: str) -> dict[str, Any] | None:
+def _escaped(key: str) -> str:
+    """``key`` as one reference token of a JSON pointer (RFC 6901 section 3)."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _find_entry(card: Any, uri: str) -> tuple[int, dict[str, Any]] | None:
+    """The extension's entry in ``capabilities.extensions`` and its place there."""
     if not isinstance(card, dict):
         return None
     capabilities = card.get("capabilities")
@@ -113,9 +131,9 @@ def _find_entry(card: Any, uri: str) -> dict[str, Any] | None:
     extensions = capabilities.get("extensions")
     if not isinstance(extensions, list):
         return None
-    for entry in extensions:
+    for place, entry in enumerate(extensions):
         if isinstance(entry, dict) and entry.get("uri") == uri:
-            return entry
+            return place, entry
     return None
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Any
 
 from th_ext.commands._entry import is_command_name
+from th_ext.problems import closest_name
 
 __all__ = [
     "ASCII_WHITESPACE",
@@ -81,30 +81,6 @@ def decide(message: Any, registered_names: Collection[str]) -> CommandDecision:
             None, name, f"{name!r} is not registered{hint}; {_registered(registered_names)}"
         )
     return CommandDecision(CommandCall(name, arguments), name, f"{name!r} is a registered command")
-
-
-def closest_name(name: str, names: Collection[str]) -> str | None:
-    """The name in ``names`` that ``name`` most likely misspells, or None when none is close.
-
-    Close means what a reader would call a typo: a letter added, dropped or swapped, a
-    different case, a short prefix (``models``, ``Model``, ``mdoel`` and ``mod`` all suggest
-    ``model``). ``name`` itself is never suggested.
-    """
-    candidates = [n for n in names if isinstance(n, str) and n and n != name]
-    if not name or not candidates:
-        return None
-    wanted = name.lower()
-    best, best_score = None, 0.0
-    for candidate in candidates:
-        matcher = SequenceMatcher(None, wanted, candidate.lower())
-        score = matcher.ratio()
-        if score > best_score:
-            best, best_score = candidate, score
-    return best if best_score >= _CLOSE_ENOUGH else None
-
-
-_CLOSE_ENOUGH = 0.75
-"""The least ``SequenceMatcher`` ratio that counts as close: ``mod`` against ``model``."""
 
 
 def _only_text(message: Any) -> tuple[str | None, str]:

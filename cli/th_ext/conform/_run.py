@@ -49,6 +49,7 @@ from th_ext.net import HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.problems import Selection
 from th_ext.signatures import SignatureOptions, check_signatures
+from th_ext.sources import caching_problems
 from th_ext.sources._source import (
     SourceLimits,
     check_limits,
@@ -64,6 +65,7 @@ __all__ = [
     "DEFAULT_MAX_INTERFACES",
     "LEVELS",
     "ConformOptions",
+    "caching_result",
     "card_check",
     "interface_info",
     "read_card",
@@ -160,19 +162,20 @@ async def run_conform_async(
     async with httpx.AsyncClient(
         transport=counter, timeout=limits.timeout, trust_env=False, follow_redirects=False
     ) as client:
-        card, location = await read_card(client, source, limits, scope)
-        return await _check(card, location, scope, options, client, counter, started)
+        card, location, headers = await read_card(client, source, limits, scope)
+        return await _check(card, (location, headers), scope, options, client, counter, started)
 
 
 async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     card: dict[str, Any],
-    location: str,
+    read_at: tuple[str, tuple[tuple[str, str], ...] | None],
     scope: HeaderScope,
     options: ConformOptions,
     client: httpx.AsyncClient,
     counter: _Counting,
     started: float,
 ) -> ConformReport:
+    location, card_fields = read_at  # where the card was read, and its response's header fields
     if "supportedInterfaces" not in card and "url" in card:
         raise ConformError("this is an A2A 0.3 card; conform needs an A2A 1.0 card")
     extension = read_card_commands(card)
@@ -246,6 +249,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     if options.signatures is not None and counts(SIGNATURE_RULE):
         card_url = location if is_url(location) else None
         core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
+    core.append(caching_result(card_fields))
     other = other_extension_results(
         _declared(card),
         options.family,
@@ -312,6 +316,35 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
         status=status,
         checks=checks,
         reason="" if problems else "the card carries no signature",
+    )
+
+
+def caching_result(headers: tuple[tuple[str, str], ...] | None) -> RequirementResult:
+    """The card response's caching fields as the core rule ``A2A-8.6`` (a SHOULD):
+    ``warn`` on each warning of ``caching_problems``, ``pass`` without one, ``skip`` for a card
+    read from a file or standard input, which has no response."""
+    problems = caching_problems(headers)
+    checks = [
+        Check("A2A-8.6", "fail", "card", "the card response", "card", f"{p.code}: {p.message}")
+        for p in problems
+    ]
+    if headers is not None and not problems:
+        sent = {name for name, _ in headers}
+        fields = [
+            name for name in ("Cache-Control", "ETag", "Last-Modified") if name.lower() in sent
+        ]
+        detail = f"the card response carries {', '.join(fields)}"
+        checks.append(Check("A2A-8.6", "pass", "card", "the card response", "card", detail))
+    return RequirementResult(
+        id="A2A-8.6",
+        level="SHOULD",
+        subject="agent card",
+        summary="The card's HTTP response says how long it may be cached (Cache-Control with a "
+        "max-age) and carries an ETag, so that clients keep it and ask again with a condition.",
+        anchor_url="https://a2a-protocol.org/latest/specification/#86-caching",
+        status="skip" if headers is None else "warn" if problems else "pass",
+        checks=checks,
+        reason="the card was read from a file, not over HTTP" if headers is None else "",
     )
 
 
@@ -401,11 +434,12 @@ def card_check(extension: CardCommands) -> Check:
 
 async def read_card(
     client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
-) -> tuple[dict[str, Any], str]:
-    """The card at ``source`` and where it was read: a URL through ``client`` by the one reader
-    of a card URL (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects
-    checked, the byte cap counted after decompression, one deadline over it all), a file or
-    ``-`` as ``validate`` reads them."""
+) -> tuple[dict[str, Any], str, tuple[tuple[str, str], ...] | None]:
+    """The card at ``source``, where it was read, and the header fields of the response it
+    came in (``None`` for a file): a URL through ``client`` by the one reader of a card URL
+    (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects checked, the
+    byte cap counted after decompression, one deadline over it all), a file or ``-`` as
+    ``validate`` reads them."""
     if is_url(source):
         check_limits(limits)
         deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
@@ -413,7 +447,7 @@ async def read_card(
     else:
         raw = read_source(source, limits, scope=scope)
     loaded = parse_card(raw)
-    return loaded.card, loaded.location
+    return loaded.card, loaded.location, raw.headers
 
 
 def select_interfaces(

@@ -11,6 +11,11 @@ task with its snapshot). A command runs on the harness and is answered with
 else. An ordinary message goes to the stand-in model and leaves the task waiting for the next
 input. The broken variants (``DemoVariant``) each depart from this in one way.
 
+The card is served as A2A 1.0 section 8.6.1 asks: the SDK's card route sends ``Cache-Control``
+(``CARD_CACHE_CONTROL``) and an ``ETag``, and answers a matching ``If-None-Match`` with 304;
+``CardValidators`` adds the ``Last-Modified`` the route does not send (the moment the app was
+built, when its card was made) and answers ``If-Modified-Since`` with 304 likewise.
+
 ``DemoServer`` runs the app in a background thread on 127.0.0.1 and a free port, for ``th-ext
 demo`` and for tests; ``serve_forever`` runs it in the foreground until interrupted.
 """
@@ -31,6 +36,7 @@ from th_ext._exceptions import DemoUnavailableError, ThExtError
 from th_ext.commands import CommandCall, build_command_reply, parse_command
 from th_ext.demo._harness import REST_PATH, RPC_PATH, DemoHarness, demo_card, stand_in_answer
 from th_ext.demo._variants import DemoVariant
+from th_ext.net._caching import format_http_date, read_http_date
 
 try:
     import uvicorn
@@ -55,13 +61,25 @@ try:
     )
     from google.protobuf import json_format
     from starlette.applications import Starlette
+    from starlette.datastructures import Headers
+    from starlette.middleware import Middleware
+    from starlette.types import ASGIApp, Receive, Scope, Send
+    from starlette.types import Message as AsgiMessage
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise DemoUnavailableError(
         f"the demo agent needs the optional 'demo' extra ({exc.name or 'a2a-sdk'} is missing);"
         " install it with: pip install 'th-ext[demo] @ git+https://github.com/madarauchiha-314/th-ext'"
     ) from None
 
-__all__ = ["DemoAgentExecutor", "DemoServer", "DemoTaskStore", "build_demo_app", "serve_forever"]
+__all__ = [
+    "CARD_CACHE_CONTROL",
+    "CardValidators",
+    "DemoAgentExecutor",
+    "DemoServer",
+    "DemoTaskStore",
+    "build_demo_app",
+    "serve_forever",
+]
 
 REPLY_METADATA_KEYS = ("command", "task_ref")
 """The command metadata of a reply, which belongs to that reply and not to its task."""
@@ -245,7 +263,57 @@ def _any_slash_name(message_json: dict[str, Any]) -> CommandCall | None:
 
 
 CARD_PATH = "/.well-known/agent-card.json"
+CARD_CACHE_CONTROL = "public, max-age=300"
+"""How long a client may keep the demo's card: five minutes, since a demo agent is restarted
+often (on another port its card names other URLs); then it asks again with a condition."""
 _START_TIMEOUT = 15.0
+_NOT_IN_304 = frozenset({b"content-length", b"content-type"})
+"""Representation fields a 304 leaves out (RFC 9110 section 15.4.5): it has no content."""
+
+
+class CardValidators:
+    """ASGI middleware for the card's path: ``Last-Modified`` on every answer, and a 304 with
+    no body for a GET whose ``If-Modified-Since`` is not older than it.
+
+    ``If-Modified-Since`` is read only without ``If-None-Match`` (which the card route itself
+    answers), and ignored when it is not a date (RFC 9110 section 13.2.2 and 13.1.3).
+    """
+
+    def __init__(self, app: ASGIApp, *, path: str, modified: datetime) -> None:
+        self.app = app
+        self.path = path
+        self.modified = modified.replace(microsecond=0)
+        self.stamp = format_http_date(self.modified).encode("latin-1")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != self.path:
+            await self.app(scope, receive, send)
+            return
+        unchanged = scope["method"] in ("GET", "HEAD") and self._unchanged(Headers(scope=scope))
+        dropping = False
+
+        async def sending(message: AsgiMessage) -> None:
+            nonlocal dropping
+            if message["type"] == "http.response.start":
+                fields = [*message.get("headers", ()), (b"last-modified", self.stamp)]
+                if unchanged and message["status"] == 200:
+                    dropping = True
+                    fields = [(name, value) for name, value in fields if name not in _NOT_IN_304]
+                    message = {**message, "status": 304}
+                message = {**message, "headers": fields}
+            elif message["type"] == "http.response.body" and dropping:
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+    def _unchanged(self, headers: Headers) -> bool:
+        if "if-none-match" in headers or "if-modified-since" not in headers:
+            return False
+        since = read_http_date(headers["if-modified-since"])
+        return since is not None and self.modified <= since
 
 
 class _SnapshotFirstHandler(DefaultRequestHandler):
@@ -312,7 +380,7 @@ def build_demo_app(
         agent_card=card,
     )
     routes = [
-        *create_agent_card_routes(card, card_url=CARD_PATH),
+        *create_agent_card_routes(card, card_url=CARD_PATH, cache_control=CARD_CACHE_CONTROL),
         *create_jsonrpc_routes(handler, RPC_PATH),
         *create_rest_routes(handler, path_prefix=REST_PATH),
     ]
@@ -322,7 +390,8 @@ def build_demo_app(
         yield
         await handler.aclose()  # drain the tasks still waiting for input
 
-    return Starlette(routes=routes, lifespan=lifespan)
+    validators = Middleware(CardValidators, path=CARD_PATH, modified=datetime.now(UTC))
+    return Starlette(routes=routes, middleware=[validators], lifespan=lifespan)
 
 
 class DemoServer:

@@ -1,8 +1,10 @@
 """What a check finds, as data: a problem (``Problem``), its severity and layer, every code a
-problem can have (``CODES``) and which of them count in a run (``Selection``), and the text
-safety every output applies to strings from a card or an agent (``clean``, ``escape_unsafe``)."""
+problem can have (``CODES``) and which of them count in a run (``Selection``), the text safety
+every output applies to strings from a card or an agent (``clean``, ``escape_unsafe``), and the
+one "did you mean" for a mistyped name (``closest_name``)."""
 
 from th_ext.problems._problem import CODES, LAYERS, Code, Layer, Problem, Selection, Severity
+from th_ext.problems._suggest import closest_name
 from th_ext.problems._text import clean, escape_unsafe
 
 __all__ = [
@@ -14,5 +16,6 @@ __all__ = [
     "Selection",
     "Severity",
     "clean",
+    "closest_name",
     "escape_unsafe",
 ]

@@ -10,13 +10,13 @@ codes (a test holds them equal, and holds every code the code base can report in
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
 from th_ext._exceptions import UnknownCodeError
+from th_ext.problems._suggest import closest_name
 
 __all__ = ["CODES", "LAYERS", "Code", "Layer", "Problem", "Selection", "Severity"]
 
@@ -130,6 +130,26 @@ CODES: Mapping[str, Code] = _codes(
         "header-withheld",
         "A redirect led to another origin, which was sent no --header value.",
         "warning",
+    ),
+    # how the card is served (A2A 1.0 section 8.6.1), for a card read over HTTP
+    _source("card-cache-control-missing", "The card response has no Cache-Control.", "warning"),
+    _source(
+        "card-cache-forbidden",
+        "Cache-Control forbids caching (no-store, no-cache, max-age=0) and is not private.",
+        "warning",
+    ),
+    _source("card-cache-max-age-missing", "Cache-Control gives no max-age.", "warning"),
+    _source("card-cache-max-age-too-long", "max-age is over a year.", "warning"),
+    _source("card-cache-control-malformed", "Cache-Control breaks RFC 9111's grammar.", "warning"),
+    _source("card-etag-missing", "The card response has no ETag.", "warning"),
+    _source("card-etag-malformed", "ETag is not one quoted entity tag.", "warning"),
+    _source(
+        "card-last-modified-malformed",
+        "Last-Modified is not one HTTP date in the IMF-fixdate form.",
+        "warning",
+    ),
+    _source(
+        "card-expires-malformed", "Expires is not one HTTP date in the IMF-fixdate form.", "warning"
     ),
     # the document
     Code("empty-document", "error", "document", "The body is empty.", unread=True),
@@ -424,7 +444,8 @@ class Selection:
 def _unknown(option: str, selector: str, known: list[str], what: str) -> str:
     candidates = {name.casefold(): name for name in [*known, *_families(known)]}
     wanted = selector.casefold()
-    close = difflib.get_close_matches(wanted, list(candidates), n=1, cutoff=0.6)
+    found = closest_name(wanted, list(candidates))
+    close = [found] if found is not None else []
     if not close:  # a family's first letters: the shortest family or code they begin
         close = sorted((c for c in candidates if c.startswith(wanted)), key=len)[:1]
     hint = f"; did you mean {candidates[close[0]]!r}?" if close else ""

@@ -161,8 +161,9 @@ def conform_html(report: ConformReport) -> str:
     core_rows = "".join(_row(r) for r in report.core)
     core_section = (
         "<h2>Core A2A</h2><p>Rules of A2A itself that the answers showed, not requirements of "
-        "the extension: each is a MUST of A2A that th-ext reports as a warning, because it is "
-        "not the extension's rule, so it fails the run only with <code>--strict</code>.</p>"
+        "the extension: each is a MUST or a SHOULD of A2A that th-ext reports as a warning, "
+        "because it is not the extension's rule, so it fails the run only with "
+        "<code>--strict</code>.</p>"
         '<table id="core"><thead><tr><th>ID</th><th>Level</th><th>Status</th><th>Rule</th>'
         f"<th>Checks</th></tr></thead><tbody>{core_rows}</tbody></table>"
         if core_rows

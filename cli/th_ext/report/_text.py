@@ -325,8 +325,8 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
     if report.core:
         lines += [
             "",
-            "core A2A (rules of A2A itself, not of the extension; each is a MUST of A2A that "
-            "th-ext reports as a warning, because it is not the extension's rule, so it fails "
+            "core A2A (rules of A2A itself, MUST or SHOULD, not of the extension; th-ext "
+            "reports each as a warning, because it is not the extension's rule, so it fails "
             "the run only with --strict):",
         ]
         lines += _requirement_lines(report.core, shared, color, quiet)

@@ -32,6 +32,7 @@ from th_ext._exceptions import (
 from th_ext._version import __version__
 from th_ext.net import HeaderScope, redact_url
 from th_ext.problems import Problem
+from th_ext.sources._caching import caching_problems
 
 if TYPE_CHECKING:
     import httpx
@@ -171,8 +172,12 @@ class SourceBytes:
     """The raw document and where it was found.
 
     ``location`` is the file path, ``<stdin>``, or the URL the body finally came from (after
-    redirects and the well-known path). ``notices`` are warnings about how it was found, such
-    as the deprecated well-known path.
+    redirects and the well-known path). ``notices`` are warnings about how it was found and
+    served, such as the deprecated well-known path or a card response that does not say how
+    long it may be cached (``caching_problems``). ``headers`` are the header fields of the
+    response the body came in (lower-case names, in order), ``None`` for a file or stdin, and
+    ``status`` its status: 304 (and no ``data``) when a read with ``if_none_match`` found the
+    card unchanged.
     """
 
     source: str
@@ -180,6 +185,8 @@ class SourceBytes:
     data: bytes
     content_type: str = ""
     notices: tuple[Problem, ...] = field(default=())
+    headers: tuple[tuple[str, str], ...] | None = None
+    status: int | None = None
 
 
 def is_url(source: str) -> bool:
@@ -289,11 +296,15 @@ async def read_url_async(
     client: httpx.AsyncClient,
     deadline: Deadline,
     well_known: bool = True,
+    if_none_match: str | None = None,
 ) -> SourceBytes:
     """The card at the URL ``source``, read through ``client`` by ``deadline``: the well-known
     path for a base URL (``well_known``), the pre-0.3 path when the first answers 404 (with its
     warning), the byte cap, the redirect rules and ``scope``'s headers on each request. This is
-    what ``read_source`` does for a URL, for callers that read many sources on one loop."""
+    what ``read_source`` does for a URL, for callers that read many sources on one loop.
+    A card (``well_known``) has the warnings of ``caching_problems`` among its notices. With
+    ``if_none_match`` (the card's entity tag from an earlier read) the card is asked for only
+    if it changed: unchanged, it is a ``SourceBytes`` of status 304 with no data."""
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import fetch_async
 
@@ -310,9 +321,20 @@ async def read_url_async(
             max_bytes=limits.max_bytes,
             max_redirects=MAX_REDIRECTS,
             user_agent=f"th-ext/{__version__}",
+            if_none_match=if_none_match,
         )
         notices = tuple(_withheld_notice(text) for text in scope.notices()[withheld_before:])
-        return SourceBytes(shown, redact_url(result.url), result.body, result.content_type, notices)
+        if well_known and result.status != 304:
+            notices += tuple(caching_problems(result.headers))
+        return SourceBytes(
+            shown,
+            redact_url(result.url),
+            result.body,
+            result.content_type,
+            notices,
+            result.headers,
+            result.status,
+        )
 
     try:
         return await get(url)
@@ -338,7 +360,13 @@ async def read_url_async(
         "source",
     )
     return SourceBytes(
-        shown, found.location, found.data, found.content_type, (notice, *found.notices)
+        shown,
+        found.location,
+        found.data,
+        found.content_type,
+        (notice, *found.notices),
+        found.headers,
+        found.status,
     )
 
 

@@ -28,28 +28,21 @@ from th_ext.validate._schema import (
 
 __all__ = ["BEYOND_SCHEMA", "CardSchema", "card_validator", "check_card"]
 
-#: The card layer's rules beyond the schema, by code: what each says and why no schema can.
-BEYOND_SCHEMA = {
-    "a2a-0.3-card": "a card in the A2A 0.3 form (a top-level url, no supportedInterfaces) is "
-    "named once, with what 1.0 changed, instead of a list of missing fields",
-    "a2a-0.3-security-scheme": "a security scheme in the 0.3 form is shown in its 1.0 form",
-    "a2a-0.3-security-requirement": "a security requirement in the 0.3 form is shown in its "
-    "1.0 form",
-    "a2a-0.3-scopes": "scopes given as a bare array are shown wrapped as 1.0 wants",
-    "a2a-0.3-compat-scheme": "a security scheme served in both forms, as the official SDK "
-    "does for 0.3 clients, is a note",
-    "unknown-field": "a field A2A 1.0 does not have is a warning with the name it most likely "
-    "meant: clients ignore it, and a schema can only refuse it",
-    "a2a-0.3-field": "a field 0.3 had and 1.0 does not is a warning naming its replacement",
-    "a2a-0.3-compat-field": "a 0.3 field on a card that also serves 0.3 is a note",
-    "invalid-url": "a URL that is not an absolute http(s) URL outside an HTTP interface is a "
-    "warning (inside one, the schema refuses it)",
-    "unknown-protocol-binding": "a binding that is not JSONRPC, GRPC, HTTP+JSON or a URI is a "
-    "warning",
-    "no-1.0-interface": "a card with no interface at protocolVersion 1.0 is a warning",
-    "duplicate-skill-id": "two skills with one id: JSON Schema cannot compare array items by a "
-    "member",
-}
+#: The card layer's rules beyond the schema (the site says why no schema can state each).
+BEYOND_SCHEMA = (
+    "a2a-0.3-card",
+    "a2a-0.3-security-scheme",
+    "a2a-0.3-security-requirement",
+    "a2a-0.3-scopes",
+    "a2a-0.3-compat-scheme",
+    "a2a-0.3-compat-field",
+    "a2a-0.3-field",
+    "unknown-field",
+    "invalid-url",
+    "unknown-protocol-binding",
+    "no-1.0-interface",
+    "duplicate-skill-id",
+)
 
 SKILLS_HINT = (
     'add "skills": [{"id": "…", "name": "…", "description": "…", "tags": ["…"]}]; an agent '
@@ -87,11 +80,14 @@ _0_3_SCHEMES = {
 _0_3_SCHEME_KEYS = frozenset(
     {"type", "description", "in", "name", "scheme", "bearerFormat", "flows", "openIdConnectUrl"}
 )
+#: Keys an editor reads and every A2A client ignores (the SDK's card resolver drops them).
+_EDITOR_KEYS = frozenset({"$schema"})
 _FIELDS = {name: {f.json_name: f for f in fields} for name, fields in MESSAGES.items()}
 _BINDINGS = frozenset({"JSONRPC", "GRPC", "HTTP+JSON"})
 _HOST_PORT = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]")
 _HTTP_URL = re.compile(r"[Hh][Tt][Tt][Pp][Ss]?://[^/?#\s]")
+_INDEX = re.compile(r"[0-9]+")
 _PREFERRED_MEMBER = {"OAuthFlows": "clientCredentials"}
 _CACHED_VALIDATORS = 32
 Path = tuple[str | int, ...]
@@ -198,7 +194,7 @@ def _bounded(problems: list[Problem], stopped: bool) -> list[Problem]:
 
 def _path_key(problem: Problem) -> list[tuple[bool, str | int]]:
     parts = problem.path.split("/")[1:]
-    return [(not part.isdigit(), int(part) if part.isdigit() else part) for part in parts]
+    return [(not _INDEX.fullmatch(p), int(p) if _INDEX.fullmatch(p) else p) for p in parts]
 
 
 def _extension_entries(card: dict[str, Any]) -> list[Any]:
@@ -433,6 +429,8 @@ def _fields(value: Any, message: str, path: Path, found: list[Problem], old: str
         found.append(_compat_scheme(value, path))
     if message == "SecurityRequirement" and _old_requirement(value):
         return
+    if message == ROOT:
+        skip = _EDITOR_KEYS
     replaced = _0_3_FIELDS.get(message, {})
     for key, item in value.items():
         field = fields.get(key)

@@ -18,7 +18,6 @@ __all__ = [
     "BINDINGS_DEF",
     "CARD_SCHEMA_KEY",
     "CARD_SCHEMA_URL",
-    "NON_BLANK",
     "URL_PATTERN",
     "binding",
     "card_rules_sha256",
@@ -34,8 +33,6 @@ CARD_SCHEMA_URL = (
 BINDINGS_DEF = "KnownExtensionParams"
 """The definition that binds each known extension's ``params``: one ``if``/``then`` per URI."""
 
-NON_BLANK = "\\S"
-"""A required string holds at least one character that is not white space."""
 URL_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]"
 """An absolute http(s) URL: the scheme, then a host."""
 
@@ -51,6 +48,8 @@ _EXAMPLES: dict[str, Any] = {
 }
 #: Interface bindings whose ``url`` must be an absolute http(s) URL.
 _HTTP_BINDINGS = ["JSONRPC", "HTTP+JSON"]
+_TEXT = {"type": "string", "minLength": 1}
+_HTTP_URL = {"type": "string", "pattern": URL_PATTERN}
 _SCALARS = {
     "string": {"type": "string"},
     "bytes": {"type": "string"},
@@ -71,14 +70,12 @@ def card_schema(bindings: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
                 "properties": {"protocolBinding": {"enum": _HTTP_BINDINGS}},
                 "required": ["protocolBinding"],
             },
-            "then": {"properties": {"url": {"$ref": "#/$defs/HttpUrl"}}},
+            "then": {"properties": {"url": _HTTP_URL}},
         }
     ]
     defs["AgentExtension"]["required"] = ["uri"]
-    defs["AgentExtension"]["properties"]["uri"] = {"$ref": "#/$defs/Text"}
+    defs["AgentExtension"]["properties"]["uri"] = dict(_TEXT)
     defs["AgentExtension"]["$ref"] = f"#/$defs/{BINDINGS_DEF}"
-    defs["Text"] = {"type": "string", "pattern": NON_BLANK}
-    defs["HttpUrl"] = {"type": "string", "pattern": URL_PATTERN}
     rules = [
         {
             "if": {"properties": {"uri": {"const": uri}}, "required": ["uri"]},
@@ -114,9 +111,8 @@ def _message(name: str, fields: tuple[Field, ...]) -> dict[str, Any]:
     members = [field.json_name for field in fields if field.oneof]
     if members and len(members) == len(fields):
         schema["oneOf"] = [{"required": [member]} for member in members]
-    else:  # a value none of whose keys is a field of the message says nothing a client reads
-        likely = sorted(fields, key=lambda field: not field.required)
-        schema["anyOf"] = [{"required": [f.json_name]} for f in likely] + [{"maxProperties": 0}]
+    elif not required:  # a value none of whose keys is a field says nothing a client reads
+        schema["anyOf"] = [{"required": [f.json_name]} for f in fields] + [{"maxProperties": 0}]
     return schema
 
 
@@ -130,7 +126,7 @@ def _field(field: Field) -> dict[str, Any]:
         if field.required:
             item["minProperties"] = 1
     elif field.kind == "string" and field.required and not field.repeated:
-        item = {"$ref": "#/$defs/Text"}
+        item = dict(_TEXT)
     else:
         item = dict(_SCALARS[field.kind])
     if field.repeated:

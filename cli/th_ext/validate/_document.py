@@ -1,27 +1,6 @@
-"""The document layer: bytes to a JSON value, with every way that can go wrong named.
-
-JSON as RFC 8259 defines it: UTF-8 without a byte-order mark, no ``NaN`` or ``Infinity``, no
-duplicate member names. A BOM, a non-finite number and a duplicate key are reported as errors
-but do not stop the card from being checked (the value Python's parser keeps is the last one);
-the parser finds the duplicate keys itself, through its object hook, as it builds each object.
-An empty body, bytes that are not UTF-8, text that is not JSON, and nesting deeper than
-``MAX_DEPTH`` are fatal: there is no card to check. A top-level value that is not an object is
-fatal too. The parser never raises, and never lets a ``RecursionError`` escape.
-
-What a JSON syntax error most likely is, shown at its line with a caret.
-
-``json`` says where parsing stopped ("Expecting property name enclosed in double quotes: line
-3 column 5"), not why. ``explain`` adds the source line with a caret under the column, and a
-hint for the usual causes of a hand-edited card: a trailing comma, single quotes, a comment, an
-unquoted key, a template placeholder left in (``{{BASE_URL}}``, ``${URL}``). The HTML hint is
-given only when the body looks like an HTML page, which usually means a wrong URL.
-
-Reading a card for a command that needs the card, not a report on it.
-
-``dispatch``, ``commands`` and the demo read a card, use it, and stop with a clear error when
-the bytes are not a JSON object. They share the validator's document parser, so that every
-command agrees on what a card document is.
-"""
+"""The document layer: bytes to a JSON value (RFC 8259: UTF-8, no BOM, no ``NaN``, no repeated
+key, at most ``MAX_DEPTH`` deep), each fault named, a syntax error shown with a caret, and the
+card reading the other commands share."""
 
 from __future__ import annotations
 
@@ -71,7 +50,8 @@ class SyntaxExplanation:
 
 def explain(text: str, error: json.JSONDecodeError) -> SyntaxExplanation:
     line_text = text.split("\n")[error.lineno - 1] if text else ""
-    message = f"not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+    position = f"line {error.lineno} column {error.colno}"
+    message = f"not JSON: {_without_position(error.msg)} at {position}"
     return SyntaxExplanation(
         message,
         _hint(text, error, line_text),
@@ -79,6 +59,14 @@ def explain(text: str, error: json.JSONDecodeError) -> SyntaxExplanation:
         error.lineno,
         error.colno,
     )
+
+
+def _without_position(parser_message: str) -> str:
+    """The parser's message without the words that lead to a position, which ``explain``
+    gives itself: ``json`` ends some of its messages with "at" (``Unterminated string starting
+    at``), meant to be followed by its own ": line 1 column 7"."""
+    words = parser_message.rstrip(" :")
+    return words.removesuffix(" at").rstrip()
 
 
 def _excerpt(line: str, column: int) -> str:
@@ -261,6 +249,8 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
                 why.hint,
                 "document",
                 fatal=True,
+                line=why.line,
+                column=why.column,
                 excerpt=why.excerpt,
             )
         )

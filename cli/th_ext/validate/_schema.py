@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from difflib import get_close_matches
+from functools import lru_cache
 from typing import Any
 from unicodedata import normalize
 
@@ -30,7 +31,7 @@ from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SchemaError, SourceError
 from th_ext.problems._problem import Layer, Problem
 from th_ext.sources._source import SourceLimits, read_source
-from th_ext.validate._card_schema import NON_BLANK, URL_PATTERN
+from th_ext.validate._card_schema import URL_PATTERN
 from th_ext.validate._document import parse_document
 from th_ext.validate._positions import pointer
 
@@ -147,14 +148,21 @@ def reading_errors(name: str, deadline: Deadline | None) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    """``pattern`` compiled once (``regex``'s own cache costs more than a short match)."""
+    return regex.compile(pattern)
+
+
 def _search(pattern: str, text: str) -> bool:
     """Whether ``pattern`` matches somewhere in ``text``, within this validation's deadline."""
+    compiled = _compiled(pattern)
     deadline = _DEADLINE.get()
     if deadline is None:
-        return regex.search(pattern, text) is not None
+        return compiled.search(text) is not None
     deadline.check()
     try:
-        return regex.search(pattern, text, timeout=deadline.remaining()) is not None
+        return compiled.search(text, timeout=deadline.remaining()) is not None
     except TimeoutError:
         raise DeadlineError(deadline.message) from None
 
@@ -290,7 +298,7 @@ def _card_words(error: Any, path: tuple[str | int, ...]) -> tuple[str, str, str]
         if path and isinstance(path[-1], int):
             return "wrong-type", f"{name} must hold {_plural(value)}, not {found}", ""
         return "wrong-type", f"{name} must be {expected}, not {found}", ""
-    if keyword == "pattern" and value == NON_BLANK:
+    if keyword == "minLength" and value == 1:
         return "empty-field", f"the required field {name} is empty", f"give {name} a value"
     if keyword == "pattern" and value == URL_PATTERN:
         return (
@@ -433,7 +441,7 @@ def _shorten(message: str) -> str:
 # then by similarity.
 
 _CUTOFF = 0.75
-_MAX_DEPTH = 4
+_MAX_DEPTH = 8  # a $ref followed counts as a level
 
 
 def _folded(name: str) -> str:
@@ -482,6 +490,11 @@ def minimal_schema_value(schema: Any, root: Any = None, depth: int = 0) -> Any:
         return schema["const"]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][0]
+    branches = schema.get("oneOf")
+    if isinstance(branches, list) and branches and isinstance(branches[0], dict):
+        first = branches[0].get("required") or [None]
+        properties = schema.get("properties") or {}
+        return {first[0]: minimal_schema_value(properties.get(first[0]), root, depth + 1)}
     kind = schema.get("type")
     if kind == "object" or (kind is None and "properties" in schema):
         properties = schema.get("properties")

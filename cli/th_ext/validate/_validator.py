@@ -1,10 +1,6 @@
-"""Validation from end to end: bytes (or a parsed value) to a ``Report``, layer after layer.
-
-The layers run in order and each reports every problem it finds: the document (is it a JSON
-object?), the card (is it an A2A 1.0 card?), the extensions (are the ones th-ext publishes
-declared and valid?). Only a fatal document problem stops the later layers, because then there
-is no card to look at.
-"""
+"""Validation from end to end: bytes (or a parsed value) to a ``Report``, layer after layer:
+the document, then the card and its extensions' params in one schema pass, then the rules
+beside the schema."""
 
 from __future__ import annotations
 

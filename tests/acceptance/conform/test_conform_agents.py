@@ -76,7 +76,8 @@ def test_the_demo_agent_passes_every_requirement_conform_checks(
     assert report.agent.bindings_checked == ["JSONRPC", "HTTP+JSON"]
     assert report.agent.streaming is (variant is DemoVariant.CORRECT)
     assert [(r.id, r.status) for r in report.core] == [
-        ("A2A-3.1.2", "pass" if variant is DemoVariant.CORRECT else "skip")
+        ("A2A-3.1.2", "pass" if variant is DemoVariant.CORRECT else "skip"),
+        ("A2A-8.6", "pass"),
     ]
 
 

@@ -57,7 +57,10 @@ def test_unusable_entries_are_warned_about_and_exit_1(
     result = th_ext("commands", str(path))
     assert result.exit_code == 1
     assert result.stdout.count("\n") == 3
-    assert "th-ext: warning: params.commands[3]: name 'Bad' does not match" in result.stderr
+    assert (
+        "th-ext: warning: /capabilities/extensions/0/params/commands/3: name 'Bad' does not match"
+        in result.stderr
+    )
 
 
 def test_no_card_is_exit_2(th_ext: Callable[..., Result]) -> None:
@@ -83,3 +86,18 @@ def test_escape_sequences_from_the_card_never_reach_the_terminal(
     assert plan.exit_code == 0
     for text in (listing.stdout, plan.stdout):
         assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+
+
+def test_the_warning_names_the_json_pointer_validate_reports(
+    th_ext: Callable[..., Result], tmp_path: Path
+) -> None:
+    card = json.loads((EXAMPLES / "card.json").read_text())
+    card["capabilities"]["extensions"].insert(0, {"uri": "https://other.example/ext/v1"})
+    card["capabilities"]["extensions"][1]["params"]["commands"][1]["name"] = "Help"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(card))
+    warned = th_ext("commands", str(path)).stderr.splitlines()
+    pointer = "/capabilities/extensions/1/params/commands/1"
+    assert warned == [f"th-ext: warning: {pointer}: name 'Help' does not match ^[a-z][a-z0-9-]*$"]
+    reported = th_ext("validate", str(path), "-f", "json").json()["problems"]
+    assert f"{pointer}/name" in [p["path"] for p in reported]

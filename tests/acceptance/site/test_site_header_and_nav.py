@@ -1,10 +1,12 @@
 """The header on a phone and the navigation's draft mark, in headless Chromium.
 
 At 390 px the header holds the menu, the link to the tiny-harness docs, the site's title and
-two buttons: the title must stay readable (several letters, an ellipsis where it is cut) and
-nothing may be pushed past the right edge. In the navigation, every extension version whose
-``extension.toml`` says ``status = "draft"`` is marked "draft" beside its title, and no other
-is: the mark comes from the version's own files, with no code per extension.
+two buttons: the link and the title read as one path by their short names ("tiny-harness / A2A
+extensions"), both whole; on any phone the title stays readable (several letters, an ellipsis
+where it is cut) and nothing may be pushed past the right edge. In the navigation, every
+extension version whose ``extension.toml`` says ``status = "draft"`` is marked "draft" beside
+its title, and no other is: the mark comes from the version's own files, with no code per
+extension.
 """
 
 from __future__ import annotations
@@ -59,6 +61,12 @@ _SQUEEZED = """
 }
 """
 
+#: The header before it had short names: the link and the title by their long names on a phone.
+_LONG_NAMES = """
+.th-long-name { display: inline !important; }
+.th-short-name { display: none !important; }
+"""
+
 _NAV_LINKS = """
 () => [...document.querySelectorAll("nav.md-nav--primary a.md-nav__link")].map((link) => {
   const mark = link.querySelector(".md-status--draft");
@@ -111,9 +119,48 @@ def test_on_a_phone_the_header_title_stays_readable(open_at: Any, path: str) -> 
 
 def test_the_header_check_fails_on_the_squeezed_title(open_at: Any) -> None:
     page = open_at("", PHONE)
-    page.add_style_tag(content=_SQUEEZED)
+    page.add_style_tag(content=_SQUEEZED + _LONG_NAMES)
     problems = _header_problems(page.evaluate(_HEADER))
     assert any("is cut" in problem for problem in problems), problems
+
+
+_PATH = """
+() => {
+  const shown = (element) => [...element.querySelectorAll("span")]
+    .filter((span) => getComputedStyle(span).display !== "none" && !span.querySelector("span"))
+    .map((span) => span.textContent.trim()).join("");
+  const cut = (element) => element.scrollWidth > element.clientWidth + 1;
+  const link = document.querySelector(".th-host-link");
+  const title = document.querySelector(".md-header__topic .md-ellipsis");
+  return { link: shown(link), title: shown(title), cut: [cut(link), cut(title)] };
+}
+"""
+
+
+@pytest.mark.parametrize("path", ["", "a2a/ext/commands/v1/", "th-ext/validate/"])
+def test_on_a_phone_the_link_and_the_title_read_whole_as_one_path(open_at: Any, path: str) -> None:
+    page = open_at(path, PHONE)
+    assert page.evaluate(_PATH) == {
+        "link": "tiny-harness",
+        "title": "A2A extensions",
+        "cut": [False, False],
+    }
+    assert not _header_problems(page.evaluate(_HEADER))
+
+
+def test_on_a_wide_screen_they_keep_their_long_names(open_at: Any) -> None:
+    page = open_at("", 1280)
+    assert page.evaluate(_PATH) == {
+        "link": "tiny-harness docs",
+        "title": "tiny-harness A2A extensions",
+        "cut": [False, False],
+    }
+
+
+def test_the_path_check_fails_on_the_long_names_at_a_phone_width(open_at: Any) -> None:
+    page = open_at("", PHONE)
+    page.add_style_tag(content=_LONG_NAMES)
+    assert True in page.evaluate(_PATH)["cut"]
 
 
 def test_the_navigation_marks_the_drafts_and_only_them(open_at: Any, repo_root: Path) -> None:

@@ -43,19 +43,27 @@ def good_card() -> dict[str, Any]:
     return card
 
 
+#: What a card response says of caching when a test is not about it: what A2A 1.0 section
+#: 8.6.1 asks (a max-age, an ETag), so that no caching warning joins the problems a test expects.
+CACHED = {"Cache-Control": "public, max-age=3600", "ETag": '"v1"'}
+
+
 def respond(
     status: int = 200,
     body: bytes | str | dict[str, Any] = b"",
     headers: dict[str, str] | None = None,
+    *,
+    cached: bool = True,
 ) -> Handler:
-    """A handler that answers with ``status``, ``body`` (a dict is sent as JSON) and headers."""
+    """A handler that answers with ``status``, ``body`` (a dict is sent as JSON) and headers,
+    with the caching fields of ``CACHED`` unless ``cached`` is false (``headers`` win)."""
     if isinstance(body, dict):
         data = json.dumps(body).encode()
     elif isinstance(body, str):
         data = body.encode()
     else:
         data = body
-    sent = {"Content-Type": "application/json", **(headers or {})}
+    sent = {"Content-Type": "application/json", **(CACHED if cached else {}), **(headers or {})}
 
     def handle(request: BaseHTTPRequestHandler) -> None:
         request.send_response(status)

@@ -89,3 +89,14 @@ def test_quiet_drops_the_source_and_document_ok_lines(tmp_path: Path) -> None:
         "",
         "valid (0 errors, 0 warnings)",
     ]
+
+
+def test_a_file_that_is_not_json_is_placed_at_its_line_and_column(tmp_path: Path) -> None:
+    (tmp_path / "trunc.json").write_text('{"name":\n  "x', encoding="utf-8")
+    run = run_validate("trunc.json", "-f", "concise", cwd=tmp_path)
+    assert run.code == 2
+    assert run.stdout.splitlines() == [
+        "trunc.json:2:3: error invalid-json not JSON: Unterminated string starting at line 2 "
+        "column 3",
+        "trunc.json: unreadable (1 error, 0 warnings)",
+    ]

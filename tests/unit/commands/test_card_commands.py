@@ -80,4 +80,6 @@ def test_good_entries_survive_a_bad_one(card: dict[str, Any]) -> None:
     }
     found = read_card_commands(with_params(card, params))
     assert found.names == ["good"]
-    assert found.problems == ("params.commands[0]: name 'Bad' does not match ^[a-z][a-z0-9-]*$",)
+    assert found.problems == (
+        "/capabilities/extensions/0/params/commands/0: name 'Bad' does not match ^[a-z][a-z0-9-]*$",
+    )

@@ -100,8 +100,9 @@ def test_the_reader_and_the_validator_share_their_words() -> None:
     ]
     found = read_card_commands(card_with(commands))
     assert found.problems == (
-        "params.commands[0]: name 'Model' does not match ^[a-z][a-z0-9-]*$",
-        "params.commands[2]: 'help' is listed twice",
+        "/capabilities/extensions/0/params/commands/0: name 'Model' does not match "
+        "^[a-z][a-z0-9-]*$",
+        "/capabilities/extensions/0/params/commands/2: 'help' is listed twice",
     )
     report = validate_value(card_with(commands))
     rules = [(p.code, p.path, p.message) for p in report.problems if p.layer == "extension"]

@@ -99,7 +99,9 @@ def test_malformed_params_are_noted_and_the_good_commands_used(card: dict[str, A
     commands.append({"name": "Bad", "description": "x"})
     plan = plan_dispatch(card, text_message("/review focus"))
     assert plan.outcome == "command" and plan.arguments == "focus"
-    assert plan.notes == ["params.commands[3]: name 'Bad' does not match ^[a-z][a-z0-9-]*$"]
+    assert plan.notes == [
+        "/capabilities/extensions/0/params/commands/3: name 'Bad' does not match ^[a-z][a-z0-9-]*$"
+    ]
 
 
 def test_load_message_accepts_the_spec_example_and_sets_the_task(extensions_dir: Path) -> None:

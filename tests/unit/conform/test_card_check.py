@@ -130,7 +130,8 @@ def fetch(
         transport = None if over_http else httpx.ASGITransport(app=APP)
         async with httpx.AsyncClient(transport=transport) as client:
             limits = SourceLimits(timeout=timeout, max_bytes=max_bytes)
-            return await read_card(client, source, limits, scope or HeaderScope())
+            card, location, _ = await read_card(client, source, limits, scope or HeaderScope())
+            return card, location
 
     return asyncio.run(run())
 

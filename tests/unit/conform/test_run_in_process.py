@@ -137,8 +137,13 @@ def test_the_demo_agent_s_report_in_every_field() -> None:
     # seconds, not milliseconds (the bound leaves room for a loaded machine)
     assert 0 < report.seconds < 30 and report.seconds == round(report.seconds, 3)
     assert set(statuses(report).values()) <= {"pass", "skip"}
-    (core,) = report.core
+    core, caching = report.core
     assert (core.id, core.status) == ("A2A-3.1.2", "pass")
+    # the demo's card response says how long it may be kept, and carries its validators
+    assert (caching.id, caching.level, caching.status) == ("A2A-8.6", "SHOULD", "pass")
+    assert [c.detail for c in caching.checks] == [
+        "the card response carries Cache-Control, ETag, Last-Modified"
+    ]
     assert {(c.binding, c.mode) for c in core.checks} == {
         ("JSONRPC", "stream"),
         ("HTTP+JSON", "stream"),
@@ -765,7 +770,7 @@ def _no_snapshot() -> App:
 
 def test_a_stream_that_does_not_begin_with_the_task_warns_on_a2a_3_1_2() -> None:
     report = run(app=_no_snapshot())
-    (core,) = report.core
+    core, _ = report.core
     assert core.status == "warn"
     failing = [c for c in core.checks if c.status == "fail"]
     assert failing and {c.mode for c in failing} == {"stream"}
@@ -1251,9 +1256,10 @@ def _serving(card: dict[str, Any], inner: App) -> App:
 
 
 def signature_verdict(source: str, options: SignatureOptions, app: App | None = None) -> Any:
-    """The run's ``A2A-8.4`` result, after the rule every run has (``A2A-3.1.2``)."""
+    """The run's ``A2A-8.4`` result, between the rules every run has (``A2A-3.1.2``, and
+    ``A2A-8.6`` on the card's response)."""
     report = run(source=source, app=app, commands=("help",), signatures=options)
-    assert [r.id for r in report.core] == ["A2A-3.1.2", "A2A-8.4"]
+    assert [r.id for r in report.core] == ["A2A-3.1.2", "A2A-8.4", "A2A-8.6"]
     assert report.passed is (report.core[1].status != "fail")
     return report.core[1]
 

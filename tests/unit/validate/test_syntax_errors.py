@@ -184,3 +184,29 @@ def test_the_explanation_names_the_line_and_the_column() -> None:
         3,
         17,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"name": "x', "not JSON: Unterminated string starting at line 1 column 10"),
+        ('{"a": "b\x01"}', "not JSON: Invalid control character at line 1 column 9"),
+        ('{"a": 1', "not JSON: Expecting ',' delimiter at line 1 column 8"),
+        ("", "not JSON: Expecting value at line 1 column 1"),
+    ],
+)
+def test_the_position_is_named_once(text: str, message: str) -> None:
+    with pytest.raises(json.JSONDecodeError) as raised:
+        json.loads(text)
+    error = raised.value
+    explained = explain(text, error)
+    assert explained.message == message
+    assert explained.message.count(" at ") == 1
+    assert (explained.line, explained.column) == (error.lineno, error.colno)
+
+
+def test_the_problem_carries_the_line_and_column() -> None:
+    document = parse_document(b'{\n  "name": "x')
+    problem = document.problems[-1]
+    assert (problem.code, problem.line, problem.column) == ("invalid-json", 2, 11)
+    assert problem.to_dict()["line"] == 2
