@@ -121,10 +121,9 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
             fail(str(exc))
     store, recorder = _open_history(command, sources, fleet)
     out = _open_output(fleet)
-    run = _Run(command, output_format, tally, out, fleet, state, single=single)
-    whole = output_format in _WHOLE and not fleet.statistics
-    run.keep = whole or junit_file is not None or html is not None
-    run.progress = progress
+    keep = (output_format in _WHOLE and not fleet.statistics) or junit_file is not None
+    run = _Run(command, output_format, tally, out, fleet, state)
+    run.single, run.keep, run.progress = single, keep or html is not None, progress
     run.recorder = recorder
     try:
         code = run_sync(lambda: run.main(sources, start))
@@ -203,8 +202,6 @@ class _Run:
         out: IO[bytes] | None,
         fleet: FleetOptions,
         state: ResumeState,
-        *,
-        single: bool,
     ) -> None:
         self.command = command
         self.format = output_format
@@ -212,12 +209,12 @@ class _Run:
         self.out = out
         self.fleet = fleet
         self.state = state
-        self.single = single
+        self.single = False  # one SOURCE, no --from: no summary, json one object
         self.shown = RenderOptions(color=out is None and use_color(sys.stdout), quiet=fleet.quiet)
         self.summary = Summary()
         self.counts = BatchCounts()
-        self.keep = False
-        self.progress = True
+        self.keep = False  # json, junit, concise, --junit-file, --html: every outcome kept
+        self.progress = True  # the live line on a terminal (conform's one agent has its own)
         self.kept: list[Outcome] = []  # json, junit, concise: one document of every report
         self.signal: int | None = None
         self.written_text = False
@@ -384,7 +381,8 @@ class _Run:
         if self.state.lines:
             write(
                 f"th-ext: nothing left to check: {self.fleet.resume} holds every listed source "
-                f"({self.state.lines} lines; exit code {self.state.worst})",
+                f"({self.state.lines} line{'s' * (self.state.lines != 1)}; exit code "
+                f"{self.state.worst})",
                 err=True,
             )
             return self.state.worst
