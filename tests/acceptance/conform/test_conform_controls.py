@@ -84,7 +84,8 @@ def test_ignore_and_select_by_requirement_decide_the_verdict(conform_agent: Agen
     code, out, _ = conform(broken, "-f", "json", "--select", "a2a-")  # a family, any case
     report = json.loads(out)
     assert (code, report["requirements"]) == (0, [])
-    assert [r["id"] for r in report["core"]] == ["A2A-3.1.2"]
+    core = [r["id"] for r in report["core"]]
+    assert "A2A-3.1.2" in core and all(rule.startswith("A2A-") for rule in core)
     assert conform(broken, "--select", "CMD-5,CMD-1")[0] == 1
 
 
