@@ -191,6 +191,7 @@ CODE_CATEGORIES: dict[str, str] = {
     "bad-max-bytes": "bad-input",
     "bad-per-origin": "bad-input",
     "bad-timeout": "bad-input",
+    "unknown-code": "bad-input",
     # the exchange with an agent, and keys
     "message": "protocol",
     "dispatch": "protocol",
