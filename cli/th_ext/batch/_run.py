@@ -28,7 +28,7 @@ from th_ext.batch._jsonl import exit_code_of
 from th_ext.batch._list import ListEntry
 from th_ext.batch._revalidate import FETCHED_WHOLE, Revalidation, carried_over, validators
 from th_ext.batch._seen import SeenSources, shown
-from th_ext.net import client_options
+from th_ext.net import HarRecorder, client_options
 from th_ext.problems import error_record
 from th_ext.sources import SourceBytes, SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
@@ -190,9 +190,11 @@ def check_agents(
     per_origin: int = DEFAULT_PER_ORIGIN,
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
+    recorder: HarRecorder | None = None,
 ) -> AsyncIterator[Outcome]:
     """Run ``run_conform_async`` on each agent, ``jobs`` at once, yielding each outcome when
     ready; at most ``per_origin`` requests go to one origin at once, across all the agents.
+    With a ``recorder``, every exchange of every run is recorded in it (HAR).
 
     A source whose run cannot start (its card unreadable, the extension not declared, no
     interface reached) is an outcome with exit code 2 and its error document.
@@ -215,7 +217,9 @@ def check_agents(
                 started = time.monotonic()
                 transport = PoliteTransport(pool, limiter)
                 try:
-                    report = await run_conform_async(source, options, transport=transport)
+                    report = await run_conform_async(
+                        source, options, transport=transport, recorder=recorder
+                    )
                 except ThExtError as exc:
                     return _failed(index, source, exc, "conform", started)
                 document = {"source": shown(source), **report.to_dict()}

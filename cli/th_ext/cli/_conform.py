@@ -27,6 +27,7 @@ from th_ext.cli._options import (
     FetchSchemasOption,
     FleetOptions,
     FromOption,
+    HarOption,
     HeaderOption,
     HeaderOriginOption,
     JobsOption,
@@ -48,8 +49,9 @@ from th_ext.cli._options import (
     timeout_option,
     verdict_options,
 )
-from th_ext.cli._terminal import StepProgress, use_color
+from th_ext.cli._terminal import StepProgress, fail, use_color, write
 from th_ext.cli._validate import signature_options
+from th_ext.net import har_recording
 
 if TYPE_CHECKING:
     from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources
@@ -191,6 +193,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         ),
     ] = None,
     exit_zero: ExitZeroOption = False,
+    har: HarOption = None,
     db: DbOption = None,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
@@ -230,6 +233,8 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         selection=selection,
     )
     sources = sources or []
+    if har is not None and (from_file is not None or len(sources) != 1):
+        fail("--har records the run of one agent; give one SOURCE without --from")
     verdict = verdict_options(
         command=command,
         skip_command=skip_command,
@@ -265,11 +270,16 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             per_origin=fleet.per_origin,
             skip=skip,
             counts=counts,
+            recorder=recorder,
         )
 
     given = given_format(ctx, output_format.value)
     tally = Tally("agents", "passed", "failed")
-    with StepProgress() if steps else contextlib.nullcontext() as progress:
+    title = f"th-ext conform {' '.join(sources)}"
+    with (
+        har_recording(har, (name for name, _ in limits.headers), title) as recorder,
+        StepProgress() if steps else contextlib.nullcontext() as progress,
+    ):
         if progress is not None:
             options = replace(options, progress=progress)
         code = run_fleet(
@@ -283,4 +293,6 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             html=html,
             progress=not steps,
         )
+    if recorder is not None:
+        write(f"wrote {har}: {len(recorder.entries)} HTTP exchanges (HAR 1.2)", err=True)
     raise typer.Exit(final_exit_code(code, exit_zero))

@@ -30,13 +30,16 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_PER_ORIGIN",
     "DEFAULT_TIMEOUT",
+    "KEY_ALGORITHMS",
     "MAX_JOBS",
+    "PASSWORD_VARIABLE",
     "DbOption",
     "ExitZeroOption",
     "FetchKeysOption",
     "FetchSchemasOption",
     "FleetOptions",
     "FromOption",
+    "HarOption",
     "HeaderOption",
     "HeaderOriginOption",
     "IgnoreOption",
@@ -45,6 +48,7 @@ __all__ = [
     "KeysOption",
     "MaxBytesOption",
     "OutputOption",
+    "PasswordFileOption",
     "PerOriginOption",
     "QuietOption",
     "RequireSignatureOption",
@@ -139,6 +143,47 @@ MaxBytesOption = Annotated[
         help=f"Stop reading past this many bytes, counted after decompression (1 to "
         f"{MAX_BYTES_LIMIT}).",
         show_default=True,
+    ),
+]
+
+KEY_ALGORITHMS = (
+    "ES256",
+    "ES384",
+    "ES512",
+    "RS256",
+    "RS384",
+    "RS512",
+    "PS256",
+    "PS384",
+    "PS512",
+    "EdDSA",
+)
+"""``th_ext.signatures.ALGORITHMS``, for the help and completion (a test keeps them equal)."""
+PASSWORD_VARIABLE = "TH_EXT_KEY_PASSWORD"
+"""``th_ext.signatures.PASSWORD_VARIABLE`` (a test keeps them equal)."""
+
+PasswordFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--password-file",
+        metavar="FILE",
+        help=f"The password of an encrypted PEM key: this file's first line (or set "
+        f"{PASSWORD_VARIABLE}).",
+        show_default=False,
+    ),
+]
+
+
+HarOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--har",
+        metavar="FILE",
+        help="Write every HTTP exchange of the run, streams included, to FILE as an HTTP "
+        "Archive (HAR 1.2) that browsers' developer tools open; --header values are written "
+        "***, bodies are kept up to --max-bytes.",
+        show_default=False,
+        dir_okay=False,
     ),
 ]
 

@@ -45,7 +45,7 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
-from th_ext.net import HeaderScope, client_options, redact_url
+from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.problems import Selection
 from th_ext.signatures import SignatureOptions, check_signatures
@@ -137,13 +137,18 @@ def run_conform(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    recorder: HarRecorder | None = None,
 ) -> ConformReport:
     """Check the agent whose card is at ``source`` (a file, or a card or base URL).
 
-    Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
-    be read, a ``--command`` is not registered, no binding is left to check.
+    With a ``recorder``, every exchange with the agent (streams included) is recorded in it,
+    also when the run ends with an error. Raises ``ConformError`` (or a ``SourceError``) when
+    nothing can be checked: the card cannot be read, a ``--command`` is not registered, no
+    binding is left to check.
     """
-    return run_sync(lambda: run_conform_async(source, options, transport=transport))
+    return run_sync(
+        lambda: run_conform_async(source, options, transport=transport, recorder=recorder)
+    )
 
 
 async def run_conform_async(
@@ -151,6 +156,7 @@ async def run_conform_async(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    recorder: HarRecorder | None = None,
 ) -> ConformReport:
     """``run_conform`` for a caller that already runs an event loop."""
     options = options or ConformOptions()
@@ -162,8 +168,10 @@ async def run_conform_async(
     async with httpx.AsyncClient(
         transport=counter, timeout=limits.timeout, trust_env=False, follow_redirects=False
     ) as client:
-        card, location, headers = await read_card(client, source, limits, scope)
-        return await _check(card, (location, headers), scope, options, client, counter, started)
+        card, location, headers = await read_card(client, source, limits, scope, recorder)
+        return await _check(
+            card, (location, headers), scope, options, client, counter, started, recorder
+        )
 
 
 async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
@@ -174,6 +182,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     client: httpx.AsyncClient,
     counter: _Counting,
     started: float,
+    recorder: HarRecorder | None,
 ) -> ConformReport:
     location, card_fields = read_at  # where the card was read, and its response's header fields
     if "supportedInterfaces" not in card and "url" in card:
@@ -208,6 +217,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             scope,
             timeout=options.limits.timeout,
             max_bytes=options.limits.max_bytes,
+            recorder=recorder,
         )
         for i in interfaces
     ]
@@ -433,17 +443,23 @@ def card_check(extension: CardCommands) -> Check:
 
 
 async def read_card(
-    client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
+    client: httpx.AsyncClient,
+    source: str,
+    limits: SourceLimits,
+    scope: HeaderScope,
+    recorder: HarRecorder | None = None,
 ) -> tuple[dict[str, Any], str, tuple[tuple[str, str], ...] | None]:
     """The card at ``source``, where it was read, and the header fields of the response it
     came in (``None`` for a file): a URL through ``client`` by the one reader of a card URL
     (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects checked, the
     byte cap counted after decompression, one deadline over it all), a file or ``-`` as
-    ``validate`` reads them."""
+    ``validate`` reads them. A ``recorder`` records each request (HAR)."""
     if is_url(source):
         check_limits(limits)
         deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
-        raw = await read_url_async(source, limits, scope, client=client, deadline=deadline)
+        raw = await read_url_async(
+            source, limits, scope, client=client, deadline=deadline, recorder=recorder
+        )
     else:
         raw = read_source(source, limits, scope=scope)
     loaded = parse_card(raw)
