@@ -12,6 +12,7 @@ from th_ext._exceptions import (
     CardDocumentError,
     CatalogError,
     CommandRegistrationError,
+    ConformError,
     DeadlineError,
     DemoUnavailableError,
     DispatchError,
@@ -31,6 +32,7 @@ from th_ext._exceptions import (
     SourceTooLargeError,
     SourceUnreadableError,
     ThExtError,
+    UnknownCodeError,
 )
 from th_ext._version import __version__
 from th_ext.catalog import Example, ExtensionVersion, HistoryEntry, discover, find
@@ -42,6 +44,7 @@ __all__ = [
     "CardDocumentError",
     "CatalogError",
     "CommandRegistrationError",
+    "ConformError",
     "Deadline",
     "DeadlineError",
     "DemoUnavailableError",
@@ -67,6 +70,7 @@ __all__ = [
     "SourceTooLargeError",
     "SourceUnreadableError",
     "ThExtError",
+    "UnknownCodeError",
     "__version__",
     "discover",
     "find",

@@ -23,6 +23,7 @@ from th_ext.cli._options import (
     DEFAULT_TIMEOUT,
     EACH_EXCHANGE,
     DbOption,
+    ExitZeroOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
@@ -43,6 +44,9 @@ from th_ext.cli._options import (
     ResumeOption,
     RetriesOption,
     SchemasOption,
+    StatisticsOption,
+    code_selection,
+    final_exit_code,
     format_option,
     given_format,
     source_limits,
@@ -65,6 +69,7 @@ class ConformFormat(StrEnum):
     jsonl = "jsonl"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
 
 
 class BindingChoice(StrEnum):
@@ -173,6 +178,28 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    statistics: StatisticsOption = False,
+    select: Annotated[
+        str | None,
+        typer.Option(
+            "--select",
+            metavar="IDS",
+            help="Count only these requirements (comma-separated IDs; a prefix such as A2A- "
+            "names a family). The others are left out before the exit code is decided.",
+            show_default=False,
+        ),
+    ] = None,
+    ignore: Annotated[
+        str | None,
+        typer.Option(
+            "--ignore",
+            metavar="IDS",
+            help="Leave out these requirements (comma-separated IDs, or a family prefix such "
+            "as A2A-) before the exit code is decided.",
+            show_default=False,
+        ),
+    ] = None,
+    exit_zero: ExitZeroOption = False,
     har: HarOption = None,
     db: DbOption = None,
 ) -> None:
@@ -188,8 +215,9 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     # measured with -X importtime) load only for conform.
     from th_ext.batch import check_agents
     from th_ext.cli._fleet import Tally, run_fleet
-    from th_ext.conform import LEVELS, ConformOptions
+    from th_ext.conform import LEVELS, ConformOptions, requirement_ids
 
+    selection = code_selection(select, ignore, requirement_ids(), "requirement")
     limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     family: tuple[Any, ...] = ()
     changed: list[tuple[str, str]] = []
@@ -209,6 +237,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         family=family,
         family_changed=tuple(changed),
         signatures=signature_options(keys, fetch_keys, require_signature, limits),
+        selection=selection,
     )
     sources = sources or []
     if har is not None and (from_file is not None or len(sources) != 1):
@@ -229,6 +258,8 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         keys=keys,
         fetch_keys=fetch_keys,
         require_signature=require_signature,
+        select=select,
+        ignore=ignore,
     )
     fleet = FleetOptions(
         from_file,
@@ -239,6 +270,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         quiet,
         db,
         verdict,
+        statistics,
         rate=rate,
         give_up=origin_failures,
     )
@@ -282,4 +314,4 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         )
     if recorder is not None:
         write(f"wrote {har}: {len(recorder.entries)} HTTP exchanges (HAR 1.2)", err=True)
-    raise typer.Exit(code)
+    raise typer.Exit(final_exit_code(code, exit_zero))

@@ -11,9 +11,10 @@ from typing import Annotated, Any
 
 import typer
 
-from th_ext import SourceArgumentError, ThExtError
+from th_ext import SourceArgumentError, ThExtError, UnknownCodeError
 from th_ext.catalog import discover
 from th_ext.cli._terminal import ExitCode, fail, write
+from th_ext.problems import Selection
 from th_ext.sources import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_RATE",
     "PASSWORD_VARIABLE",
     "DbOption",
+    "ExitZeroOption",
     "FetchKeysOption",
     "FetchSchemasOption",
     "FleetOptions",
@@ -43,6 +45,7 @@ __all__ = [
     "HarOption",
     "HeaderOption",
     "HeaderOriginOption",
+    "IgnoreOption",
     "JobsOption",
     "JunitFileOption",
     "KeysOption",
@@ -57,10 +60,14 @@ __all__ = [
     "ResumeOption",
     "RetriesOption",
     "SchemasOption",
+    "SelectOption",
     "SourceArgument",
+    "StatisticsOption",
     "TextOrJson",
     "TextOrJsonOption",
+    "code_selection",
     "complete_extension",
+    "final_exit_code",
     "format_option",
     "given_format",
     "note_withheld",
@@ -461,6 +468,7 @@ class FleetOptions:
     db: Path | None = None
     verdict: dict[str, Any] | None = None
     """The options that change verdicts, as ``--db`` records them (``verdict_options``)."""
+    statistics: bool = False
     rate: float | None = None
     give_up: int = DEFAULT_GIVE_UP
 
@@ -474,6 +482,62 @@ class FleetOptions:
             fail(
                 f"--origin-failures must be a whole number from 0 to {MAX_JOBS}, not {self.give_up}"
             )
+
+
+StatisticsOption = Annotated[
+    bool,
+    typer.Option(
+        "--statistics",
+        help="Print the counts by problem code (and by error code of the sources that could "
+        "not be read), most frequent first, instead of the reports; text or json.",
+    ),
+]
+SelectOption = Annotated[
+    str | None,
+    typer.Option(
+        "--select",
+        metavar="CODES",
+        help="Count only these codes (comma-separated); a prefix such as signature- names a "
+        "family. The others are left out before the exit code is decided.",
+        show_default=False,
+    ),
+]
+IgnoreOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ignore",
+        metavar="CODES",
+        help="Leave out these codes (comma-separated, or a family prefix such as a2a-0.3-) "
+        "before the exit code is decided.",
+        show_default=False,
+    ),
+]
+ExitZeroOption = Annotated[
+    bool,
+    typer.Option(
+        "--exit-zero",
+        help="Exit 0 even when problems were found (a source that cannot be read still exits 2).",
+    ),
+]
+
+
+def code_selection(
+    select: str | None,
+    ignore: str | None,
+    known: tuple[str, ...] | None = None,
+    what: str = "problem code",
+) -> Selection:
+    """``--select`` and ``--ignore`` as the library's ``Selection``; a code that does not
+    exist ends the command with a one-line usage error (exit code 2)."""
+    try:
+        return Selection.parse(select, ignore, known, what=what)
+    except UnknownCodeError as exc:
+        fail(str(exc), ExitCode.UNUSABLE)
+
+
+def final_exit_code(code: int, exit_zero: bool) -> int:
+    """The command's exit code: ``--exit-zero`` turns 1 (problems found) into 0."""
+    return 0 if exit_zero and code == 1 else code
 
 
 KeysOption = Annotated[

@@ -24,12 +24,14 @@ from th_ext.cli._options import (
     DEFAULT_PER_ORIGIN,
     KEY_ALGORITHMS,
     DbOption,
+    ExitZeroOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
     FromOption,
     HeaderOption,
     HeaderOriginOption,
+    IgnoreOption,
     JobsOption,
     JunitFileOption,
     KeysOption,
@@ -44,7 +46,11 @@ from th_ext.cli._options import (
     ResumeOption,
     RetriesOption,
     SchemasOption,
+    SelectOption,
+    StatisticsOption,
+    code_selection,
     complete_extension,
+    final_exit_code,
     format_option,
     given_format,
     note_withheld,
@@ -53,6 +59,7 @@ from th_ext.cli._options import (
     verdict_options,
 )
 from th_ext.cli._terminal import ExitCode, fail, write
+from th_ext.problems import Selection
 from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, read_bounded
 from th_ext.validate import ValidateOptions, read_schema_override
 
@@ -79,6 +86,7 @@ class ReportFormat(StrEnum):
     jsonl = "jsonl"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
 
 
 SourcesArgument = Annotated[
@@ -139,13 +147,25 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    statistics: StatisticsOption = False,
+    select: SelectOption = None,
+    ignore: IgnoreOption = None,
+    exit_zero: ExitZeroOption = False,
     db: DbOption = None,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
+    selection = code_selection(select, ignore)
     limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     signatures = signature_options(keys, fetch_keys, require_signature, limits)
     options_for, notices = _options_for(
-        strict, tuple(extension or ()), schema, schemas, fetch_schemas, limits, signatures
+        strict,
+        tuple(extension or ()),
+        schema,
+        schemas,
+        fetch_schemas,
+        limits,
+        signatures,
+        selection,
     )
     verdict = verdict_options(
         strict=strict,
@@ -159,6 +179,8 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         keys=keys,
         fetch_keys=fetch_keys,
         require_signature=require_signature,
+        select=select,
+        ignore=ignore,
     )
     fleet = FleetOptions(
         from_file,
@@ -169,6 +191,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         quiet,
         db,
         verdict,
+        statistics,
         rate=rate,
         give_up=origin_failures,
     )
@@ -198,7 +221,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     code = run_fleet(
         "validate", sources or [], fleet, given, check_listed, tally, junit_file=junit_file
     )
-    raise typer.Exit(code)
+    raise typer.Exit(final_exit_code(code, exit_zero))
 
 
 def _options_for(  # noqa: PLR0917 (the run's settings, each from its own option)
@@ -209,6 +232,7 @@ def _options_for(  # noqa: PLR0917 (the run's settings, each from its own option
     fetch_schemas: bool,
     limits: SourceLimits,
     signatures: "SignatureOptions | None",
+    selection: Selection,
 ) -> "tuple[Callable[[str | None, float], ValidateOptions], list[Problem]]":
     """The library's options of a source read from a card URL (``None``: a file or standard
     input) whose check began at a ``time.monotonic()`` moment, with the ``--schema`` and the
@@ -231,6 +255,7 @@ def _options_for(  # noqa: PLR0917 (the run's settings, each from its own option
             schema=override,
             family=family,
             card_checks=card_check(signatures, card_url, started),
+            selection=selection,
         )
 
     return options_for, notices

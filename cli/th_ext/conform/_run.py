@@ -20,6 +20,7 @@ from th_ext._exceptions import (
 from th_ext._sync import run_sync
 from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import find, load_requirements, spec_text
+from th_ext.checks import CORE_RULES
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform._family import fails_run, other_extension_results
@@ -47,6 +48,7 @@ from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.net._fetch import Retry
+from th_ext.problems import Selection
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources import caching_problems
 from th_ext.sources._source import (
@@ -68,6 +70,7 @@ __all__ = [
     "card_check",
     "interface_info",
     "read_card",
+    "requirement_ids",
     "run_conform",
     "run_conform_async",
     "select_interfaces",
@@ -76,6 +79,8 @@ __all__ = [
 
 
 LEVELS = ("MUST", "SHOULD", "MAY")
+SIGNATURE_RULE = "A2A-8.4"
+"""The core rule the card's signatures are reported under (with ``--keys``...)."""
 DEFAULT_MAX_INTERFACES = 8
 DEFAULT_MAX_COMMANDS = 50
 """The most commands exercised by default: each costs about four requests per interface and
@@ -117,6 +122,17 @@ class ConformOptions:
     progress: Callable[[int, int], None] | None = None
     """Told ``(messages sent, messages planned)`` after each message to the agent, for a
     progress display of a long run (a card of thousands of commands)."""
+    selection: Selection = field(default_factory=Selection)
+    """Which requirements count (``--select``, ``--ignore``, by ID or family such as
+    ``A2A-``): the others are left out of the report and of its verdict."""
+
+
+def requirement_ids() -> tuple[str, ...]:
+    """Every requirement a run can report, by ID: the commands extension's (``CMD-1``...),
+    then core A2A's (``A2A-3.1.2``, and ``A2A-8.4`` for signatures). ``--select`` and
+    ``--ignore`` of ``th-ext conform`` name these."""
+    own = tuple(r.id for r in load_requirements(find(EXTENSION_URI)) if r.in_force)
+    return (*own, *(rule.id for rule in CORE_RULES), SIGNATURE_RULE)
 
 
 def run_conform(
@@ -241,10 +257,13 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             checks += header_checks
             sent[selected[0].name] += header_sends
     notes += list(scope.notices())
-    requirements = [r for r in load_requirements(version) if r.level in options.levels]
+    counts = options.selection.counts
+    requirements = [
+        r for r in load_requirements(version) if r.level in options.levels and counts(r.id)
+    ]
     results = requirement_results(requirements, checks, version.uri)
-    core = core_results(checks)
-    if options.signatures is not None:
+    core = [result for result in core_results(checks) if counts(result.id)]
+    if options.signatures is not None and counts(SIGNATURE_RULE):
         card_url = location if is_url(location) else None
         core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
     core.append(caching_result(card_fields))
@@ -285,7 +304,7 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
     problems = check_signatures(card, options)
     checks = [
         Check(
-            "A2A-8.4",
+            SIGNATURE_RULE,
             "pass" if p.severity == "info" else "fail",
             "card",
             p.path or "the agent card",
@@ -305,7 +324,7 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
         else "skip"
     )
     return RequirementResult(
-        id="A2A-8.4",
+        id=SIGNATURE_RULE,
         level="MUST",
         subject="agent card",
         summary="A signed Agent Card's signatures verify over the canonical form of "

@@ -195,6 +195,7 @@ CODE_CATEGORIES: dict[str, str] = {
     "bad-rate": "bad-input",
     "bad-retries": "bad-input",
     "bad-timeout": "bad-input",
+    "unknown-code": "bad-input",
     # the exchange with an agent, and keys
     "message": "protocol",
     "dispatch": "protocol",

@@ -23,6 +23,7 @@ from th_ext.report._github import annotation, conform_github, validate_github
 from th_ext.report._html import conform_html
 from th_ext.report._json import demo_json, to_json, to_line
 from th_ext.report._junit import run_junit
+from th_ext.report._sarif import sarif_text
 from th_ext.report._text import (
     conform_text,
     demo_text,
@@ -224,6 +225,20 @@ def html(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
         yield conform_html(report)
 
 
+def sarif(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """One SARIF 2.1.0 log of every report (and of every error document of a source that
+    could not be checked), for GitHub code scanning."""
+    listed = list(reports)
+    for report in listed:
+        if not (
+            isinstance(report, Report)
+            or _is_conform(report)
+            or (isinstance(report, dict) and isinstance(report.get("error"), dict))
+        ):
+            raise _cannot("sarif", report)
+    yield sarif_text(listed, conform=any(_is_conform(report) for report in listed))
+
+
 def jsonl(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
     """JSON Lines: one line per report as each arrives, the object ``json`` gives for it alone.
     A document already made (a dict, such as an agent's report with its ``source``) is written
@@ -240,6 +255,7 @@ FORMATS: dict[str, Renderer] = {
     "junit": junit,
     "github": github,
     "html": html,
+    "sarif": sarif,
 }
 """Every format by name. Adding one: a ``Renderer`` and its entry here."""
 
