@@ -562,7 +562,7 @@ def test_a_server_busy_for_ever_fails_after_the_retries_within_the_timeout(serve
     server: RawServer = serve(busy(1000))
     started = time.monotonic()
     result, retried = get_retrying(server.base_url + "/c.json", retries=10, timeout=3)
-    assert time.monotonic() - started < 3.5
+    assert time.monotonic() - started < 4.5  # the timeout, and a loaded machine
     assert isinstance(result, HTTPStatusCodeError) and result.status == 503
     # The backoff doubles: within 3 s there is time for a few retries, not ten.
     assert 2 <= len(retried) < 10
