@@ -240,8 +240,7 @@ def check_agents(
     """
     # The conformance kit and its HTTP client (about 150 ms of imports, measured with
     # -X importtime) load only for a run over agents.
-    from th_ext.batch._fetch import origin_pools
-    from th_ext.batch._polite import PoliteTransport
+    from th_ext.batch._fetch import PoliteTransport, origin_pools
     from th_ext.conform import ConformOptions, run_conform_async
 
     options = options or ConformOptions()

@@ -196,6 +196,7 @@ CODE_CATEGORIES: dict[str, str] = {
     "bad-retries": "bad-input",
     "bad-timeout": "bad-input",
     "unknown-code": "bad-input",
+    "har": "bad-input",
     # the exchange with an agent, and keys
     "message": "protocol",
     "dispatch": "protocol",

@@ -4,10 +4,18 @@ every output applies to strings from a card or an agent (``clean``, ``escape_uns
 error document of a check that could not run (``error_record``), and the one "did you mean"
 for a mistyped name (``closest_name``)."""
 
-from th_ext.problems._errors import error_code, error_record
-from th_ext.problems._problem import CODES, LAYERS, Code, Layer, Problem, Selection, Severity
-from th_ext.problems._suggest import closest_name
-from th_ext.problems._text import clean, escape_unsafe
+from th_ext.problems._problem import (
+    CODES,
+    LAYERS,
+    Code,
+    Layer,
+    Problem,
+    Selection,
+    Severity,
+    error_code,
+    error_record,
+)
+from th_ext.problems._text import clean, closest_name, escape_unsafe
 
 __all__ = [
     "CODES",

@@ -1,5 +1,6 @@
 """One finding of a check (``Problem``: what is wrong, where in the card, how to fix it); every
-code a problem can have (``CODES``), and which of them count in a run (``Selection``).
+code a problem can have (``CODES``), and which of them count in a run (``Selection``); and a check
+that could not run at all, as data (``error_record``: its error's stable code and document).
 
 A problem is a plain frozen dataclass rather than a pydantic model so that reading and checking a
 card never has to import pydantic: the validator's start-up time is part of its interface.
@@ -10,15 +11,27 @@ codes (a test holds them equal, and holds every code the code base can report in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
-from th_ext._exceptions import UnknownCodeError
-from th_ext.problems._suggest import closest_name
+from th_ext._exceptions import ThExtError, UnknownCodeError
+from th_ext.net import redact_url
+from th_ext.problems._text import closest_name
 
-__all__ = ["CODES", "LAYERS", "Code", "Layer", "Problem", "Selection", "Severity"]
+__all__ = [
+    "CODES",
+    "LAYERS",
+    "Code",
+    "Layer",
+    "Problem",
+    "Selection",
+    "Severity",
+    "error_code",
+    "error_record",
+]
 
 Severity = Literal["error", "warning", "info"]
 """``info`` is a notice that never fails a check, not even with ``--strict``."""
@@ -450,3 +463,27 @@ def _unknown(option: str, selector: str, known: list[str], what: str) -> str:
         close = sorted((c for c in candidates if c.startswith(wanted)), key=len)[:1]
     hint = f"; did you mean {candidates[close[0]]!r}?" if close else ""
     return f"{option}: no {what} {selector!r}{hint}"
+
+
+def error_code(exc: ThExtError) -> str:
+    """``exc``'s stable code: its own ``code``, or its class name in kebab case."""
+    code = getattr(exc, "code", None)
+    if isinstance(code, str) and code:
+        return code
+    name = type(exc).__name__.removesuffix("Error") or "error"
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+
+
+def error_record(exc: ThExtError, command: str | None, source: object = None) -> dict[str, Any]:
+    """The error document of ``command`` that could not check ``source`` at all, as data:
+    ``{"command", "source", "exit_code": 2, "error": {"code", "message"}}``, credentials in a
+    source URL redacted; the line ``jsonl`` writes for it."""
+    shown = None
+    if isinstance(source, str):
+        shown = redact_url(source) if "@" in source else source
+    return {
+        "command": command,
+        "source": shown,
+        "exit_code": 2,
+        "error": {"code": error_code(exc), "message": " ".join(str(exc).split())},
+    }

@@ -1,4 +1,5 @@
-"""Making a string that came from a card safe to print: no control characters, no escapes.
+"""Text for people: a string that came from a card made safe to print (no control characters,
+no escapes), and the one "did you mean" for a mistyped name.
 
 A card is untrusted input. A name holding ``ESC [ 2 J`` would clear the reader's terminal, an
 OSC sequence could set its title or a hyperlink, a bidirectional override could make a line
@@ -14,8 +15,10 @@ can drive the terminal or reorder what the reader sees.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from difflib import SequenceMatcher
 
-__all__ = ["clean", "escape_unsafe"]
+__all__ = ["clean", "closest_name", "escape_unsafe"]
 
 # Pattern texts, not compiled patterns: ``re`` compiles each on the first string that needs it
 # (and caches it), so a run that prints only printable text never pays for compiling them.
@@ -72,3 +75,29 @@ def escape_unsafe(text: str, *, keep_sgr: bool = False) -> str:
     if re.search(pattern, text) is None:
         return text
     return re.sub(pattern, _escaped, text)
+
+
+# The one "did you mean": every suggestion th-ext makes for a name comes from here (the
+# dispatch rule's reason for an unregistered ``/command``, ``th-ext schema`` and the catalog for
+# an extension key, the command line for a mistyped command or option).
+_CLOSE_ENOUGH = 0.75
+"""The least ``SequenceMatcher`` ratio that counts as close: ``mod`` against ``model``."""
+
+
+def closest_name(name: str, names: Iterable[str]) -> str | None:
+    """The name in ``names`` that ``name`` most likely misspells, or None when none is close.
+
+    Close means what a reader would call a typo: a letter added, dropped or swapped, a
+    different case, a short prefix (``models``, ``Model``, ``mdoel`` and ``mod`` all suggest
+    ``model``). ``name`` itself is never suggested; of names equally close, the first wins.
+    """
+    candidates = [n for n in names if isinstance(n, str) and n and n != name]
+    if not name or not candidates:
+        return None
+    wanted = name.lower()
+    best, best_score = None, 0.0
+    for candidate in candidates:
+        score = SequenceMatcher(None, wanted, candidate.lower()).ratio()
+        if score > best_score:
+            best, best_score = candidate, score
+    return best if best_score >= _CLOSE_ENOUGH else None

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from tests.support.card_origins import Origin, serve_origins
 from tests.support.terminal import run_in_terminal
 from th_ext.batch import check_agents
-from th_ext.batch._polite import OriginLimiter, PoliteTransport
+from th_ext.batch._fetch import PoliteTransport
+from th_ext.batch._origins import OriginLimiter
 from th_ext.cli import app
 from th_ext.conform import ConformOptions, run_conform
 from th_ext.demo import DemoServer, DemoVariant

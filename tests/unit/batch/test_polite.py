@@ -11,7 +11,7 @@ import pytest
 
 from th_ext import FetchConnectError, FetchTimeoutError, HTTPStatusCodeError
 from th_ext.batch import OriginGate, OriginLimiter
-from th_ext.batch._polite import OriginTransports
+from th_ext.batch._fetch import OriginTransports
 
 URL = "http://agent.test/card.json"
 TIMEOUT = FetchTimeoutError(f"{URL}: no complete answer within 5 s")
