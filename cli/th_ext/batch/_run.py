@@ -313,7 +313,7 @@ async def _check_card(
     except DeadlineError as exc:  # what --format json gives for it: the error document
         return _failed(index, source, exc, "validate", started)
     document = report.to_dict()
-    if revalidation is not None:
+    if revalidation is not None and is_url(source):  # a file is read, never fetched
         document["fetch"] = FETCHED_WHOLE
     return Outcome(
         report.source,
