@@ -2,8 +2,8 @@
 it passes over both bindings with the metadata where the owner puts it (the message) and where
 the other reading puts it (the event); only the SHOULD of both places, the core A2A rule of
 a stream's first event, and the core A2A rule of a card response's caching fields (the SDK's
-card route sends an ETag but no Cache-Control) warn. With media on, its v1 card lists a surface command, which fails
-CMD-7 with the runsOn explanation and is never sent."""
+card route sends an ETag but no Cache-Control) warn. With media on, its v1 card lists a
+surface command, which fails CMD-7 with the runsOn explanation and is never sent."""
 
 from __future__ import annotations
 
