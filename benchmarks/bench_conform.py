@@ -4,7 +4,9 @@ Run it with the project's Python (``python benchmarks/bench_conform.py``; ``--ru
 the number of runs, ``--check`` to exit 1 when the median is over the target). It measures the
 library call a CI step or the CLI makes, against the demo agent served by uvicorn on 127.0.0.1
 (the real path: sockets, HTTP, SSE), and the same run in-process through ``httpx.ASGITransport``
-(what a pytest plugin would do). The target is a ratio: median seconds over 3 s.
+(what a pytest plugin would do). The target is a ratio: median seconds over 3 s. A run that
+records every exchange as a HAR file (``--har``), file written, is measured too, against the
+same agent in the same process: its time over the plain run's, at most 1.25.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +24,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = 3.0
+HAR_TARGET = 1.25
+"""A run recording a HAR takes at most this many times a plain run's median."""
 
 
 @contextmanager
@@ -67,6 +72,30 @@ def over_http(runs: int) -> tuple[list[float], list[float], int, int]:
     return times, cpu, requests, checks
 
 
+def har_against_plain(runs: int, folder: Path) -> tuple[list[float], list[float], int]:
+    """Wall-clock seconds of plain runs and of runs recording a HAR (file written), taken in
+    turn against one agent, and the HAR's size in bytes."""
+    from th_ext.conform import run_conform
+    from th_ext.net import har_recording
+
+    plain: list[float] = []
+    recorded: list[float] = []
+    har = folder / "run.har"
+    with served_demo() as (base_url, _):
+        time.sleep(0.5)
+        run_conform(base_url)  # warm: connections, imports
+        for _ in range(runs):
+            start = time.perf_counter()
+            run_conform(base_url)
+            plain.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            with har_recording(har) as recorder:
+                report = run_conform(base_url, recorder=recorder)
+            recorded.append(time.perf_counter() - start)
+            assert report.passed, report.failed()
+    return plain, recorded, har.stat().st_size
+
+
 def in_process(runs: int) -> list[float]:
     import httpx
 
@@ -109,12 +138,16 @@ def main() -> int:
     http_times, http_cpu, requests, checks = over_http(args.runs)
     asgi_times = in_process(args.runs)
     cli_times = cli_wall(max(1, args.runs // 2))
+    with tempfile.TemporaryDirectory() as scratch:
+        plain, recorded, har_bytes = har_against_plain(args.runs, Path(scratch))
     median = statistics.median(http_times)
     rows = [
         ("conform over HTTP (library)", http_times),
         ("  CPU, conform and agent together", http_cpu),
         ("conform in-process (ASGITransport)", asgi_times),
         ("th-ext conform (whole process)", cli_times),
+        ("conform over HTTP, plain (paired)", plain),
+        ("conform over HTTP, recording a HAR", recorded),
     ]
     print(f"{'case':38} {'median s':>9} {'min s':>7} {'ratio to 3 s':>13}")
     for name, times in rows:
@@ -123,9 +156,15 @@ def main() -> int:
     print(f"requests per run: {requests}; checks per run: {checks}")
     print(f"requests per second over HTTP: {requests / median:.0f}")
     print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    har_ratio = statistics.median(recorded) / statistics.median(plain)
+    print(f"HAR: {har_bytes} bytes; a recording run over a plain one: {har_ratio:.2f}")
     ok = median <= TARGET_SECONDS
+    har_ok = har_ratio <= HAR_TARGET
     print(f"target: median <= {TARGET_SECONDS:g} s over HTTP: {'met' if ok else 'MISSED'}")
-    return 0 if ok or not args.check else 1
+    print(
+        f"target: recording a HAR <= {HAR_TARGET:g} x a plain run: {'met' if har_ok else 'MISSED'}"
+    )
+    return 0 if (ok and har_ok) or not args.check else 1
 
 
 if __name__ == "__main__":

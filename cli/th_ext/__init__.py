@@ -12,6 +12,7 @@ from th_ext._exceptions import (
     CardDocumentError,
     CatalogError,
     CommandRegistrationError,
+    ConformError,
     DeadlineError,
     DemoUnavailableError,
     DispatchError,
@@ -29,6 +30,7 @@ from th_ext._exceptions import (
     SourceTooLargeError,
     SourceUnreadableError,
     ThExtError,
+    UnknownCodeError,
 )
 from th_ext._version import __version__
 from th_ext.catalog import Example, ExtensionVersion, HistoryEntry, discover, find
@@ -40,6 +42,7 @@ __all__ = [
     "CardDocumentError",
     "CatalogError",
     "CommandRegistrationError",
+    "ConformError",
     "Deadline",
     "DeadlineError",
     "DemoUnavailableError",
@@ -63,6 +66,7 @@ __all__ = [
     "SourceTooLargeError",
     "SourceUnreadableError",
     "ThExtError",
+    "UnknownCodeError",
     "__version__",
     "discover",
     "find",

@@ -20,6 +20,7 @@ __all__ = [
     "SiteBuildError",
     "SubtreeConflictError",
     "ThExtError",
+    "UnknownCodeError",
 ]
 
 
@@ -143,6 +144,12 @@ class CardDocumentError(SourceError):
     def __init__(self, message: str, *, code: str, path: str = "") -> None:
         super().__init__(message, code=code)
         self.path = path
+
+
+class UnknownCodeError(ThExtError):
+    """``--select`` or ``--ignore`` names a code (or a family of codes) that does not exist."""
+
+    code = "unknown-code"
 
 
 class SchemaError(ThExtError):

@@ -34,7 +34,7 @@ RANKS: dict[str, int] = {
     "signatures": 7,  # th_ext.signatures: signed cards, on the card model and the card fetch
     "conform": 8,
     "demo": 9,
-    "testing": 9,  # th_ext.testing: the checks from an agent's own pytest suite
+    "testing": 10,  # th_ext.testing: the checks from an agent's own pytest suite, on the batch
     "batch": 9,  # th_ext.batch: many sources checked at once, each result streamed
     "report": 10,  # th_ext.report: every report format, by name
     "history": 10,  # th_ext.history: the runs of the batch recorded in SQLite, read, charted

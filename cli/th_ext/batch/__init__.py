@@ -1,5 +1,6 @@
 """Many sources in one run: cards validated (``check_cards``) or agents checked (``check_agents``)
-``jobs`` at once on one event loop, each ``Outcome`` yielded as soon as it is ready."""
+``jobs`` at once on one event loop, each ``Outcome`` yielded as soon as it is ready; ``Summary``
+keeps a run's totals and its counts by code (``Statistics``)."""
 
 from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
@@ -16,7 +17,14 @@ from th_ext.batch._run import (
     validate_source,
 )
 from th_ext.batch._seen import SeenSources
-from th_ext.batch._summary import Summary
+from th_ext.batch._summary import (
+    CodeCount,
+    Failing,
+    Statistics,
+    Summary,
+    WhyFailed,
+    why_failed,
+)
 
 __all__ = [
     "DEFAULT_JOBS",
@@ -26,12 +34,16 @@ __all__ = [
     "MAX_JOBS",
     "MAX_LINE",
     "BatchCounts",
+    "CodeCount",
+    "Failing",
     "ListEntry",
     "Outcome",
     "ResumeState",
     "Revalidation",
     "SeenSources",
+    "Statistics",
     "Summary",
+    "WhyFailed",
     "check_agents",
     "check_cards",
     "exit_code_of",
@@ -39,4 +51,5 @@ __all__ = [
     "read_source_list",
     "run_sync",
     "validate_source",
+    "why_failed",
 ]

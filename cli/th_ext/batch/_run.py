@@ -28,8 +28,8 @@ from th_ext.batch._jsonl import exit_code_of
 from th_ext.batch._list import ListEntry
 from th_ext.batch._revalidate import FETCHED_WHOLE, Revalidation, carried_over, validators
 from th_ext.batch._seen import SeenSources, shown
-from th_ext.net import client_options
-from th_ext.report import error_record
+from th_ext.net import HarRecorder, client_options
+from th_ext.problems import error_record
 from th_ext.sources import SourceBytes, SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
 
@@ -190,9 +190,11 @@ def check_agents(
     per_origin: int = DEFAULT_PER_ORIGIN,
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
+    recorder: HarRecorder | None = None,
 ) -> AsyncIterator[Outcome]:
     """Run ``run_conform_async`` on each agent, ``jobs`` at once, yielding each outcome when
     ready; at most ``per_origin`` requests go to one origin at once, across all the agents.
+    With a ``recorder``, every exchange of every run is recorded in it (HAR).
 
     A source whose run cannot start (its card unreadable, the extension not declared, no
     interface reached) is an outcome with exit code 2 and its error document.
@@ -215,7 +217,9 @@ def check_agents(
                 started = time.monotonic()
                 transport = PoliteTransport(pool, limiter)
                 try:
-                    report = await run_conform_async(source, options, transport=transport)
+                    report = await run_conform_async(
+                        source, options, transport=transport, recorder=recorder
+                    )
                 except ThExtError as exc:
                     return _failed(index, source, exc, "conform", started)
                 document = {"source": shown(source), **report.to_dict()}
@@ -258,19 +262,20 @@ async def _check_card(
     run_notices: Sequence[Problem],
     revalidation: Revalidation | None = None,
 ) -> Outcome:
+    urls = reader() if is_url(source) else None  # opened before the source's time starts
     started = time.monotonic()
     # One deadline over the fetch and the checking, each saying what did not finish in time.
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
     asked = revalidation.etag_of(source) if revalidation and is_url(source) else None
     try:
-        if is_url(source):
-            raw = await reader().read(source, deadline, if_none_match=asked)
+        if urls is not None:
+            raw = await urls.read(source, deadline, if_none_match=asked)
             if raw.status == 304:
                 assert revalidation is not None and asked is not None
                 unchanged = _unchanged(index, revalidation.document_of(source), raw, asked)
                 if unchanged is not None:
                     return replace(unchanged, seconds=_since(started))
-                raw = await reader().read(source, deadline)  # it cannot stand for it: whole
+                raw = await urls.read(source, deadline)  # it cannot stand for it: whole
         else:
             raw = read_source(source, limits)
     except SourceError as exc:

@@ -21,7 +21,7 @@ from th_ext.cli._conform import conform_command
 from th_ext.cli._demo import demo_command
 from th_ext.cli._dispatch import dispatch_command
 from th_ext.cli._history import history_command
-from th_ext.cli._validate import sign_command, validate_command
+from th_ext.cli._validate import keys_app, sign_command, validate_command
 
 __all__ = ["MAX_HELP_WIDTH", "app", "console_main", "main"]
 
@@ -59,6 +59,7 @@ app = typer.Typer(
 group_callback(app, _root, starts_run=True)
 add_command(app, "validate", validate_command)
 add_command(app, "sign", sign_command)
+app.add_typer(keys_app, name="keys")
 add_command(app, "dispatch", dispatch_command)
 add_command(app, "commands", commands_command)
 add_command(app, "conform", conform_command)

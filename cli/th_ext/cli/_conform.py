@@ -22,10 +22,12 @@ from th_ext.cli._options import (
     DEFAULT_TIMEOUT,
     EACH_EXCHANGE,
     DbOption,
+    ExitZeroOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
     FromOption,
+    HarOption,
     HeaderOption,
     HeaderOriginOption,
     JobsOption,
@@ -38,14 +40,18 @@ from th_ext.cli._options import (
     RequireSignatureOption,
     ResumeOption,
     SchemasOption,
+    StatisticsOption,
+    code_selection,
+    final_exit_code,
     format_option,
     given_format,
     source_limits,
     timeout_option,
     verdict_options,
 )
-from th_ext.cli._terminal import StepProgress, use_color
+from th_ext.cli._terminal import StepProgress, fail, use_color, write
 from th_ext.cli._validate import signature_options
+from th_ext.net import har_recording
 
 if TYPE_CHECKING:
     from th_ext.batch import BatchCounts, ListEntry, Outcome, Revalidation, SeenSources
@@ -59,6 +65,7 @@ class ConformFormat(StrEnum):
     jsonl = "jsonl"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
 
 
 class BindingChoice(StrEnum):
@@ -164,6 +171,29 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    statistics: StatisticsOption = False,
+    select: Annotated[
+        str | None,
+        typer.Option(
+            "--select",
+            metavar="IDS",
+            help="Count only these requirements (comma-separated IDs; a prefix such as A2A- "
+            "names a family). The others are left out before the exit code is decided.",
+            show_default=False,
+        ),
+    ] = None,
+    ignore: Annotated[
+        str | None,
+        typer.Option(
+            "--ignore",
+            metavar="IDS",
+            help="Leave out these requirements (comma-separated IDs, or a family prefix such "
+            "as A2A-) before the exit code is decided.",
+            show_default=False,
+        ),
+    ] = None,
+    exit_zero: ExitZeroOption = False,
+    har: HarOption = None,
     db: DbOption = None,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.
@@ -178,8 +208,9 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     # measured with -X importtime) load only for conform.
     from th_ext.batch import check_agents
     from th_ext.cli._fleet import Tally, run_fleet
-    from th_ext.conform import LEVELS, ConformOptions
+    from th_ext.conform import LEVELS, ConformOptions, requirement_ids
 
+    selection = code_selection(select, ignore, requirement_ids(), "requirement")
     limits = source_limits(header, timeout, max_bytes, header_origin)
     family: tuple[Any, ...] = ()
     changed: list[tuple[str, str]] = []
@@ -199,8 +230,11 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         family=family,
         family_changed=tuple(changed),
         signatures=signature_options(keys, fetch_keys, require_signature, limits),
+        selection=selection,
     )
     sources = sources or []
+    if har is not None and (from_file is not None or len(sources) != 1):
+        fail("--har records the run of one agent; give one SOURCE without --from")
     verdict = verdict_options(
         command=command,
         skip_command=skip_command,
@@ -217,8 +251,12 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         keys=keys,
         fetch_keys=fetch_keys,
         require_signature=require_signature,
+        select=select,
+        ignore=ignore,
     )
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, db, verdict)
+    fleet = FleetOptions(
+        from_file, jobs, per_origin, output, resume, quiet, db, verdict, statistics
+    )
     # One agent on a terminal: the progress of its messages rather than of the sources.
     steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 
@@ -235,11 +273,16 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             per_origin=fleet.per_origin,
             skip=skip,
             counts=counts,
+            recorder=recorder,
         )
 
     given = given_format(ctx, output_format.value)
     tally = Tally("agents", "passed", "failed")
-    with StepProgress() if steps else contextlib.nullcontext() as progress:
+    title = f"th-ext conform {' '.join(sources)}"
+    with (
+        har_recording(har, (name for name, _ in limits.headers), title) as recorder,
+        StepProgress() if steps else contextlib.nullcontext() as progress,
+    ):
         if progress is not None:
             options = replace(options, progress=progress)
         code = run_fleet(
@@ -253,4 +296,6 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             html=html,
             progress=not steps,
         )
-    raise typer.Exit(code)
+    if recorder is not None:
+        write(f"wrote {har}: {len(recorder.entries)} HTTP exchanges (HAR 1.2)", err=True)
+    raise typer.Exit(final_exit_code(code, exit_zero))

@@ -10,6 +10,7 @@ from th_ext.cli._options import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     LIVE_EXCHANGE,
+    HarOption,
     HeaderOption,
     HeaderOriginOption,
     MaxBytesOption,
@@ -20,7 +21,8 @@ from th_ext.cli._options import (
     source_limits,
     timeout_option,
 )
-from th_ext.cli._terminal import ExitCode, fail, use_color
+from th_ext.cli._terminal import ExitCode, fail, use_color, write
+from th_ext.net import har_recording
 from th_ext.report import Dispatched, RenderOptions, stream
 from th_ext.sources import header_scope
 from th_ext.validate import load_card
@@ -59,6 +61,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     header_origin: HeaderOriginOption = None,
     timeout: Annotated[float, timeout_option(LIVE_EXCHANGE)] = DEFAULT_TIMEOUT,
     max_bytes: MaxBytesOption = DEFAULT_MAX_BYTES,
+    har: HarOption = None,
 ) -> None:
     """Say whether a message runs a command or reaches the model, and what to send and expect.
 
@@ -73,23 +76,32 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
         fail("give the message as TEXT or with --message FILE, not both and not neither")
     if source == "-" and message_file == "-":
         fail("the card and the message cannot both come from standard input")
+    if har is not None and not live:
+        fail("--har records the exchanges of --live; a dry run sends nothing")
     limits = source_limits(header, timeout, max_bytes, header_origin)
     scope = header_scope(source, limits)
-    try:
-        loaded = load_card(source, limits, scope=scope)
-    except ThExtError:
-        note_withheld(scope.notices())
-        raise
-    if message_file is not None:
-        message = dispatch.read_message(message_file, max_bytes, task_id=task_id)
-    else:
-        message = dispatch.text_message(text or "", task_id=task_id)
-    plan = dispatch.plan_dispatch(loaded.card, message)
-    report = None
-    if live:
-        report = dispatch.check_live(
-            plan, scope=scope, timeout=timeout, max_bytes=max_bytes, task_id=task_id
-        )
+    title = f"th-ext dispatch --live {source}"
+    with har_recording(har, (name for name, _ in limits.headers), title) as recorder:
+        try:
+            loaded = load_card(source, limits, scope=scope, recorder=recorder)
+        except ThExtError:
+            note_withheld(scope.notices())
+            raise
+        if message_file is not None:
+            message = dispatch.read_message(message_file, max_bytes, task_id=task_id)
+        else:
+            message = dispatch.text_message(text or "", task_id=task_id)
+        plan = dispatch.plan_dispatch(loaded.card, message)
+        report = None
+        if live:
+            report = dispatch.check_live(
+                plan,
+                scope=scope,
+                timeout=timeout,
+                max_bytes=max_bytes,
+                task_id=task_id,
+                recorder=recorder,
+            )
     sent = plan.request is not None and scope.allows(plan.request.url)
     shown = Dispatched(loaded.location, plan, report, len(limits.headers) if sent else 0)
     for chunk in stream([shown], output_format.value, RenderOptions(color=use_color(sys.stdout))):
@@ -97,5 +109,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     if plan.request is not None:
         scope.headers_for(plan.request.url)  # a dry run names the origin it would skip
     note_withheld(scope.notices())
+    if recorder is not None:
+        write(f"wrote {har}: {len(recorder.entries)} HTTP exchanges (HAR 1.2)", err=True)
     if report is not None and not report.passed:
         raise typer.Exit(int(ExitCode.PROBLEMS))

@@ -44,7 +44,15 @@ from th_ext.cli._terminal import (
     write,
 )
 from th_ext.problems import escape_unsafe
-from th_ext.report import RenderOptions, render, stream, to_json
+from th_ext.report import (
+    RenderOptions,
+    render,
+    statistics_json,
+    statistics_text,
+    stream,
+    summary_text,
+    to_json,
+)
 
 if TYPE_CHECKING:
     from th_ext.history import HistoryStore, RunRecorder
@@ -64,9 +72,9 @@ class Tally:
     bad: str
 
 
-_WHOLE = ("json", "junit", "concise")
+_WHOLE = ("json", "junit", "concise", "sarif")
 """The formats whose document is made once every source is checked (one JSON array, one JUnit
-document, one count line after every problem)."""
+document, one count line after every problem, one SARIF log)."""
 
 Start = Callable[
     [AsyncIterator[ListEntry], BatchCounts, SeenSources | None, Revalidation | None], Any
@@ -100,6 +108,9 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         if fleet.output is not None and fleet.output != fleet.resume:
             fail("--resume FILE writes to FILE; give -o the same file or leave it out")
     output_format = output_format or ("jsonl" if fleet.resume is not None else "text")
+    if fleet.statistics and (fleet.resume is not None or output_format not in ("text", "json")):
+        given = "--resume" if fleet.resume is not None else f"--format {output_format}"
+        fail(f"--statistics prints text or json; it cannot be used with {given}")
     if fleet.from_file == "-" and "-" in sources:
         fail("standard input cannot be both a source and the --from list")
     if fleet.from_file is None and not sources:
@@ -127,9 +138,9 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
     ):
         revalidation = _revalidation(store, recorder.run_id, fleet.verdict or {})
     out = _open_output(fleet)
-    run = _Run(command, output_format, tally, out, fleet, state, single=single)
-    run.keep = output_format in _WHOLE or junit_file is not None or html is not None
-    run.progress = progress
+    keep = (output_format in _WHOLE and not fleet.statistics) or junit_file is not None
+    run = _Run(command, output_format, tally, out, fleet, state)
+    run.single, run.keep, run.progress = single, keep or html is not None, progress
     run.recorder = recorder
     try:
         code = run_sync(lambda: run.main(sources, start, revalidation))
@@ -228,8 +239,6 @@ class _Run:
         out: IO[bytes] | None,
         fleet: FleetOptions,
         state: ResumeState,
-        *,
-        single: bool,
     ) -> None:
         self.command = command
         self.format = output_format
@@ -237,12 +246,12 @@ class _Run:
         self.out = out
         self.fleet = fleet
         self.state = state
-        self.single = single
+        self.single = False  # one SOURCE, no --from: no summary, json one object
         self.shown = RenderOptions(color=out is None and use_color(sys.stdout), quiet=fleet.quiet)
         self.summary = Summary()
         self.counts = BatchCounts()
-        self.keep = False
-        self.progress = True
+        self.keep = False  # json, junit, concise, --junit-file, --html: every outcome kept
+        self.progress = True  # the live line on a terminal (conform's one agent has its own)
         self.kept: list[Outcome] = []  # json, junit, concise: one document of every report
         self.signal: int | None = None
         self.written_text = False
@@ -312,6 +321,8 @@ class _Run:
         if self.keep:
             self.kept.append(outcome)
         self._record(outcome)
+        if self.fleet.statistics:  # the counts alone, once the run is over
+            return
         if self.format == "jsonl":
             assert outcome.document is not None
             self._write(render(outcome.document, "jsonl").encode("ascii"))
@@ -383,13 +394,25 @@ class _Run:
 
     def _finish_output(self, *, interrupted: bool) -> int:
         self.kept.sort(key=lambda outcome: outcome.index)
-        if self.format == "json":
+        if self.fleet.statistics:
+            self._write_text(self._statistics(interrupted))
+        elif self.format == "json":
             documents = [outcome.document for outcome in self.kept]
             self._write_text(to_json(documents[0] if self.single else documents) + "\n")
         elif self.format in _WHOLE:
             self._write_text(render(self.items(), self.format))
         elif self.format == "text" and (interrupted or not self.single):
-            self._write_text(_summary_text(self.summary, self.tally, interrupted))
+            tally, conform = self.tally, self.command == "conform"
+            self._write_text(
+                summary_text(
+                    self.summary,
+                    tally.noun,
+                    tally.good,
+                    tally.bad,
+                    interrupted=interrupted,
+                    conform=conform,
+                )
+            )
         elif interrupted:
             error_line(f"interrupted; {self.summary.checked} sources checked")
         if self.summary.checked or interrupted:
@@ -397,30 +420,21 @@ class _Run:
         if self.state.lines:
             write(
                 f"th-ext: nothing left to check: {self.fleet.resume} holds every listed source "
-                f"({self.state.lines} lines; exit code {self.state.worst})",
+                f"({self.state.lines} line{'s' * (self.state.lines != 1)}; exit code "
+                f"{self.state.worst})",
                 err=True,
             )
             return self.state.worst
         error_line("the list names no source to check")
         return int(ExitCode.UNUSABLE)
 
-
-def _summary_text(summary: Summary, tally: Tally, interrupted: bool) -> str:
-    lines = [""]
-    if summary.failing:
-        more = summary.failed + summary.unreadable - len(summary.failing)
-        lines.append("failing:" + (f" (the first {len(summary.failing)})" if more > 0 else ""))
-        lines += [f"  {shown_source(source)} (exit {code})" for source, code in summary.failing]
-    slowest = summary.slowest
-    if len(slowest) > 1:
-        lines.append("slowest:")
-        lines += [f"  {seconds:.2f} s  {shown_source(source)}" for source, seconds in slowest]
-    if interrupted:
-        lines.append("interrupted: the sources not listed here were not checked")
-    parts = [f"{summary.passed} {tally.good}", f"{summary.failed} {tally.bad}"]
-    if summary.unreadable:
-        parts.append(f"{summary.unreadable} could not be read")
-    if summary.duplicates:
-        parts.append(f"{summary.duplicates} listed more than once")
-    lines.append(f"{summary.checked} {tally.noun}: " + ", ".join(parts))
-    return "\n".join(lines) + "\n"
+    def _statistics(self, interrupted: bool) -> str:
+        """``--statistics``: the counts by code of the sources checked, in text or JSON."""
+        statistics, conform = self.summary.statistics, self.command == "conform"
+        if self.format == "json":
+            code = max(self.summary.exit_code, self.state.worst)
+            return statistics_json(statistics, command=self.command, exit_code=code)
+        text = statistics_text(statistics, conform=conform)
+        if interrupted:
+            text += "interrupted: the sources not counted here were not checked\n"
+        return text

@@ -11,9 +11,10 @@ from typing import Annotated, Any
 
 import typer
 
-from th_ext import SourceArgumentError, ThExtError
+from th_ext import SourceArgumentError, ThExtError, UnknownCodeError
 from th_ext.catalog import discover
 from th_ext.cli._terminal import ExitCode, fail, write
+from th_ext.problems import Selection
 from th_ext.sources import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -29,28 +30,38 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_PER_ORIGIN",
     "DEFAULT_TIMEOUT",
+    "KEY_ALGORITHMS",
     "MAX_JOBS",
+    "PASSWORD_VARIABLE",
     "DbOption",
+    "ExitZeroOption",
     "FetchKeysOption",
     "FetchSchemasOption",
     "FleetOptions",
     "FromOption",
+    "HarOption",
     "HeaderOption",
     "HeaderOriginOption",
+    "IgnoreOption",
     "JobsOption",
     "JunitFileOption",
     "KeysOption",
     "MaxBytesOption",
     "OutputOption",
+    "PasswordFileOption",
     "PerOriginOption",
     "QuietOption",
     "RequireSignatureOption",
     "ResumeOption",
     "SchemasOption",
+    "SelectOption",
     "SourceArgument",
+    "StatisticsOption",
     "TextOrJson",
     "TextOrJsonOption",
+    "code_selection",
     "complete_extension",
+    "final_exit_code",
     "format_option",
     "given_format",
     "note_withheld",
@@ -132,6 +143,47 @@ MaxBytesOption = Annotated[
         help=f"Stop reading past this many bytes, counted after decompression (1 to "
         f"{MAX_BYTES_LIMIT}).",
         show_default=True,
+    ),
+]
+
+KEY_ALGORITHMS = (
+    "ES256",
+    "ES384",
+    "ES512",
+    "RS256",
+    "RS384",
+    "RS512",
+    "PS256",
+    "PS384",
+    "PS512",
+    "EdDSA",
+)
+"""``th_ext.signatures.ALGORITHMS``, for the help and completion (a test keeps them equal)."""
+PASSWORD_VARIABLE = "TH_EXT_KEY_PASSWORD"
+"""``th_ext.signatures.PASSWORD_VARIABLE`` (a test keeps them equal)."""
+
+PasswordFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--password-file",
+        metavar="FILE",
+        help=f"The password of an encrypted PEM key: this file's first line (or set "
+        f"{PASSWORD_VARIABLE}).",
+        show_default=False,
+    ),
+]
+
+
+HarOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--har",
+        metavar="FILE",
+        help="Write every HTTP exchange of the run, streams included, to FILE as an HTTP "
+        "Archive (HAR 1.2) that browsers' developer tools open; --header values are written "
+        "***, bodies are kept up to --max-bytes.",
+        show_default=False,
+        dir_okay=False,
     ),
 ]
 
@@ -364,6 +416,63 @@ class FleetOptions:
     db: Path | None = None
     verdict: dict[str, Any] | None = None
     """The options that change verdicts, as ``--db`` records them (``verdict_options``)."""
+    statistics: bool = False
+
+
+StatisticsOption = Annotated[
+    bool,
+    typer.Option(
+        "--statistics",
+        help="Print the counts by problem code (and by error code of the sources that could "
+        "not be read), most frequent first, instead of the reports; text or json.",
+    ),
+]
+SelectOption = Annotated[
+    str | None,
+    typer.Option(
+        "--select",
+        metavar="CODES",
+        help="Count only these codes (comma-separated); a prefix such as signature- names a "
+        "family. The others are left out before the exit code is decided.",
+        show_default=False,
+    ),
+]
+IgnoreOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ignore",
+        metavar="CODES",
+        help="Leave out these codes (comma-separated, or a family prefix such as a2a-0.3-) "
+        "before the exit code is decided.",
+        show_default=False,
+    ),
+]
+ExitZeroOption = Annotated[
+    bool,
+    typer.Option(
+        "--exit-zero",
+        help="Exit 0 even when problems were found (a source that cannot be read still exits 2).",
+    ),
+]
+
+
+def code_selection(
+    select: str | None,
+    ignore: str | None,
+    known: tuple[str, ...] | None = None,
+    what: str = "problem code",
+) -> Selection:
+    """``--select`` and ``--ignore`` as the library's ``Selection``; a code that does not
+    exist ends the command with a one-line usage error (exit code 2)."""
+    try:
+        return Selection.parse(select, ignore, known, what=what)
+    except UnknownCodeError as exc:
+        fail(str(exc), ExitCode.UNUSABLE)
+
+
+def final_exit_code(code: int, exit_zero: bool) -> int:
+    """The command's exit code: ``--exit-zero`` turns 1 (problems found) into 0."""
+    return 0 if exit_zero and code == 1 else code
 
 
 KeysOption = Annotated[

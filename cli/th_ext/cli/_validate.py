@@ -1,5 +1,8 @@
 """``th-ext validate``: check agent cards from files, standard input or URLs, one or many, as one
-batch (``th_ext.batch.check_cards``); and ``th-ext sign``, its counterpart for signed cards.
+batch (``th_ext.batch.check_cards``); and its counterparts for signed cards: ``th-ext sign``, and
+``th-ext keys new`` / ``keys jwks`` (the key and the JWKS that publishes it). ``th_ext.signatures``
+(about 20 ms of import) is imported only when a keys option is given, a card is signed or a key
+made, so an unsigned run never loads it.
 """
 
 import sys
@@ -13,28 +16,37 @@ import typer
 
 from th_ext import Deadline
 from th_ext.catalog import family_schemas
+from th_ext.cli._boundary import add_command, group_callback
 from th_ext.cli._options import (
     CARD_CHECK,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
+    KEY_ALGORITHMS,
     DbOption,
+    ExitZeroOption,
     FetchKeysOption,
     FetchSchemasOption,
     FleetOptions,
     FromOption,
     HeaderOption,
     HeaderOriginOption,
+    IgnoreOption,
     JobsOption,
     JunitFileOption,
     KeysOption,
     MaxBytesOption,
     OutputOption,
+    PasswordFileOption,
     PerOriginOption,
     QuietOption,
     RequireSignatureOption,
     ResumeOption,
     SchemasOption,
+    SelectOption,
+    StatisticsOption,
+    code_selection,
     complete_extension,
+    final_exit_code,
     format_option,
     given_format,
     note_withheld,
@@ -42,7 +54,8 @@ from th_ext.cli._options import (
     timeout_option,
     verdict_options,
 )
-from th_ext.cli._terminal import ExitCode, fail
+from th_ext.cli._terminal import ExitCode, fail, write
+from th_ext.problems import Selection
 from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, read_bounded
 from th_ext.validate import ValidateOptions, read_schema_override
 
@@ -51,7 +64,15 @@ if TYPE_CHECKING:
     from th_ext.problems import Problem
     from th_ext.signatures import SignatureOptions
 
-__all__ = ["card_check", "sign_command", "signature_options", "validate_command"]
+__all__ = [
+    "card_check",
+    "keys_app",
+    "keys_jwks",
+    "keys_new",
+    "sign_command",
+    "signature_options",
+    "validate_command",
+]
 
 
 class ReportFormat(StrEnum):
@@ -61,6 +82,7 @@ class ReportFormat(StrEnum):
     jsonl = "jsonl"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
 
 
 SourcesArgument = Annotated[
@@ -118,13 +140,25 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
+    statistics: StatisticsOption = False,
+    select: SelectOption = None,
+    ignore: IgnoreOption = None,
+    exit_zero: ExitZeroOption = False,
     db: DbOption = None,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
+    selection = code_selection(select, ignore)
     limits = source_limits(header, timeout, max_bytes, header_origin)
     signatures = signature_options(keys, fetch_keys, require_signature, limits)
     options_for, notices = _options_for(
-        strict, tuple(extension or ()), schema, schemas, fetch_schemas, limits, signatures
+        strict,
+        tuple(extension or ()),
+        schema,
+        schemas,
+        fetch_schemas,
+        limits,
+        signatures,
+        selection,
     )
     verdict = verdict_options(
         strict=strict,
@@ -138,8 +172,12 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         keys=keys,
         fetch_keys=fetch_keys,
         require_signature=require_signature,
+        select=select,
+        ignore=ignore,
     )
-    fleet = FleetOptions(from_file, jobs, per_origin, output, resume, quiet, db, verdict)
+    fleet = FleetOptions(
+        from_file, jobs, per_origin, output, resume, quiet, db, verdict, statistics
+    )
     # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime) loads
     # only for a command that checks cards, not for every start of th-ext.
     from th_ext.batch import check_cards
@@ -168,7 +206,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     code = run_fleet(
         "validate", sources or [], fleet, given, check_listed, tally, junit_file=junit_file
     )
-    raise typer.Exit(code)
+    raise typer.Exit(final_exit_code(code, exit_zero))
 
 
 def _options_for(  # noqa: PLR0917 (the run's settings, each from its own option)
@@ -179,6 +217,7 @@ def _options_for(  # noqa: PLR0917 (the run's settings, each from its own option
     fetch_schemas: bool,
     limits: SourceLimits,
     signatures: "SignatureOptions | None",
+    selection: Selection,
 ) -> "tuple[Callable[[str | None, float], ValidateOptions], list[Problem]]":
     """The library's options of a source read from a card URL (``None``: a file or standard
     input) whose check began at a ``time.monotonic()`` moment, with the ``--schema`` and the
@@ -201,6 +240,7 @@ def _options_for(  # noqa: PLR0917 (the run's settings, each from its own option
             schema=override,
             family=family,
             card_checks=card_check(signatures, card_url, started),
+            selection=selection,
         )
 
     return options_for, notices
@@ -281,14 +321,16 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
             show_default=False,
         ),
     ] = None,
+    password_file: PasswordFileOption = None,
 ) -> None:
     """Append a signature over A2A 1.0 section 8.4.1's canonical form to an agent card."""
-    from th_ext.signatures import KeysError, sign_card  # only sign needs it
+    from th_ext.signatures import KeysError, key_password, sign_card  # only sign needs it
 
     data = _read(card, "CARD")
     key_text = _read(key, "--key")
     try:
-        signed = sign_card(data, key_text, kid=kid, jku=jku, alg=alg)
+        password = key_password(password_file)
+        signed = sign_card(data, key_text, kid=kid, jku=jku, alg=alg, password=password)
     except KeysError as exc:
         fail(str(exc), ExitCode.UNUSABLE)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -315,3 +357,150 @@ def _read(path: Path, what: str) -> bytes:
     if data is None:
         fail(f"{what} {path}: larger than {DEFAULT_MAX_BYTES} bytes", ExitCode.UNUSABLE)
     return data
+
+
+# --- th-ext keys: a signing key, and the JWKS that publishes it ---
+
+KEYS_HELP = "Make a signing key, and the JWKS that publishes its public key."
+
+keys_app = typer.Typer(
+    help=KEYS_HELP,
+    short_help=KEYS_HELP,
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _keys() -> None:
+    """Make a signing key, and the JWKS that publishes its public key."""
+
+
+def _complete_alg(incomplete: str) -> list[str]:
+    return [alg for alg in KEY_ALGORITHMS if alg.lower().startswith(incomplete.lower())]
+
+
+def keys_new(
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="KEY.pem",
+            help="The new key's file: created readable by you alone (mode 0600), never "
+            "over an existing file.",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ],
+    alg: Annotated[
+        str,
+        typer.Option(
+            "--alg",
+            metavar="ALG",
+            help=f"The algorithm the key signs with: {', '.join(KEY_ALGORITHMS)}.",
+            autocompletion=_complete_alg,
+        ),
+    ] = "ES256",
+) -> None:
+    """Make a private key to sign agent cards with (a PKCS #8 PEM file, mode 0600)."""
+    from th_ext.signatures import ALGORITHMS, NEW_KEY_TYPES, KeysError, write_new_key
+
+    if alg not in NEW_KEY_TYPES:
+        raise KeysError(f"--alg {alg}: th-ext makes keys for {', '.join(ALGORITHMS)}")
+    write_new_key(output, alg)
+    write(
+        f"wrote {output}: a new {alg} private key ({NEW_KEY_TYPES[alg]}), readable by you "
+        "alone; keep it secret"
+    )
+
+
+def keys_jwks(
+    keys: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="KEY.pem...",
+            help="Private or public keys (PEM, or JWK); only their public parts are written.",
+            show_default=False,
+        ),
+    ],
+    kid: Annotated[
+        list[str],
+        typer.Option(
+            "--kid",
+            metavar="KID",
+            help="The key's id, as th-ext sign --kid gives it: once per key, in order.",
+            show_default=False,
+        ),
+    ],
+    alg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--alg",
+            metavar="ALG",
+            help="The algorithm each key signs with (default: the key's own, ES256 for P-256, "
+            "RS256 for RSA); once for every key, or once per key.",
+            show_default=False,
+            autocompletion=_complete_alg,
+        ),
+    ] = None,
+    password_file: PasswordFileOption = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="OUT",
+            help="Write the JWKS here (default: standard output).",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+) -> None:
+    """Print the JWKS of keys' public parts, to publish where --keys and --fetch-keys read it."""
+    from th_ext.signatures import (
+        KeysError,
+        check_kid,
+        jwks,
+        key_password,
+        public_jwk,
+        read_key_file,
+    )
+
+    if len(kid) != len(keys):
+        raise KeysError(
+            f"{len(keys)} key(s) and {len(kid)} --kid: give one --kid per key, in order"
+        )
+    for one in kid:
+        check_kid(one)
+    algs = list(alg or [])
+    if len(algs) not in (0, 1, len(keys)):
+        raise KeysError(f"{len(keys)} key(s) and {len(algs)} --alg: give one, or one per key")
+    password = key_password(password_file)
+    public = [
+        public_jwk(
+            read_key_file(path),
+            kid=key_id,
+            alg=(algs[index] if len(algs) > 1 else next(iter(algs), None)),
+            source=str(path),
+            password=password,
+        )
+        for index, (path, key_id) in enumerate(zip(keys, kid, strict=True))
+    ]
+    document = jwks(public)
+    if output is None:
+        sys.stdout.buffer.write(document)
+        sys.stdout.flush()
+        return
+    try:
+        output.write_bytes(document)
+    except OSError as exc:
+        if not output.parent.is_dir():
+            raise KeysError(f"-o {output}: the folder {output.parent} does not exist") from None
+        raise KeysError(f"-o {output}: {(exc.strerror or str(exc)).lower()}") from None
+    listed = ", ".join(f"{k['kid']!r} {k['alg']}" for k in public)
+    write(f"wrote {output}: a JWKS of {len(public)} public key(s) ({listed})")
+
+
+group_callback(keys_app, _keys)
+add_command(keys_app, "new", keys_new)
+add_command(keys_app, "jwks", keys_jwks)

@@ -23,6 +23,7 @@ from th_ext.conform._run import (
     DEFAULT_MAX_INTERFACES,
     LEVELS,
     ConformOptions,
+    requirement_ids,
     run_conform,
     run_conform_async,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "RequirementResult",
     "RequirementStatus",
     "interface_rows",
+    "requirement_ids",
     "run_conform",
     "run_conform_async",
 ]

@@ -20,6 +20,7 @@ from th_ext._exceptions import (
 from th_ext._sync import run_sync
 from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import find, load_requirements, spec_text
+from th_ext.checks import CORE_RULES
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform._family import fails_run, other_extension_results
@@ -44,8 +45,9 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
-from th_ext.net import HeaderScope, client_options, redact_url
+from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
+from th_ext.problems import Selection
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources import caching_problems
 from th_ext.sources._source import (
@@ -67,6 +69,7 @@ __all__ = [
     "card_check",
     "interface_info",
     "read_card",
+    "requirement_ids",
     "run_conform",
     "run_conform_async",
     "select_interfaces",
@@ -75,6 +78,8 @@ __all__ = [
 
 
 LEVELS = ("MUST", "SHOULD", "MAY")
+SIGNATURE_RULE = "A2A-8.4"
+"""The core rule the card's signatures are reported under (with ``--keys``...)."""
 DEFAULT_MAX_INTERFACES = 8
 DEFAULT_MAX_COMMANDS = 50
 """The most commands exercised by default: each costs about four requests per interface and
@@ -114,6 +119,17 @@ class ConformOptions:
     progress: Callable[[int, int], None] | None = None
     """Told ``(messages sent, messages planned)`` after each message to the agent, for a
     progress display of a long run (a card of thousands of commands)."""
+    selection: Selection = field(default_factory=Selection)
+    """Which requirements count (``--select``, ``--ignore``, by ID or family such as
+    ``A2A-``): the others are left out of the report and of its verdict."""
+
+
+def requirement_ids() -> tuple[str, ...]:
+    """Every requirement a run can report, by ID: the commands extension's (``CMD-1``...),
+    then core A2A's (``A2A-3.1.2``, and ``A2A-8.4`` for signatures). ``--select`` and
+    ``--ignore`` of ``th-ext conform`` name these."""
+    own = tuple(r.id for r in load_requirements(find(EXTENSION_URI)) if r.in_force)
+    return (*own, *(rule.id for rule in CORE_RULES), SIGNATURE_RULE)
 
 
 def run_conform(
@@ -121,13 +137,18 @@ def run_conform(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    recorder: HarRecorder | None = None,
 ) -> ConformReport:
     """Check the agent whose card is at ``source`` (a file, or a card or base URL).
 
-    Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked: the card cannot
-    be read, a ``--command`` is not registered, no binding is left to check.
+    With a ``recorder``, every exchange with the agent (streams included) is recorded in it,
+    also when the run ends with an error. Raises ``ConformError`` (or a ``SourceError``) when
+    nothing can be checked: the card cannot be read, a ``--command`` is not registered, no
+    binding is left to check.
     """
-    return run_sync(lambda: run_conform_async(source, options, transport=transport))
+    return run_sync(
+        lambda: run_conform_async(source, options, transport=transport, recorder=recorder)
+    )
 
 
 async def run_conform_async(
@@ -135,6 +156,7 @@ async def run_conform_async(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    recorder: HarRecorder | None = None,
 ) -> ConformReport:
     """``run_conform`` for a caller that already runs an event loop."""
     options = options or ConformOptions()
@@ -146,8 +168,10 @@ async def run_conform_async(
     async with httpx.AsyncClient(
         transport=counter, timeout=limits.timeout, trust_env=False, follow_redirects=False
     ) as client:
-        card, location, headers = await read_card(client, source, limits, scope)
-        return await _check(card, (location, headers), scope, options, client, counter, started)
+        card, location, headers = await read_card(client, source, limits, scope, recorder)
+        return await _check(
+            card, (location, headers), scope, options, client, counter, started, recorder
+        )
 
 
 async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
@@ -158,6 +182,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     client: httpx.AsyncClient,
     counter: _Counting,
     started: float,
+    recorder: HarRecorder | None,
 ) -> ConformReport:
     location, card_fields = read_at  # where the card was read, and its response's header fields
     if "supportedInterfaces" not in card and "url" in card:
@@ -192,6 +217,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             scope,
             timeout=options.limits.timeout,
             max_bytes=options.limits.max_bytes,
+            recorder=recorder,
         )
         for i in interfaces
     ]
@@ -224,10 +250,13 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             checks += header_checks
             sent[selected[0].name] += header_sends
     notes += list(scope.notices())
-    requirements = [r for r in load_requirements(version) if r.level in options.levels]
+    counts = options.selection.counts
+    requirements = [
+        r for r in load_requirements(version) if r.level in options.levels and counts(r.id)
+    ]
     results = requirement_results(requirements, checks, version.uri)
-    core = core_results(checks)
-    if options.signatures is not None:
+    core = [result for result in core_results(checks) if counts(result.id)]
+    if options.signatures is not None and counts(SIGNATURE_RULE):
         card_url = location if is_url(location) else None
         core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
     core.append(caching_result(card_fields))
@@ -268,7 +297,7 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
     problems = check_signatures(card, options)
     checks = [
         Check(
-            "A2A-8.4",
+            SIGNATURE_RULE,
             "pass" if p.severity == "info" else "fail",
             "card",
             p.path or "the agent card",
@@ -288,7 +317,7 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
         else "skip"
     )
     return RequirementResult(
-        id="A2A-8.4",
+        id=SIGNATURE_RULE,
         level="MUST",
         subject="agent card",
         summary="A signed Agent Card's signatures verify over the canonical form of "
@@ -414,17 +443,23 @@ def card_check(extension: CardCommands) -> Check:
 
 
 async def read_card(
-    client: httpx.AsyncClient, source: str, limits: SourceLimits, scope: HeaderScope
+    client: httpx.AsyncClient,
+    source: str,
+    limits: SourceLimits,
+    scope: HeaderScope,
+    recorder: HarRecorder | None = None,
 ) -> tuple[dict[str, Any], str, tuple[tuple[str, str], ...] | None]:
     """The card at ``source``, where it was read, and the header fields of the response it
     came in (``None`` for a file): a URL through ``client`` by the one reader of a card URL
     (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects checked, the
     byte cap counted after decompression, one deadline over it all), a file or ``-`` as
-    ``validate`` reads them."""
+    ``validate`` reads them. A ``recorder`` records each request (HAR)."""
     if is_url(source):
         check_limits(limits)
         deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
-        raw = await read_url_async(source, limits, scope, client=client, deadline=deadline)
+        raw = await read_url_async(
+            source, limits, scope, client=client, deadline=deadline, recorder=recorder
+        )
     else:
         raw = read_source(source, limits, scope=scope)
     loaded = parse_card(raw)

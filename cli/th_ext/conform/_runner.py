@@ -40,7 +40,7 @@ from th_ext.problems._text import clean
 if TYPE_CHECKING:
     import httpx
 
-    from th_ext.net import HeaderScope
+    from th_ext.net import HarRecorder, HeaderScope
 
 __all__ = [
     "MAX_EXCERPT",
@@ -88,6 +88,7 @@ def open_wire(
     *,
     timeout: float,
     max_bytes: int,
+    recorder: HarRecorder | None = None,
 ) -> Wire:
     kind = JsonRpcWire if interface.binding == "JSONRPC" else RestWire
     return kind(
@@ -98,6 +99,7 @@ def open_wire(
         scope,
         timeout=timeout,
         max_bytes=max_bytes,
+        recorder=recorder,
     )
 
 

@@ -6,7 +6,7 @@ Both answer in the same shape, an ``RpcExchange`` whose results are A2A 1.0 JSON
 whole answer, a byte cap, the SSE reader; failures are data, never exceptions), and differ only
 in the envelope: JSON-RPC's ``{"jsonrpc": "2.0", "result": ...}``, or HTTP+JSON's bare object.
 The caller's headers go only where the run's ``HeaderScope`` allows (``th_ext.net``), asked
-before every request.
+before every request; a run's ``HarRecorder`` records every exchange.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from th_ext.net._exchange import RpcExchange, exchange_http
 if TYPE_CHECKING:
     import httpx
 
-    from th_ext.net import HeaderScope
+    from th_ext.net import HarRecorder, HeaderScope
 
 __all__ = ["BINDINGS", "JsonRpcWire", "RestWire", "Wire", "path_segment"]
 
@@ -65,6 +65,7 @@ class JsonRpcWire:
         *,
         timeout: float,
         max_bytes: int,
+        recorder: HarRecorder | None = None,
     ) -> None:
         self._with = JsonRpcClient(
             client,
@@ -73,6 +74,7 @@ class JsonRpcWire:
             timeout=timeout,
             max_bytes=max_bytes,
             scope=scope,
+            recorder=recorder,
         )
         bare = {k: v for k, v in headers.items() if k.lower() != "a2a-extensions"}
         self._without = JsonRpcClient(
@@ -82,6 +84,7 @@ class JsonRpcWire:
             timeout=timeout,
             max_bytes=max_bytes,
             scope=scope,
+            recorder=recorder,
         )
         self._tenant = tenant
         self.url = url
@@ -115,9 +118,11 @@ class RestWire:
         *,
         timeout: float,
         max_bytes: int,
+        recorder: HarRecorder | None = None,
     ) -> None:
         self._client = client
         self._scope = scope
+        self._recorder = recorder
         self.url = url
         base = url.rstrip("/")
         self._base = f"{base}/{path_segment(tenant)}" if tenant else base
@@ -176,6 +181,7 @@ class RestWire:
             take=_take,
             timeout=self._timeout,
             max_bytes=self._max_bytes,
+            recorder=self._recorder,
         )
 
 

@@ -19,7 +19,7 @@ from th_ext.net._exchange import RpcExchange, exchange_http
 if TYPE_CHECKING:
     import httpx
 
-    from th_ext.net import HeaderScope
+    from th_ext.net import HarRecorder, HeaderScope
 
 __all__ = ["JsonRpcClient"]
 
@@ -28,7 +28,7 @@ class JsonRpcClient:
     """Calls to one JSON-RPC endpoint with fixed headers, a deadline and a byte cap.
 
     ``headers`` go with every call; the caller's own headers (credentials) only through
-    ``scope``, which is asked before each call.
+    ``scope``, which is asked before each call. A ``recorder`` records every exchange (HAR).
     """
 
     def __init__(
@@ -40,8 +40,10 @@ class JsonRpcClient:
         timeout: float,
         max_bytes: int,
         scope: HeaderScope | None = None,
+        recorder: HarRecorder | None = None,
     ) -> None:
         self._client = client
+        self._recorder = recorder
         self._url = url
         self._scope = scope
         self._headers = dict(headers)
@@ -75,6 +77,7 @@ class JsonRpcClient:
             take=_take,
             timeout=self._timeout,
             max_bytes=self._max_bytes,
+            recorder=self._recorder,
         )
         return exchange
 

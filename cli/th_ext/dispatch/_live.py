@@ -28,7 +28,7 @@ from th_ext.dispatch import _verdict as verdict
 from th_ext.dispatch._jsonrpc import JsonRpcClient
 from th_ext.dispatch._plan import DispatchPlan
 from th_ext.dispatch._verdict import LiveCheck
-from th_ext.net import HeaderScope, client_options, redact_url
+from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.sources._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 
@@ -102,12 +102,14 @@ def check_live(
     max_bytes: int = DEFAULT_MAX_BYTES,
     task_id: str | None = None,
     scope: HeaderScope | None = None,
+    recorder: HarRecorder | None = None,
 ) -> LiveReport:
     """Send ``plan``'s message to the agent and check its answer (see the module docstring).
 
     ``timeout`` bounds each exchange (a stream included) and ``max_bytes`` each answer. The
     caller's headers go where ``scope`` allows; without a scope, ``headers`` go to the origin
-    of the plan's interface only. From async code, await ``check_live_async`` instead.
+    of the plan's interface only. A ``recorder`` records every exchange (HAR). From async code,
+    await ``check_live_async`` instead.
     """
     return run_sync(
         lambda: check_live_async(
@@ -117,6 +119,7 @@ def check_live(
             max_bytes=max_bytes,
             task_id=task_id,
             scope=scope,
+            recorder=recorder,
         )
     )
 
@@ -129,13 +132,14 @@ async def check_live_async(
     max_bytes: int = DEFAULT_MAX_BYTES,
     task_id: str | None = None,
     scope: HeaderScope | None = None,
+    recorder: HarRecorder | None = None,
 ) -> LiveReport:
     """``check_live`` for a caller that already runs an event loop."""
     if plan.request is None:
         raise DispatchError("the card offers no JSON-RPC interface to send the message to")
     if scope is None:
         scope = HeaderScope.for_source(headers, plan.request.url)
-    return await _Run(plan, scope, timeout, max_bytes, task_id).run()
+    return await _Run(plan, scope, timeout, max_bytes, task_id, recorder=recorder).run()
 
 
 class _Run:
@@ -148,8 +152,11 @@ class _Run:
         timeout: float,
         max_bytes: int,
         task_id: str | None,
+        *,
+        recorder: HarRecorder | None = None,
     ) -> None:
         assert plan.request is not None
+        self.recorder = recorder
         self.plan = plan
         self.request = plan.request
         self.scope = scope
@@ -174,6 +181,7 @@ class _Run:
                 timeout=self.timeout,
                 max_bytes=self.max_bytes,
                 scope=self.scope,
+                recorder=self.recorder,
             )
             return await self._run(rpc)
 

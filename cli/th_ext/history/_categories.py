@@ -49,6 +49,13 @@ CATEGORIES: tuple[Category, ...] = (
         "The server answered the card's request with an HTTP status other than 200.",
     ),
     Category(
+        "caching",
+        "Caching headers",
+        "The card's HTTP caching headers break A2A 1.0 section 8.6.1 (no Cache-Control or "
+        "max-age, caching forbidden, no ETag, a malformed header): warnings, which fail a run "
+        "under --strict.",
+    ),
+    Category(
         "not-a-card",
         "Not a card",
         "Something came back but it is not a card document: not UTF-8, not JSON, empty, too "
@@ -113,6 +120,16 @@ CODE_CATEGORIES: dict[str, str] = {
     "too-many-redirects": "unreachable",
     "bad-redirect": "unreachable",
     "http-error": "http-status",
+    # the card response's caching headers (A2A 1.0 section 8.6.1)
+    "card-cache-control-missing": "caching",
+    "card-cache-control-malformed": "caching",
+    "card-cache-forbidden": "caching",
+    "card-cache-max-age-missing": "caching",
+    "card-cache-max-age-too-long": "caching",
+    "card-etag-missing": "caching",
+    "card-etag-malformed": "caching",
+    "card-last-modified-malformed": "caching",
+    "card-expires-malformed": "caching",
     # notices about how the source was read (never errors)
     "header-withheld": "unreachable",
     "deprecated-well-known-path": "unreachable",
@@ -184,6 +201,7 @@ CODE_CATEGORIES: dict[str, str] = {
     "bad-max-bytes": "bad-input",
     "bad-per-origin": "bad-input",
     "bad-timeout": "bad-input",
+    "unknown-code": "bad-input",
     # the exchange with an agent, and keys
     "message": "protocol",
     "dispatch": "protocol",

@@ -11,6 +11,8 @@
 * ``client_options``: the above as keyword arguments of an ``httpx.AsyncClient``, for every
   client th-ext builds (no redirects followed either, and at most 16 interim responses).
 * ``redact_url`` / ``redact``: ``user:password@`` in a URL is never reported.
+* ``HarRecorder``: every exchange of a run as an HTTP Archive (HAR 1.2), bounded and redacted;
+  ``har_recording`` gives a run one, checks its path first and writes the file at the end.
 
 The requests themselves are made by two modules that import httpx and asyncio, which a command
 that reads no URL never needs (about 60 ms of start-up, measured with ``python -X importtime``):
@@ -28,6 +30,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from th_ext.net._har import (
+    HAR_MAX_HEADER_VALUE,
+    HAR_MAX_HEADERS,
+    HAR_MAX_TOTAL_BODY_BYTES,
+    HarError,
+    HarRecorder,
+    check_har_path,
+    har_recording,
+)
 from th_ext.net._scope import HeaderScope, Origin, origin_of, redact, redact_url
 
 if TYPE_CHECKING:
@@ -36,9 +47,16 @@ if TYPE_CHECKING:
     import httpx
 
 __all__ = [
+    "HAR_MAX_HEADERS",
+    "HAR_MAX_HEADER_VALUE",
+    "HAR_MAX_TOTAL_BODY_BYTES",
+    "HarError",
+    "HarRecorder",
     "HeaderScope",
     "Origin",
+    "check_har_path",
     "client_options",
+    "har_recording",
     "origin_of",
     "redact",
     "redact_url",

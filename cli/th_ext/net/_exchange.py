@@ -36,6 +36,8 @@ from th_ext.net._scope import redact
 if TYPE_CHECKING:
     import httpx
 
+    from th_ext.net._har import HarEntry, HarRecorder
+
 __all__ = [
     "ERROR_BODY_BYTES",
     "ERROR_WORDS",
@@ -236,14 +238,17 @@ def shorten(text: str, limit: int = ERROR_WORDS) -> str:
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
-async def http_failure(response: httpx.Response) -> str:
+async def http_failure(response: httpx.Response, entry: HarEntry | None = None) -> str:
     """``HTTP <status> <reason>``, and ``: <message>`` when the body is an error object with
-    one (the HTTP+JSON binding's ``{"error": {"message": ...}}``, or a JSON-RPC error)."""
+    one (the HTTP+JSON binding's ``{"error": {"message": ...}}``, or a JSON-RPC error). The
+    body read goes to ``entry`` too, when the run records its exchanges."""
     words = f"HTTP {response.status_code} {_cut(response.reason_phrase)}".rstrip()
     body = bytearray()
     try:
         async for chunk in read_body(response, ERROR_BODY_BYTES, "the answer"):
             body += chunk
+            if entry is not None:
+                entry.body_read(chunk)
     except (BodyTooLargeError, BodyTruncatedError, BodyCorruptError, BodyIncompleteError):
         return words
     except FetchError:
@@ -312,6 +317,7 @@ async def exchange_http(
     take: Take,
     timeout: float,
     max_bytes: int,
+    recorder: HarRecorder | None = None,
 ) -> None:
     """Send one request and record its answer in ``exchange``; never raises for the wire.
 
@@ -319,15 +325,41 @@ async def exchange_http(
     ``Accept-Encoding: identity`` are the exchange's own and replace a caller's header of the
     same name, whatever its case. A stream that stops answering after a final state has ended;
     before one, the deadline is a failure (``unreachable`` when not even a status line came).
+    With a ``recorder``, the request and all of its answer read (within ``max_bytes``) are
+    recorded too, as a HAR entry.
     """
     own = {"Accept": accept, "Accept-Encoding": "identity"}
     if content is not None:
         own["Content-Type"] = content_type
     replaced = {name.lower() for name in own}
     headers = {k: v for k, v in headers.items() if k.lower() not in replaced} | own
+    entry = None
+    if recorder is not None:
+        entry = recorder.start(method, url, headers, content, content_type)
+    try:
+        await _exchange(
+            client, exchange, method, url, headers, content, take, timeout, max_bytes, entry
+        )
+    finally:
+        if entry is not None:
+            entry.end(exchange.failure)
+
+
+async def _exchange(  # noqa: PLR0917 (one private step of exchange_http)
+    client: httpx.AsyncClient,
+    exchange: RpcExchange,
+    method: str,
+    url: str,
+    headers: dict[str, str],
+    content: bytes | None,
+    take: Take,
+    timeout: float,
+    max_bytes: int,
+    entry: HarEntry | None,
+) -> None:
     try:
         async with asyncio.timeout(timeout):
-            await _read(client, exchange, method, url, headers, content, take, max_bytes)
+            await _read(client, exchange, method, url, headers, content, take, max_bytes, entry)
     except TimeoutError:
         if not _ended(exchange):
             exchange.failure = f"no complete answer within {timeout:g} s"
@@ -361,13 +393,18 @@ async def _read(  # noqa: PLR0917 (one private step of exchange_http)
     content: bytes | None,
     take: Take,
     max_bytes: int,
+    entry: HarEntry | None,
 ) -> None:
     async with client.stream(method, url, content=content, headers=headers) as response:
         exchange.answered = True
+        if entry is not None:
+            entry.response(response)
         if response.status_code >= 400:
-            exchange.failure = await http_failure(response)
+            exchange.failure = await http_failure(response, entry)
             return
         body = read_body(response, max_bytes, "the answer")
+        if entry is not None:
+            body = _recorded(body, entry)
         if response.headers.get("content-type", "").startswith("text/event-stream"):
             parser = EventParser()
             async for chunk in body:
@@ -383,6 +420,13 @@ async def _read(  # noqa: PLR0917 (one private step of exchange_http)
         async for chunk in body:
             whole += chunk
         take(exchange, bytes(whole))
+
+
+async def _recorded(body: AsyncIterator[bytes], entry: HarEntry) -> AsyncIterator[bytes]:
+    """``body``'s pieces, each recorded in ``entry`` as it is read."""
+    async for piece in body:
+        entry.body_read(piece)
+        yield piece
 
 
 def _ended(exchange: RpcExchange) -> bool:

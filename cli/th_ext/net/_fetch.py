@@ -38,6 +38,7 @@ from th_ext._exceptions import (
     RedirectError,
     SourceArgumentError,
     SourceTooLargeError,
+    ThExtError,
 )
 from th_ext._sync import run_sync
 from th_ext.net import client_options, ssl_context
@@ -50,6 +51,7 @@ from th_ext.net._exchange import (
     read_body,
     shorten,
 )
+from th_ext.net._har import HarEntry, HarRecorder
 from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url
 
 __all__ = ["MAX_INTERIM", "FetchResult", "PolicyTransport", "fetch", "fetch_async", "run_alone"]
@@ -83,6 +85,7 @@ async def fetch_async(
     user_agent: str = "th-ext",
     same_origin: bool = False,
     if_none_match: str | None = None,
+    recorder: HarRecorder | None = None,
 ) -> FetchResult:
     """GET ``url`` through ``client`` and return the body, or raise a ``FetchError`` (its
     subclasses ``FetchTimeoutError``, ``HTTPStatusCodeError``, ``RedirectError``),
@@ -95,7 +98,8 @@ async def fetch_async(
     With ``same_origin``, a redirect to another origin than ``url``'s is refused before it is
     followed (``redirect-off-origin``). With ``if_none_match`` (an entity tag held from an
     earlier fetch) every request asks only for a changed document: a 304 then returns a
-    ``FetchResult`` of status 304 and no body; a 304 to any other request is an error.
+    ``FetchResult`` of status 304 and no body; a 304 to any other request is an error. A
+    ``recorder`` records each request (HAR).
     """
     condition = () if if_none_match is None else (("If-None-Match", if_none_match),)
     seen = [url]
@@ -104,7 +108,13 @@ async def fetch_async(
         async with asyncio.timeout(deadline.remaining()):
             while True:
                 location, result = await _get(
-                    client, current, scope, max_bytes, user_agent, condition=condition
+                    client,
+                    current,
+                    scope,
+                    max_bytes,
+                    user_agent,
+                    condition=condition,
+                    recorder=recorder,
                 )
                 if result is not None:
                     status, content_type, body, headers = result
@@ -221,6 +231,7 @@ async def _get(
     user_agent: str,
     *,
     condition: tuple[tuple[str, str], ...] = (),
+    recorder: HarRecorder | None = None,
 ) -> tuple[str, _Answer | None]:
     """One request: a redirect's ``Location`` and ``None``, or ``""`` and (status, content
     type, body, header fields). ``condition`` is the If-None-Match asked, if any."""
@@ -238,18 +249,38 @@ async def _get(
         )
     except (httpx.InvalidURL, UnicodeError) as exc:
         raise SourceArgumentError(f"{where}: cannot be sent ({shorten(str(exc))})") from None
+    entry = None
+    if recorder is not None:
+        entry = recorder.start("GET", url, dict(request.headers), None, "")
+    failure = "the read was cut short"
     try:
-        response = await client.send(request, stream=True)
-    except httpx.TransportError as exc:
-        raise FetchError(f"{where}: {redact(describe(exc))}") from None
-    try:
-        return await _answer(response, where, max_bytes, asked=bool(condition))
+        try:
+            response = await client.send(request, stream=True)
+        except httpx.TransportError as exc:
+            raise FetchError(f"{where}: {redact(describe(exc))}") from None
+        if entry is not None:
+            entry.response(response)
+        try:
+            answer = await _answer(response, where, max_bytes, asked=bool(condition), entry=entry)
+        finally:
+            await response.aclose()
+        failure = ""
+        return answer
+    except ThExtError as exc:
+        failure = str(exc)
+        raise
     finally:
-        await response.aclose()
+        if entry is not None:
+            entry.end(failure)
 
 
 async def _answer(
-    response: httpx.Response, where: str, max_bytes: int, *, asked: bool = False
+    response: httpx.Response,
+    where: str,
+    max_bytes: int,
+    *,
+    asked: bool = False,
+    entry: HarEntry | None = None,
 ) -> tuple[str, _Answer | None]:
     status = response.status_code
     if status == 304:
@@ -277,6 +308,8 @@ async def _answer(
     try:
         async for chunk in read_body(response, max_bytes, where):
             chunks.append(chunk)
+            if entry is not None:
+                entry.body_read(chunk)
     except BodyTooLargeError:
         what = "sent more than" if encoding in ("identity", "") else "expands past"
         raise _too_large(where, f"{what} {max_bytes} bytes", max_bytes) from None

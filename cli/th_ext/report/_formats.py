@@ -13,17 +13,17 @@ Adding a format is one function with the ``Renderer`` signature and one entry in
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from th_ext._exceptions import SourceError, ThExtError
-from th_ext.net import redact_url
+from th_ext.problems import error_code, error_record
 from th_ext.report._github import annotation, conform_github, validate_github
 from th_ext.report._html import conform_html
 from th_ext.report._json import demo_json, to_json, to_line
 from th_ext.report._junit import run_junit
+from th_ext.report._sarif import sarif_text
 from th_ext.report._text import (
     conform_text,
     demo_text,
@@ -225,6 +225,20 @@ def html(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
         yield conform_html(report)
 
 
+def sarif(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
+    """One SARIF 2.1.0 log of every report (and of every error document of a source that
+    could not be checked), for GitHub code scanning."""
+    listed = list(reports)
+    for report in listed:
+        if not (
+            isinstance(report, Report)
+            or _is_conform(report)
+            or (isinstance(report, dict) and isinstance(report.get("error"), dict))
+        ):
+            raise _cannot("sarif", report)
+    yield sarif_text(listed, conform=any(_is_conform(report) for report in listed))
+
+
 def jsonl(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
     """JSON Lines: one line per report as each arrives, the object ``json`` gives for it alone.
     A document already made (a dict, such as an agent's report with its ``source``) is written
@@ -241,6 +255,7 @@ FORMATS: dict[str, Renderer] = {
     "junit": junit,
     "github": github,
     "html": html,
+    "sarif": sarif,
 }
 """Every format by name. Adding one: a ``Renderer`` and its entry here."""
 
@@ -262,15 +277,6 @@ def render(report: Any, format: str = "text", *, color: bool = False) -> str:
     return "".join(stream(reports, format, RenderOptions(color=color, many=many)))
 
 
-def error_code(exc: ThExtError) -> str:
-    """``exc``'s stable code: its own ``code``, or its class name in kebab case."""
-    code = getattr(exc, "code", None)
-    if isinstance(code, str) and code:
-        return code
-    name = type(exc).__name__.removesuffix("Error") or "error"
-    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
-
-
 def error_document(
     exc: ThExtError, format: str, *, command: str | None, source: object = None
 ) -> str:
@@ -284,18 +290,3 @@ def error_document(
     """
     document = error_record(exc, command, source)
     return "".join(stream([document], format))
-
-
-def error_record(exc: ThExtError, command: str | None, source: object = None) -> dict[str, Any]:
-    """The error document of ``command`` that could not check ``source`` at all, as data:
-    ``{"command", "source", "exit_code": 2, "error": {"code", "message"}}``, credentials in a
-    source URL redacted; the line ``jsonl`` writes for it."""
-    shown = None
-    if isinstance(source, str):
-        shown = redact_url(source) if "@" in source else source
-    return {
-        "command": command,
-        "source": shown,
-        "exit_code": 2,
-        "error": {"code": error_code(exc), "message": " ".join(str(exc).split())},
-    }

@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from th_ext.batch import Statistics
     from th_ext.demo import DemoRun
 
-__all__ = ["demo_json", "to_json", "to_line"]
+__all__ = ["demo_json", "statistics_json", "to_json", "to_line"]
 
 #: Past this depth the lines stop moving right, so that the output stays linear in size.
 _MAX_INDENT_LEVEL = 64
@@ -110,3 +111,9 @@ def demo_json(run: DemoRun) -> dict[str, Any]:
         "dry_run": {"passed": run.dry_run_passed, **run.dry_run.to_dict()},
         "conform": run.conformance.to_dict(),
     }
+
+
+def statistics_json(statistics: Statistics, *, command: str, exit_code: int) -> str:
+    """``--statistics --format json``: ``{"command", "exit_code", "sources", "problems",
+    "errors"}``."""
+    return to_json({"command": command, "exit_code": exit_code, **statistics.to_dict()}) + "\n"

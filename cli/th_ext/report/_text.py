@@ -1,5 +1,5 @@
 """The text formats, for people: validate's and conform's reports, dispatch's dry run and live
-check, and the demo's steps.
+check, the demo's steps, and a run's summary and counts by code (``--statistics``).
 
 Each problem, requirement or check is a line or a short block; colour (ANSI SGR) only when the
 caller asks for it. Every string that came from a card, a message or an agent goes through
@@ -16,6 +16,7 @@ from th_ext.net import redact_url
 from th_ext.problems import LAYERS, Problem, clean
 
 if TYPE_CHECKING:
+    from th_ext.batch import Statistics, Summary
     from th_ext.conform import Check, ConformReport, RequirementResult
     from th_ext.demo import DemoRun
     from th_ext.dispatch import DispatchPlan, LiveReport
@@ -28,7 +29,10 @@ __all__ = [
     "interface_table",
     "render_live",
     "render_plan",
+    "statistics_lines",
+    "statistics_text",
     "status_word",
+    "summary_text",
     "validate_concise",
     "validate_count",
     "validate_text",
@@ -506,3 +510,73 @@ def _validation_lines(report: Report) -> list[str]:
             names = ", ".join(f"/{name}" for name in commands) or "none"
             lines.append(f"extension {extension.get('uri')}: commands {names}")
     return lines
+
+
+_SEVERITY_WORDS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def statistics_lines(statistics: Statistics, *, conform: bool = False) -> list[str]:
+    """The statistics as text lines, one per code under a heading per kind; none when
+    nothing was found."""
+    lines: list[str] = []
+    problems, errors = statistics.problems, statistics.errors
+    width = len(str(max([0, *(row.count for row in [*problems, *errors])])))
+    if problems:
+        kind = "requirements failed" if conform else "problems"
+        lines.append(f"{kind} by code, most frequent first:")
+        noun = "agent" if conform else "source"
+        for row in problems:
+            where = f"in {row.sources} {noun}{'s' * (row.sources != 1)}"
+            lines.append(
+                f"  {row.count:>{width}}  {row.code} ({_SEVERITY_WORDS[row.severity]}, {where})"
+            )
+    if errors:
+        lines.append(f"could not be {'checked' if conform else 'read'}, by error code:")
+        lines += [f"  {row.count:>{width}}  {row.code}" for row in errors]
+    return lines
+
+
+def statistics_text(statistics: Statistics, *, conform: bool = False) -> str:
+    """``--statistics`` as text: the counts by code, or one line saying nothing was found."""
+    lines = statistics_lines(statistics, conform=conform)
+    noun = "agent" if conform else "source"
+    checked = f"{statistics.sources} {noun}{'s' * (statistics.sources != 1)} checked"
+    if not lines:
+        return f"{checked}: nothing found\n"
+    return "\n".join([*lines, checked]) + "\n"
+
+
+def summary_text(
+    summary: Summary,
+    noun: str,
+    good: str,
+    bad: str,
+    *,
+    interrupted: bool = False,
+    conform: bool = False,
+) -> str:
+    """The summary after the reports of a run: each failing source with its first problem
+    (the first ``shown``), the slowest, the counts by code, then one line counting the
+    ``noun`` (``cards``, ``agents``) by verdict, ``good`` and ``bad`` naming exit codes 0
+    and 1."""
+    lines = [""]
+    if summary.failing:
+        more = summary.failed + summary.unreadable - len(summary.failing)
+        lines.append("failing:" + (f" (the first {len(summary.failing)})" if more > 0 else ""))
+        for failing in summary.failing:
+            why = f": [{failing.code}] {failing.message}" if failing.code else ""
+            lines.append(f"  {clean(failing.source)} (exit {failing.exit_code}){why}")
+    slowest = summary.slowest
+    if len(slowest) > 1:
+        lines.append("slowest:")
+        lines += [f"  {seconds:.2f} s  {clean(source)}" for source, seconds in slowest]
+    lines += statistics_lines(summary.statistics, conform=conform)
+    if interrupted:
+        lines.append("interrupted: the sources not listed here were not checked")
+    parts = [f"{summary.passed} {good}", f"{summary.failed} {bad}"]
+    if summary.unreadable:
+        parts.append(f"{summary.unreadable} could not be read")
+    if summary.duplicates:
+        parts.append(f"{summary.duplicates} listed more than once")
+    lines.append(f"{summary.checked} {noun}: " + ", ".join(parts))
+    return "\n".join(lines) + "\n"

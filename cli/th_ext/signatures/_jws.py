@@ -27,6 +27,7 @@ import binascii
 import ipaddress
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -50,11 +51,13 @@ if TYPE_CHECKING:
 __all__ = [
     "ALGORITHMS",
     "MAX_KEYS",
+    "MAX_KID",
     "MAX_SIGNATURES",
     "KeySet",
     "KeysError",
     "SignatureOptions",
     "SignedCard",
+    "check_kid",
     "check_signatures",
     "parse_jwks",
     "read_keys",
@@ -85,6 +88,8 @@ MAX_HEADER_DEPTH = 8
 """The deepest nesting accepted inside a protected header."""
 MAX_SHOWN = 5
 """Empty values named in a message before "and N more"."""
+MAX_KID = 256
+"""The longest ``kid`` ``sign_card`` and a JWKS made by th-ext accept, in characters."""
 MAX_CANDIDATES = 8
 """Keys tried for one signature (keys that share its ``kid``); the others are not tried."""
 """Empty values named in a message before "and N more"."""
@@ -156,7 +161,13 @@ _LEAST_READ = 0.05
 
 
 def parse_jwks(data: bytes, source: str) -> KeySet:
-    """The public keys of a JWKS document (RFC 7517 section 5); ``KeysError`` otherwise."""
+    """The public keys of a JWKS document (RFC 7517 section 5); ``KeysError`` otherwise (a
+    PEM key is named as such, with the command that makes a JWKS of it)."""
+    if data.lstrip()[:10] == b"-----BEGIN":
+        raise KeysError(
+            f"{source}: a PEM file, not a JWKS: --keys wants a JWKS (JSON); make one with "
+            f"th-ext keys jwks {source} --kid KID"
+        )
     try:
         document = json.loads(data)
     except (ValueError, RecursionError):
@@ -167,7 +178,7 @@ def parse_jwks(data: bytes, source: str) -> KeySet:
     if len(entries) > MAX_KEYS:
         raise KeysError(f"{source}: {len(entries)} keys, more than the {MAX_KEYS} accepted")
     keys = tuple(
-        {k: v for k, v in entry.items() if k in _PUBLIC_MEMBERS}
+        public_members(entry)
         for entry in entries
         if isinstance(entry, dict) and entry.get("kty") in ("EC", "RSA", "OKP")
     )
@@ -298,7 +309,7 @@ class _Verifier:
         signature = _b64decode(entry["signature"])
         failures: list[str] = []
         for key, source in fitting:
-            algorithm = _algorithm(alg)
+            algorithm = algorithm_for(alg)
             try:
                 public = _from_jwk(algorithm, key)
             except KeysError as exc:
@@ -519,26 +530,26 @@ def sign_card(
     kid: str,
     jku: str | None = None,
     alg: str | None = None,
+    password: bytes | None = None,
 ) -> SignedCard:
     """``data`` (a card's text) with one more signature over section 8.4.1's form.
 
-    ``key_text`` is a private key, PEM or JWK. The protected header is ``alg``, ``typ``
-    ``JOSE``, ``kid`` and ``jku`` when given; ``alg`` defaults to what the key is for (ES256
-    for a P-256 key). Every byte of ``data`` outside the ``signatures`` array stays as it was.
-    Raises ``KeysError`` (the key) or ``ValueError`` (the card is not a JSON object).
+    ``key_text`` is a private key, PEM or JWK (an encrypted PEM with its ``password``). The
+    protected header is ``alg``, ``typ`` ``JOSE``, ``kid`` and ``jku`` when given; ``alg``
+    defaults to what the key is for (ES256 for a P-256 key). Every byte of ``data`` outside the
+    ``signatures`` array stays as it was. Raises ``KeysError`` (the key) or ``ValueError`` (the
+    card is not a JSON object).
     """
+    check_kid(kid)
     text = data.decode("utf-8-sig")
     card = json.loads(text)
     if not isinstance(card, dict):
         raise ValueError("the card is not a JSON object")
-    private, key_alg = _private_key(key_text)
+    private, key_alg = load_key(key_text, "--key", password=password)
     alg = alg or key_alg
-    if alg not in _FITS:
-        raise KeysError(f"--alg {alg}: th-ext signs with {', '.join(ALGORITHMS)}")
-    own = _key_jwk(_algorithm(key_alg), private)
-    if not _fits({k: v for k, v in own.items() if k != "alg"}, alg):
-        raise KeysError(f"--alg {alg} does not fit the key ({_key_type(own)})")
-    algorithm = _algorithm(alg)
+    own = _key_jwk(algorithm_for(key_alg), private)
+    fitting_key(own, alg, "--key")
+    algorithm = algorithm_for(alg)
     header: dict[str, str] = {"alg": alg, "typ": "JOSE", "kid": kid}
     if jku is not None:
         header["jku"] = jku
@@ -557,45 +568,134 @@ def sign_card(
     return SignedCard(prefix + _insert(text, entry).encode("utf-8"), alg, rejects)
 
 
-def _private_key(key_text: bytes) -> tuple[Any, str]:
-    """The private key in ``key_text`` (PEM or JWK) and the algorithm it is for."""
+def check_kid(kid: str) -> str:
+    """``kid`` when it is usable in a JWKS and a protected header: not empty, at most
+    ``MAX_KID`` characters, no control or format character; ``KeysError`` otherwise."""
+    if not kid:
+        raise KeysError("--kid is empty")
+    if len(kid) > MAX_KID:
+        raise KeysError(f"--kid is {len(kid)} characters long, more than {MAX_KID}")
+    for char in kid:
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+            raise KeysError(
+                f"--kid holds the control character U+{ord(char):04X}: a kid is printable text"
+            )
+    return kid
+
+
+def fitting_key(jwk: dict[str, Any], alg: str, source: str) -> None:
+    """Nothing when the key of ``jwk`` (its ``kty`` and ``crv``) can sign with ``alg``;
+    ``KeysError`` naming ``source`` otherwise."""
+    if alg not in _FITS:
+        raise KeysError(f"--alg {alg}: th-ext signs with {', '.join(ALGORITHMS)}")
+    if not _fits({k: v for k, v in jwk.items() if k in ("kty", "crv")}, alg):
+        kty, curves = _FITS[alg]
+        needed = f"{kty} {' or '.join(curves)}".strip()
+        held = _key_type({k: v for k, v in jwk.items() if k in ("kty", "crv")})
+        raise KeysError(
+            f"{source}: --alg {alg} does not fit the key ({held}): {alg} needs an {needed} key"
+        )
+
+
+def public_members(jwk: dict[str, Any]) -> dict[str, Any]:
+    """The members of ``jwk`` that a JWKS publishes: never a private one (``d``, ``p``...)."""
+    return {k: v for k, v in jwk.items() if k in _PUBLIC_MEMBERS}
+
+
+def load_key(
+    key_text: bytes, source: str, *, password: bytes | None = None, public: bool = False
+) -> tuple[Any, str]:
+    """The key in ``key_text`` (PEM or JWK) and the algorithm it is for; a private key, or
+    with ``public`` a public one too. ``KeysError`` naming ``source`` when it is not one."""
     # cryptography is imported here, when a key is read, never on validate's start-up.
+    from cryptography.exceptions import UnsupportedAlgorithm
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec, ed448, ed25519, rsa
 
+    wanted = "key" if public else "private key"
+    key: Any
     if key_text.lstrip().startswith(b"-----BEGIN"):
-        try:
-            key = serialization.load_pem_private_key(key_text, password=None)
-        except (ValueError, TypeError) as exc:
-            raise KeysError(f"--key: not an unencrypted PEM private key ({_short(exc)})") from None
+        label = key_text.lstrip().split(b"\n", 1)[0]
+        if b"PUBLIC KEY" in label:
+            if not public:
+                raise KeysError(f"{source}: a public key cannot sign: give the private key")
+            try:
+                key = serialization.load_pem_public_key(key_text)
+            except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
+                raise KeysError(f"{source}: not a usable PEM public key ({_short(exc)})") from None
+        else:
+            key = _pem_private_key(key_text, source, password)
     else:
-        try:
-            jwk = json.loads(key_text)
-        except (ValueError, RecursionError):
-            raise KeysError("--key: neither a PEM private key nor a JWK") from None
-        if (
-            not isinstance(jwk, dict)
-            or jwk.get("kty") not in ("EC", "RSA", "OKP")
-            or "d" not in jwk
-        ):
-            raise KeysError("--key: the JWK is not an EC, RSA or OKP private key")
-        family = {"EC": "ES256", "RSA": "RS256", "OKP": "EdDSA"}[jwk["kty"]]
-        try:
-            key = _from_jwk(_algorithm(family), jwk)
-        except KeysError as exc:
-            raise KeysError(f"--key: the JWK is not a usable key ({exc})") from None
-        if isinstance(jwk.get("alg"), str):
-            return key, jwk["alg"]
-    if isinstance(key, ec.EllipticCurvePrivateKey):
+        key, named = _jwk_key(key_text, source, wanted, public)
+        if named is not None:
+            return key, named
+    private_types = (
+        ec.EllipticCurvePrivateKey,
+        rsa.RSAPrivateKey,
+        ed25519.Ed25519PrivateKey,
+        ed448.Ed448PrivateKey,
+    )
+    if not public and not isinstance(key, private_types):
+        raise KeysError(f"{source}: a public key cannot sign: give the private key")
+    if isinstance(key, ec.EllipticCurvePrivateKey | ec.EllipticCurvePublicKey):
         alg = _CURVE_ALGORITHMS.get(key.curve.name)
         if alg is None:
-            raise KeysError(f"--key: curve {key.curve.name} is not one A2A signers use")
+            raise KeysError(f"{source}: curve {key.curve.name} is not one A2A signers use")
         return key, alg
-    if isinstance(key, rsa.RSAPrivateKey):
+    if isinstance(key, rsa.RSAPrivateKey | rsa.RSAPublicKey):
         return key, "RS256"
-    if isinstance(key, ed25519.Ed25519PrivateKey | ed448.Ed448PrivateKey):
+    if isinstance(
+        key,
+        ed25519.Ed25519PrivateKey
+        | ed448.Ed448PrivateKey
+        | ed25519.Ed25519PublicKey
+        | ed448.Ed448PublicKey,
+    ):
         return key, "EdDSA"
-    raise KeysError("--key: an EC, RSA, Ed25519 or Ed448 private key is needed")
+    raise KeysError(f"{source}: an EC, RSA, Ed25519 or Ed448 key is needed")
+
+
+def _pem_private_key(key_text: bytes, source: str, password: bytes | None) -> Any:
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+
+    head = key_text.lstrip()[:200]
+    encrypted = b"ENCRYPTED" in head.split(b"\n\n", 1)[0]
+    if encrypted and password is None:
+        raise KeysError(
+            f"{source}: the PEM key is encrypted: give its password with --password-file FILE "
+            "or the TH_EXT_KEY_PASSWORD environment variable"
+        )
+    try:
+        return serialization.load_pem_private_key(
+            key_text, password=password if encrypted else None
+        )
+    except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
+        if encrypted:
+            raise KeysError(f"{source}: the password does not decrypt the PEM key") from None
+        raise KeysError(f"{source}: not a usable PEM private key ({_short(exc)})") from None
+
+
+def _jwk_key(key_text: bytes, source: str, wanted: str, public: bool) -> tuple[Any, str | None]:
+    """The key of a JWK, and the algorithm the JWK names for it (``None`` when it names none
+    that th-ext signs with)."""
+    try:
+        jwk = json.loads(key_text)
+    except (ValueError, RecursionError):
+        raise KeysError(f"{source}: not a key (neither a PEM {wanted} nor a JWK)") from None
+    if not isinstance(jwk, dict) or jwk.get("kty") not in ("EC", "RSA", "OKP"):
+        raise KeysError(f"{source}: the JWK is not an EC, RSA or OKP {wanted}")
+    if "d" not in jwk and not public:
+        raise KeysError(
+            f"{source}: the JWK is a public key, which cannot sign: give the private key"
+        )
+    family = {"EC": "ES256", "RSA": "RS256", "OKP": "EdDSA"}[jwk["kty"]]
+    try:
+        key = _from_jwk(algorithm_for(family), jwk)
+    except KeysError as exc:
+        raise KeysError(f"{source}: the JWK is not a usable key ({exc})") from None
+    named = jwk.get("alg")
+    return key, named if isinstance(named, str) and named in _FITS else None
 
 
 def _from_jwk(algorithm: Algorithm, jwk: dict[str, Any]) -> Any:
@@ -654,7 +754,8 @@ def _skip(text: str, position: int) -> int:
     return position
 
 
-def _algorithm(alg: str) -> Algorithm:
+def algorithm_for(alg: str) -> Algorithm:
+    """PyJWT's algorithm ``alg`` (one of ``ALGORITHMS``)."""
     # PyJWT (and cryptography under it) is imported when a signature is checked or made:
     # measured, it adds about 40 ms, which an unsigned card's validation never pays.
     from jwt.algorithms import get_default_algorithms

@@ -37,6 +37,8 @@ from th_ext.sources._caching import caching_problems
 if TYPE_CHECKING:
     import httpx
 
+    from th_ext.net import HarRecorder
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_TIMEOUT",
@@ -216,6 +218,7 @@ def read_source(
     *,
     well_known: bool = True,
     scope: HeaderScope | None = None,
+    recorder: HarRecorder | None = None,
 ) -> SourceBytes:
     """The bytes of the document at ``source``: a file path, ``-`` for stdin, or an http(s) URL.
 
@@ -224,7 +227,7 @@ def read_source(
     ``scope`` decides which requests carry ``limits.headers`` (by default: the origin of
     ``source`` and of ``limits.header_origins``); pass one to share it with later requests.
     Credentials in a URL (``user:password@``) are redacted in ``source``, ``location`` and
-    every message.
+    every message. A ``recorder`` records each request (HAR).
 
     Raises a ``SourceError`` subclass when nothing could be read: ``SourceArgumentError`` (bad
     source or limits), ``SourceUnreadableError`` (file or stdin), ``SourceTooLargeError`` (over
@@ -238,7 +241,7 @@ def read_source(
     if is_url(source):
         if scope is None:
             scope = header_scope(source, limits)
-        return _read_url(source, limits, scope, well_known=well_known)
+        return _read_url(source, limits, scope, well_known=well_known, recorder=recorder)
     scheme = _SCHEME.match(source)
     if scheme:
         raise SourceArgumentError(
@@ -275,7 +278,12 @@ def _read_file(path: str, max_bytes: int) -> bytes:
 
 
 def _read_url(
-    source: str, limits: SourceLimits, scope: HeaderScope, *, well_known: bool
+    source: str,
+    limits: SourceLimits,
+    scope: HeaderScope,
+    *,
+    well_known: bool,
+    recorder: HarRecorder | None = None,
 ) -> SourceBytes:
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import run_alone
@@ -283,7 +291,13 @@ def _read_url(
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
     return run_alone(
         lambda client: read_url_async(
-            source, limits, scope, client=client, deadline=deadline, well_known=well_known
+            source,
+            limits,
+            scope,
+            client=client,
+            deadline=deadline,
+            well_known=well_known,
+            recorder=recorder,
         )
     )
 
@@ -297,6 +311,7 @@ async def read_url_async(
     deadline: Deadline,
     well_known: bool = True,
     if_none_match: str | None = None,
+    recorder: HarRecorder | None = None,
 ) -> SourceBytes:
     """The card at the URL ``source``, read through ``client`` by ``deadline``: the well-known
     path for a base URL (``well_known``), the pre-0.3 path when the first answers 404 (with its
@@ -304,7 +319,8 @@ async def read_url_async(
     what ``read_source`` does for a URL, for callers that read many sources on one loop.
     A card (``well_known``) has the warnings of ``caching_problems`` among its notices. With
     ``if_none_match`` (the card's entity tag from an earlier read) the card is asked for only
-    if it changed: unchanged, it is a ``SourceBytes`` of status 304 with no data."""
+    if it changed: unchanged, it is a ``SourceBytes`` of status 304 with no data. A
+    ``recorder`` records each request (HAR)."""
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import fetch_async
 
@@ -322,6 +338,7 @@ async def read_url_async(
             max_redirects=MAX_REDIRECTS,
             user_agent=f"th-ext/{__version__}",
             if_none_match=if_none_match,
+            recorder=recorder,
         )
         notices = tuple(_withheld_notice(text) for text in scope.notices()[withheld_before:])
         if well_known and result.status != 304:

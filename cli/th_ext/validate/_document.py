@@ -13,7 +13,7 @@ from typing import Any
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import CardDocumentError
-from th_ext.net import HeaderScope
+from th_ext.net import HarRecorder, HeaderScope
 from th_ext.problems._problem import Problem
 from th_ext.sources._source import SourceBytes, SourceLimits, read_source
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
@@ -117,16 +117,21 @@ class LoadedCard:
 
 
 def load_card(
-    source: str, limits: SourceLimits | None = None, *, scope: HeaderScope | None = None
+    source: str,
+    limits: SourceLimits | None = None,
+    *,
+    scope: HeaderScope | None = None,
+    recorder: HarRecorder | None = None,
 ) -> LoadedCard:
     """Read ``source`` and parse it as a card: a JSON object.
 
     Raises what ``read_source`` raises, and ``CardDocumentError`` when the bytes are not a JSON
     object (empty, not UTF-8, not JSON, nested too deep, or a top-level array or scalar). Its
     ``code`` is the document problem's code (``empty-document``, ``invalid-utf8``,
-    ``invalid-json``, ``too-deep``, ``not-an-object``).
+    ``invalid-json``, ``too-deep``, ``not-an-object``). A ``recorder`` records the card's
+    requests (HAR).
     """
-    return parse_card(read_source(source, limits, scope=scope))
+    return parse_card(read_source(source, limits, scope=scope, recorder=recorder))
 
 
 def parse_card(raw: SourceBytes) -> LoadedCard:

@@ -88,6 +88,7 @@ class ProblemList(list[Problem]):
                     "are listed",
                     example.layer,
                     hidden=more,
+                    counts_code=code,
                 )
             )
         if self.stopped:

@@ -32,7 +32,7 @@ from th_ext._exceptions import DeadlineError, SchemaError, SourceError
 from th_ext.problems._problem import Layer, Problem
 from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._card_schema import URL_PATTERN
-from th_ext.validate._document import parse_document
+from th_ext.validate._document import json_type, parse_document
 from th_ext.validate._positions import pointer
 
 __all__ = [
@@ -294,9 +294,9 @@ def _card_words(error: Any, path: tuple[str | int, ...]) -> tuple[str, str, str]
     keyword, value, instance = error.validator, error.validator_value, error.instance
     if keyword == "type":
         expected = " or ".join(_TYPES.get(str(k), str(k)) for k in _listed(value))
-        found = _TYPES.get(_json_kind(instance), "null")
+        found = _TYPES.get(json_type(instance), "null")
         if path and isinstance(path[-1], int):
-            return "wrong-type", f"{name} must hold {_plural(value)}, not {found}", ""
+            name = f"each item of {name}"
         return "wrong-type", f"{name} must be {expected}, not {found}", ""
     if keyword == "minLength" and value == 1:
         return "empty-field", f"the required field {name} is empty", f"give {name} a value"
@@ -325,6 +325,12 @@ def _card_words(error: Any, path: tuple[str | int, ...]) -> tuple[str, str, str]
                 f"{title} may set one of {listed}, not {', '.join(given)}",
                 f"keep one of {', '.join(given)}",
             )
+        if instance:  # only keys the message does not have: a client reads nothing
+            return (
+                "no-known-field",
+                f"none of this object's fields is a field of {title}",
+                f"its fields are {listed}; as it is, a client reads nothing",
+            )
         return (
             "empty-oneof",
             f"this {title} names none of its kinds ({listed})",
@@ -342,25 +348,6 @@ def _card_words(error: Any, path: tuple[str | int, ...]) -> tuple[str, str, str]
 
 def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
-
-
-def _plural(value: Any) -> str:
-    kinds = [str(k) for k in _listed(value)]
-    return " or ".join(f"{k}s" if k != "boolean" else "true or false" for k in kinds)
-
-
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _hint(error: Any, schema_name: str) -> str:

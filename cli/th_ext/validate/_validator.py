@@ -5,7 +5,7 @@ beside the schema."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -15,7 +15,7 @@ from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import discover, schema_document
 from th_ext.catalog._records import ExtensionVersion
 from th_ext.net import redact, redact_url
-from th_ext.problems._problem import Problem
+from th_ext.problems._problem import Problem, Selection
 from th_ext.validate._card import card_validator, check_card
 from th_ext.validate._document import decode_document, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
@@ -39,13 +39,16 @@ class ValidateOptions:
     are the extensions the card must declare; ``schema`` replaces an extension's schema;
     ``family`` are the host extensions' schemas found for this run (``--schemas``);
     ``card_checks`` are further checks of the parsed card, run after the extension layer,
-    whose problems are placed and reported with the others (signatures, for one)."""
+    whose problems are placed and reported with the others (signatures, for one);
+    ``selection`` (``--select``, ``--ignore``) leaves out the problems whose code does not
+    count, before the verdict (a problem that left no card to check always stays)."""
 
     strict: bool = False
     extensions: tuple[str, ...] = ()
     schema: SchemaOverride | None = None
     family: tuple[FamilySchema, ...] = ()
     card_checks: tuple[Callable[[dict[str, Any]], list[Problem]], ...] = ()
+    selection: Selection = field(default_factory=Selection)
 
 
 def validate_bytes(
@@ -73,12 +76,12 @@ def validate_bytes(
     problems = [*notices, *problems]
     report = Report(source, location or source, problems, strict=options.strict)
     if text is None:
-        return _unread(report)
+        return _selected(_unread(report), options)
     parsed = parse_text(text, deadline)
     problems.extend(parsed.problems)
     if parsed.fatal:
-        return _unread(report)
-    _check_value(report, parsed.value, options, deadline)
+        return _selected(_unread(report), options)
+    _selected(_check_value(report, parsed.value, options, deadline), options)
     del parsed  # freed first, so that placing many problems never holds both at once
     report.problems = place_problems(text, report.problems)
     report.source_lines = source_lines(text, report.problems)
@@ -108,8 +111,8 @@ def validate_value(
                 fatal=True,
             )
         )
-        return _unread(report)
-    return _check_value(report, value, options, deadline)
+        return _selected(_unread(report), options)
+    return _selected(_check_value(report, value, options, deadline), options)
 
 
 def report_for_source_error(
@@ -134,6 +137,13 @@ _SOURCE_HINTS = {
     "unreadable": "check the path",
     "bad-argument": "use a file path, - for standard input, or an http(s) URL",
 }
+
+
+def _selected(report: Report, options: ValidateOptions) -> Report:
+    """The report without the problems ``options.selection`` leaves out."""
+    if options.selection:
+        report.problems = options.selection.apply(report.problems)
+    return report
 
 
 def _unread(report: Report) -> Report:

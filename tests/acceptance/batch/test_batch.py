@@ -174,7 +174,7 @@ def test_the_summary_keeps_ten_failing_and_ten_slowest() -> None:
         summary.add(Outcome(f"s{i}", i, i % 3, seconds=i / 10, document={}))
     assert summary.checked == 100
     assert (summary.passed, summary.failed, summary.unreadable) == (34, 33, 33)
-    assert len(summary.failing) == 10 and summary.failing[0] == ("s1", 1)
+    assert len(summary.failing) == 10 and summary.failing[0][:2] == ("s1", 1)
     assert [s for s, _ in summary.slowest] == [f"s{i}" for i in range(99, 89, -1)]
     assert summary.exit_code == 2
 

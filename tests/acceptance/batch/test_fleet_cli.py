@@ -91,9 +91,19 @@ def test_the_text_summary_counts_and_names_the_failing_and_slowest(cards: Path) 
     assert run.returncode == 2
     assert "missing.json: no such file" in run.stderr
     summary = run.stdout[run.stdout.index("\nfailing:") :]
-    assert "  bad.json (exit 1)\n" in summary and "  missing.json (exit 2)\n" in summary
+    # each failing source with its first problem, then the slowest, then the counts by code
+    assert (
+        "\n  bad.json (exit 1): [command-name-pattern] command name 'Bad Name' does not " in summary
+    )
+    assert "\n  missing.json (exit 2): [unreadable] missing.json: no such file\n" in summary
     assert "good.json (exit" not in summary
     assert "\nslowest:\n" in summary
+    assert (
+        summary.index("\nslowest:")
+        < summary.index("\nproblems by code")
+        < summary.index("\ncould not be read, by error code:\n  1  unreadable\n3 cards:")
+    )
+    assert "\n  1  command-name-pattern (error, in 1 source)\n" in summary
     assert "good.json: listed more than once, checked once" in run.stdout
     assert run.stdout.rstrip().endswith(
         "3 cards: 1 valid, 1 invalid, 1 could not be read, 1 listed more than once"

@@ -112,7 +112,7 @@ def test_history_tells_what_changed_and_exits_1_on_new_failures(tmp_path: Path) 
         assert shown.returncode == 1
         document = json.loads(shown.stdout)
         assert [c["source"] for c in document["new_failures"]] == [url]
-        assert document["new_failures"][0]["now"]["problems"] == {"command-name-pattern": 1}
+        assert document["new_failures"][0]["now"]["problems"]["command-name-pattern"] == 1
         narrowed = here("history", "h.db", "--source", "*.json", "--source", "good*", cwd=tmp_path)
         assert narrowed.returncode == 0  # only good.json, which did not change
         assert here(*night, cwd=tmp_path).returncode == 1

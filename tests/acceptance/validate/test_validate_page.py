@@ -9,7 +9,9 @@ from pathlib import Path
 from tests.acceptance.validate.conftest import good_card, run_validate
 
 PAGE = Path(__file__).resolve().parents[3] / "site" / "th-ext" / "validate.md"
-CONSOLE = re.compile(r"```console\n\$ th-ext validate (.*?)\n(.*?)\n\$ echo \$\?\n(\d)\n```", re.S)
+CONSOLE = re.compile(
+    r"```console\n\$ th-ext validate ([^\n]*)\n((?:(?!```).)*?)\n\$ echo \$\?\n(\d)\n```", re.S
+)
 BLOCK = re.compile(r"```(json|xml)\n(.*?)\n```", re.S)
 
 
@@ -30,7 +32,7 @@ def write_examples(folder: Path) -> None:
 def test_console_examples_match(tmp_path: Path) -> None:
     write_examples(tmp_path)
     examples = CONSOLE.findall(PAGE.read_text(encoding="utf-8"))
-    assert len(examples) == 3
+    assert len(examples) == 4
     for args, output, code in examples:
         run = run_validate(*args.split(), cwd=tmp_path)
         assert (run.stdout + run.stderr).rstrip("\n") == output, args

@@ -19,7 +19,16 @@ def report() -> Report:
 
 
 def test_the_formats_by_name() -> None:
-    assert list(FORMATS) == ["text", "concise", "json", "jsonl", "junit", "github", "html"]
+    assert list(FORMATS) == [
+        "text",
+        "concise",
+        "json",
+        "jsonl",
+        "junit",
+        "github",
+        "html",
+        "sarif",
+    ]
 
 
 def test_jsonl_is_a_line_per_report_each_its_json() -> None:

@@ -76,6 +76,13 @@ def emitted_codes(sources: dict[str, str]) -> dict[str, str]:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if any(isinstance(t, ast.Name) and t.id == "code" for t in targets):
                     add(node.value, where)
+                # a registry of codes some of which are built (``f"card-{name}-malformed"``)
+                named = [t.id for t in targets if isinstance(t, ast.Name)]
+                if any(name.endswith("_CODES") for name in named) and isinstance(
+                    node.value, ast.Tuple | ast.List | ast.Set
+                ):
+                    for element in node.value.elts:
+                        add(element, where)
     return found
 
 
@@ -124,10 +131,11 @@ def test_the_collector_finds_a_code_that_has_no_category() -> None:
         "def _error(code, path):\n    return Problem('error', code, path, 'm')\n"
         "x = _error('brand-new-code', '')\n"
         "y = Problem('warning', 'other-new-code', '', 'm')\n"
+        "KNOWN_CODES = ('fourth-new-code',)\n"
         "class E(Exception):\n    code = 'third-new-code'\n"
     )
     found = emitted_codes({"new.py": module})
-    assert set(found) == {"brand-new-code", "other-new-code", "third-new-code"}
+    assert set(found) == {"brand-new-code", "other-new-code", "third-new-code", "fourth-new-code"}
     assert not set(found) & set(CODE_CATEGORIES)
 
 
@@ -137,6 +145,7 @@ def test_every_category_a_code_names_is_on_the_list_and_the_list_is_stable() -> 
         "passed",
         "unreachable",
         "http-status",
+        "caching",
         "not-a-card",
         "card-invalid",
         "extension-invalid",
