@@ -133,16 +133,6 @@ CODE_CATEGORIES: dict[str, str] = {
     # notices about how the source was read (never errors)
     "header-withheld": "unreachable",
     "deprecated-well-known-path": "unreachable",
-    # how the card is served: its response's caching fields (warnings, A2A 1.0 section 8.6)
-    "card-cache-control-missing": "unreachable",
-    "card-cache-forbidden": "unreachable",
-    "card-cache-max-age-missing": "unreachable",
-    "card-cache-max-age-too-long": "unreachable",
-    "card-cache-control-malformed": "unreachable",
-    "card-etag-missing": "unreachable",
-    "card-etag-malformed": "unreachable",
-    "card-last-modified-malformed": "unreachable",
-    "card-expires-malformed": "unreachable",
     # the document
     "too-large": "not-a-card",
     "invalid-json": "not-a-card",
