@@ -14,6 +14,13 @@ process) or files, and prints its figures and the ratio to its target:
 * ``files``: 100,000 card files (five real cards, hard-linked), ``--format jsonl``; targets at
   least 1,000 cards a second, a peak memory of at most 150 MB, the first line within a second;
   and the peak memory of 100 files beside it (flat memory: about the same).
+* ``one-slow-origin``: 100 card URLs on one origin answering each request in 0.5 s,
+  ``--jobs 64 --per-origin 4 --timeout 5``: no source times out (a source's time starts when
+  it has its slots), and the run takes about 100 / 4 x 0.5 s = 12.5 s.
+* ``silent-first``: 40 URLs on an origin that never answers, listed before 100 card files,
+  ``--jobs 16 --timeout 5``: every file's line is out within 2 s (a source waiting for its
+  origin holds no job), and the whole run takes about two timeouts (the origin's first
+  failures end its remaining sources at once).
 * ``ceiling``: card URLs from 16 origins that answer at once, ``--jobs 256 --per-origin 16``:
   how many sources a second one machine checks over the network.
 """
@@ -29,7 +36,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -53,10 +60,14 @@ class Timed:
     peak_mb: float
     lines: int
     code: int
+    times: list[float] = field(default_factory=list)
+    """When each line of output came, from the start (kept only with ``keep``)."""
+    texts: list[str] = field(default_factory=list)
 
 
-def run(args: list[str], cwd: Path) -> Timed:
-    """``th-ext args``: wall time, time to the first line of output, peak memory (RSS)."""
+def run(args: list[str], cwd: Path, *, keep: bool = False) -> Timed:
+    """``th-ext args``: wall time, time to the first line of output, peak memory (RSS); with
+    ``keep``, each line and when it came."""
     started = time.monotonic()
     process = subprocess.Popen(
         [*TH_EXT, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
@@ -64,13 +75,19 @@ def run(args: list[str], cwd: Path) -> Timed:
     assert process.stdout is not None
     first: list[float] = []
     count = [0]
+    times: list[float] = []
+    texts: list[str] = []
 
     def drain() -> None:
         assert process.stdout is not None
-        for _ in process.stdout:
+        for line in process.stdout:
+            now = time.monotonic() - started
             if not first:
-                first.append(time.monotonic() - started)
+                first.append(now)
             count[0] += 1
+            if keep:
+                times.append(now)
+                texts.append(line.decode("utf-8", "replace"))
 
     reader = threading.Thread(target=drain)
     reader.start()
@@ -80,7 +97,9 @@ def run(args: list[str], cwd: Path) -> Timed:
     process.returncode = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
     peak = usage.ru_maxrss / 1024
-    return Timed(seconds, cpu, first[0] if first else None, peak, count[0], process.returncode)
+    return Timed(
+        seconds, cpu, first[0] if first else None, peak, count[0], process.returncode, times, texts
+    )
 
 
 def write_list(folder: Path, sources: list[str], name: str = "list.txt") -> str:
@@ -167,6 +186,62 @@ def case_files(folder: Path) -> bool:
     )
 
 
+def start_up(folder: Path) -> float:
+    """The wall time of ``th-ext validate`` on one card file: what every run pays before its
+    first source (on a loaded machine, a good part of a second)."""
+    (folder / "one.json").write_bytes(CARD)
+    return min(run(["validate", "one.json", "-f", "jsonl"], folder).seconds for _ in range(3))
+
+
+def case_one_slow_origin(folder: Path) -> bool:
+    origin = Origin(delay=0.5, body=CARD)
+    with serve_origins([origin]):
+        urls = [f"{origin.url}/card{i}.json" for i in range(100)]
+        args = ["validate", "-f", "jsonl", "--jobs", "64", "--per-origin", "4"]
+        timed = run(
+            [*args, "--timeout", "5", "--from", write_list(folder, urls)], folder, keep=True
+        )
+    timeouts = sum("no complete answer within" in line for line in timed.texts)
+    ideal = 100 / 4 * 0.5
+    own = timed.seconds - start_up(folder)
+    print(
+        f"one-slow-origin: 100 URLs on one origin answering in 0.5 s, --jobs 64 --per-origin 4 "
+        f"--timeout 5: {timed.seconds:.2f} s, {own:.2f} s past start-up (ideal {ideal:.1f} s: "
+        f"ratio {own / ideal:.2f}), {timeouts} timeouts (target 0), at most "
+        f"{origin.most_at_once} at once; exit {timed.code}, {timed.lines} lines"
+    )
+    return timeouts == 0 and timed.lines == 100 and own <= ideal * 1.3
+
+
+def case_silent_first(folder: Path) -> bool:
+    silent = Origin(mode="silent")
+    cards = folder / "cards"
+    cards.mkdir()
+    files = []
+    for i in range(100):
+        path = cards / f"{i:03d}.json"
+        path.write_bytes(CARD)
+        files.append(f"cards/{path.name}")
+    with serve_origins([silent]):
+        urls = [f"{silent.url}/s{i}.json" for i in range(40)]
+        listed = write_list(folder, urls + files)
+        args = ["validate", "-f", "jsonl", "--jobs", "16", "--timeout", "5", "--from", listed]
+        timed = run(args, folder, keep=True)
+    file_times = [at for at, text in zip(timed.times, timed.texts, strict=True) if "cards/" in text]
+    last_file = max(file_times) if file_times else float("inf")
+    begun = start_up(folder)
+    took = timed.seconds - begun
+    print(
+        f"silent-first: 40 URLs on a silent origin before 100 card files, --jobs 16 "
+        f"--timeout 5 (start-up {begun:.2f} s): last file line after {last_file:.2f} s (target "
+        f"2 s: ratio "
+        f"{last_file / 2:.2f}), whole run {timed.seconds:.2f} s, {took:.2f} s past start-up "
+        f"(target about two timeouts, 10 s: ratio {took / 10:.2f}); exit {timed.code}, "
+        f"{timed.lines} lines"
+    )
+    return last_file <= 2 and took <= 11 and timed.lines == 140
+
+
 def case_ceiling(folder: Path) -> bool:
     origins = [Origin(delay=0.0, body=CARD) for _ in range(16)]
     with serve_origins(origins):
@@ -198,6 +273,8 @@ CASES: dict[str, Callable[[Path], bool]] = {
     "urls": case_urls,
     "slow-origin": case_slow_origin,
     "files": case_files,
+    "one-slow-origin": case_one_slow_origin,
+    "silent-first": case_silent_first,
     "ceiling": case_ceiling,
 }
 

@@ -113,6 +113,19 @@ class FetchError(SourceError):
     code = "network-error"
 
 
+class FetchConnectError(FetchError):
+    """No connection to the server: refused, the name did not resolve, or TLS failed."""
+
+    code = "network-error"
+
+
+class OriginFailedError(FetchError):
+    """Not tried: the source's origin failed (no connection, or no answer in time) too many
+    times in a row in this run; the message names its first failure."""
+
+    code = "origin-failed"
+
+
 class FetchTimeoutError(FetchError):
     """The whole fetch, redirects included, took longer than its timeout."""
 

@@ -1,10 +1,11 @@
 """Many card origins on 127.0.0.1: one port each, on one event loop in a thread of its own.
 
 A batch run is tested (and measured) against many servers at once: some answering late, one
-that never answers, one that trickles a byte a second. Each ``Origin`` counts the requests it
-is serving at the same moment and keeps the highest count, which is how a test proves the
-per-origin cap. The server speaks just enough HTTP/1.1 for a card reader: a GET, a response
-with ``Content-Length``, the connection kept alive for the next request.
+that never answers, one that trickles a byte a second, one busy (503) for its first requests.
+Each ``Origin`` counts the requests it is serving at the same moment and keeps the highest
+count, which is how a test proves the per-origin cap. The server speaks just enough HTTP/1.1
+for a card reader: a GET, a response with ``Content-Length``, the connection kept alive for
+the next request.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import contextlib
 import functools
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -32,11 +34,16 @@ class Origin:
     caching: bytes = b'Cache-Control: max-age=60\r\nETag: "card"\r\n'
     """The card response's caching fields: what A2A 1.0 section 8.6.1 asks, so that no
     caching warning joins the problems of a test that is not about it."""
+    busy: int = 0
+    """The first ``busy`` requests are answered 503 (with ``retry_after``, when given)."""
+    retry_after: str = ""
     port: int = 0
     requests: int = 0
     in_flight: int = 0
     most_at_once: int = 0
     paths: list[str] = field(default_factory=list)
+    arrivals: list[float] = field(default_factory=list)
+    """When each request came (``time.monotonic()``)."""
 
     @property
     def url(self) -> str:
@@ -78,6 +85,7 @@ class Origins:
                 origin.in_flight += 1
                 origin.most_at_once = max(origin.most_at_once, origin.in_flight)
                 origin.paths.append(path)
+                origin.arrivals.append(time.monotonic())
                 try:
                     await self._answer(origin, reader, writer)
                 finally:
@@ -101,6 +109,12 @@ class Origins:
             writer.write(
                 b"HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\n\r\n" % location
             )
+            await writer.drain()
+            return
+        if origin.requests <= origin.busy:
+            after = b"Retry-After: %s\r\n" % origin.retry_after.encode("latin-1")
+            after = after if origin.retry_after else b""
+            writer.write(b"HTTP/1.1 503 Busy\r\n%sContent-Length: 0\r\n\r\n" % after)
             await writer.drain()
             return
         reason = b"OK" if origin.status == 200 else b"Status"

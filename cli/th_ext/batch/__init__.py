@@ -5,11 +5,14 @@ keeps a run's totals and its counts by code (``Statistics``)."""
 from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume
 from th_ext.batch._list import MAX_LINE, ListEntry, read_source_list
+from th_ext.batch._origins import OriginGate, OriginLimiter
 from th_ext.batch._revalidate import FETCHED_UNCHANGED, FETCHED_WHOLE, Revalidation
 from th_ext.batch._run import (
+    DEFAULT_GIVE_UP,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
     MAX_JOBS,
+    MAX_RATE,
     BatchCounts,
     Outcome,
     check_agents,
@@ -27,16 +30,20 @@ from th_ext.batch._summary import (
 )
 
 __all__ = [
+    "DEFAULT_GIVE_UP",
     "DEFAULT_JOBS",
     "DEFAULT_PER_ORIGIN",
     "FETCHED_UNCHANGED",
     "FETCHED_WHOLE",
     "MAX_JOBS",
     "MAX_LINE",
+    "MAX_RATE",
     "BatchCounts",
     "CodeCount",
     "Failing",
     "ListEntry",
+    "OriginGate",
+    "OriginLimiter",
     "Outcome",
     "ResumeState",
     "Revalidation",

@@ -1,17 +1,16 @@
-"""Politeness towards each server: at most so many requests at once to one origin.
+"""Politeness towards each server, on httpx: the per-origin slots held by every request, and a
+connection pool per origin.
 
-A run over thousands of sources has many in flight, and a list often names one host many
-times. ``OriginLimiter`` keeps one ``asyncio.Semaphore`` per origin (scheme, host, port), made
-when the origin is first asked for and dropped when nobody holds or waits for it, so that a
-run over a million origins keeps only those in use. ``PoliteTransport`` applies it to every
-request an ``httpx.AsyncClient`` sends (a redirect's and a fallback's included): the slot is
-held from the request until its response is closed, so a slow body holds its own origin's slot
-and no other.
+* ``PoliteTransport`` applies an ``OriginLimiter`` to every request an ``httpx.AsyncClient``
+  sends (a redirect's and a fallback's included): the slot is held from the request until its
+  response is closed, so a slow body holds its own origin's slot and no other.
+* ``OriginTransports``: one httpx ``AsyncHTTPTransport`` (a connection pool) per origin in
+  use, so that each request is matched against its own origin's few connections, never
+  against every connection of the run.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -19,52 +18,17 @@ from typing import Any
 
 import httpx
 
+from th_ext.batch._origins import OriginLimiter
 from th_ext.net import origin_of
 
-__all__ = ["OriginLimiter", "OriginPools", "PoliteTransport"]
-
-
-class OriginLimiter:
-    """At most ``per_origin`` holders of one origin's slot at once."""
-
-    def __init__(self, per_origin: int) -> None:
-        if per_origin < 1:
-            raise ValueError("per_origin must be at least 1")
-        self.per_origin = per_origin
-        self._slots: dict[Any, tuple[asyncio.Semaphore, list[int]]] = {}
-
-    @asynccontextmanager
-    async def slot(self, url: str) -> AsyncIterator[None]:
-        """Hold one of the slots of ``url``'s origin for the body of the ``async with``."""
-        key = _key(url)
-        semaphore, users = self._slots.setdefault(key, (asyncio.Semaphore(self.per_origin), [0]))
-        users[0] += 1
-        try:
-            async with semaphore:
-                yield
-        finally:
-            users[0] -= 1
-            if not users[0]:
-                del self._slots[key]
-
-    def in_use(self, url: str) -> bool:
-        """Whether a request to ``url``'s origin holds or waits for a slot now."""
-        return _key(url) in self._slots
-
-    def origins_in_use(self) -> int:
-        """How many origins hold a semaphore now (for tests and benchmarks)."""
-        return len(self._slots)
-
-
-def _key(url: str) -> Any:
-    return origin_of(url) or url
+__all__ = ["OriginLimiter", "OriginTransports", "PoliteTransport"]
 
 
 class PoliteTransport(httpx.AsyncBaseTransport):
     """An httpx transport that sends through ``inner`` under ``limiter``'s per-origin slots.
 
-    Closing it does not close ``inner``: several clients (one per agent in a conformance run)
-    share one pool, which the run closes once at its end.
+    Closing it does not close ``inner``: several clients (one per source) share one pool,
+    which its owner closes.
     """
 
     def __init__(self, inner: httpx.AsyncBaseTransport, limiter: OriginLimiter) -> None:
@@ -72,18 +36,18 @@ class PoliteTransport(httpx.AsyncBaseTransport):
         self.limiter = limiter
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        held = self.limiter.slot(str(request.url))
-        await held.__aenter__()
+        url = str(request.url)
+        await self.limiter.acquire(url)
         try:
             response = await self.inner.handle_async_request(request)
         except BaseException:
-            await held.__aexit__(None, None, None)
+            self.limiter.release(url)
             raise
         assert isinstance(response.stream, httpx.AsyncByteStream)
         return httpx.Response(
             response.status_code,
             headers=response.headers,
-            stream=_Releasing(response.stream, held),
+            stream=_Releasing(response.stream, lambda: self.limiter.release(url)),
             extensions=response.extensions,
         )
 
@@ -91,58 +55,12 @@ class PoliteTransport(httpx.AsyncBaseTransport):
         """Nothing: the shared pool is closed by its owner."""
 
 
-class OriginPools(httpx.AsyncBaseTransport):
-    """One connection pool per origin, each made by ``make`` when its origin is first asked for.
-
-    One pool for every origin would be searched whole for each request (httpcore matches each
-    waiting request against each connection), a cost that grows with the square of the
-    requests in flight; a pool per origin holds only that origin's few. At most ``keep`` pools
-    are kept: past that, the least recently used one whose origin has nothing in flight is
-    closed (its kept-alive connections with it).
-    """
-
-    def __init__(
-        self,
-        make: Callable[[], httpx.AsyncBaseTransport],
-        limiter: OriginLimiter,
-        keep: int,
-    ) -> None:
-        self.make = make
-        self.limiter = limiter
-        self.keep = keep
-        self._pools: OrderedDict[Any, tuple[str, httpx.AsyncBaseTransport]] = OrderedDict()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        key = _key(url)
-        if key in self._pools:
-            self._pools.move_to_end(key)
-            pool = self._pools[key][1]
-        else:
-            pool = self.make()
-            self._pools[key] = (url, pool)
-            await self._trim()
-        return await pool.handle_async_request(request)
-
-    async def _trim(self) -> None:
-        for key, (url, pool) in list(self._pools.items())[: max(len(self._pools) - self.keep, 0)]:
-            if not self.limiter.in_use(url):
-                del self._pools[key]
-                await pool.aclose()
-
-    async def aclose(self) -> None:
-        pools = [pool for _, pool in self._pools.values()]
-        self._pools.clear()
-        for pool in pools:
-            await pool.aclose()
-
-
 class _Releasing(httpx.AsyncByteStream):
     """A response body that gives its origin's slot back when it is closed."""
 
-    def __init__(self, inner: httpx.AsyncByteStream, held: Any) -> None:
+    def __init__(self, inner: httpx.AsyncByteStream, release: Callable[[], None]) -> None:
         self.inner = inner
-        self.held = held
+        self.release = release
         self.released = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
@@ -155,4 +73,52 @@ class _Releasing(httpx.AsyncByteStream):
         finally:
             if not self.released:
                 self.released = True
-                await self.held.__aexit__(None, None, None)
+                self.release()
+
+
+class OriginTransports:
+    """One httpx transport per origin, made by ``make`` when the origin is first leased.
+
+    One pool for every origin would be searched whole for each request (httpx's pool matches
+    each waiting request against each connection), a cost that grows with the square of the
+    requests in flight; a pool per origin holds only that origin's few. At most ``keep``
+    pools that nobody leases are kept (with their kept-alive connections, for the next source
+    of the same origin): past that, the least recently used is closed.
+    """
+
+    def __init__(self, make: Callable[[], httpx.AsyncBaseTransport], keep: int) -> None:
+        self.make = make
+        self.keep = keep
+        self._leased: dict[Any, tuple[httpx.AsyncBaseTransport, list[int]]] = {}
+        self._idle: OrderedDict[Any, httpx.AsyncBaseTransport] = OrderedDict()
+
+    @asynccontextmanager
+    async def lease(self, url: str) -> AsyncIterator[httpx.AsyncBaseTransport]:
+        """The transport of ``url``'s origin, for the body of the ``async with`` (one shared by
+        every source that is not a URL, such as a card file naming an agent's interfaces)."""
+        key = origin_of(url)
+        if key in self._leased:
+            transport, users = self._leased[key]
+        else:
+            transport = self._idle.pop(key) if key in self._idle else self.make()
+            users = [0]
+            self._leased[key] = (transport, users)
+        users[0] += 1
+        try:
+            yield transport
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._leased[key]
+                self._idle[key] = transport
+                while len(self._idle) > self.keep:
+                    _, oldest = self._idle.popitem(last=False)
+                    await oldest.aclose()
+
+    async def aclose(self) -> None:
+        """Close every pool (at the end of the run, when none is leased)."""
+        pools = [*self._idle.values(), *(pool for pool, _ in self._leased.values())]
+        self._idle.clear()
+        self._leased.clear()
+        for pool in pools:
+            await pool.aclose()

@@ -1,13 +1,20 @@
 """The batch: many sources checked at once on one event loop, each result yielded when ready.
 
 ``check_cards`` (``th-ext validate``) and ``check_agents`` (``th-ext conform``) share one
-scheduler made of asyncio's own parts: a ``Semaphore`` of ``jobs`` slots (a slot is taken when
-a source starts and given back when its outcome has been taken by the caller, so a slow reader
-of the results holds the run back rather than letting them pile up), one task per source in
-flight, one queue of finished outcomes, and ``OriginLimiter`` for the requests to each origin.
-The list is read as the slots free up, and nothing of a source is kept once its outcome is
-yielded, so a run of 100,000 sources holds what a run of ``jobs`` sources holds, plus the
-digests of the sources it has met (``SeenSources``).
+scheduler made of asyncio's own parts: one task per source taken from the list, a
+``Semaphore`` of ``jobs`` slots for the sources being checked, ``OriginGate`` for the sources
+of each origin (``per_origin`` at once; an origin that keeps failing is given up), one queue
+of finished outcomes, and ``OriginLimiter`` for the requests to each origin (``per_origin`` at
+once, and ``rate`` a second).
+
+A URL source first waits for a slot of its origin in its own task, holding no job: while one
+origin is slow, the sources of other origins and the files go on. Its own ``timeout`` starts
+only once it holds both, so the wait is never counted as the agent's. A file waits for its job
+in the list's reader. At most ``jobs + WAITING`` sources are taken from the list and not yet
+yielded (an outcome counts until the caller has taken it, so a slow reader holds the run back
+rather than letting outcomes pile up); nothing of a source is kept once its outcome is yielded,
+so a run of 100,000 sources holds what a run of a few thousand holds, plus the digests of the
+sources it has met (``SeenSources``).
 
 Closing the iterator (or cancelling the task that reads it, as the command line does on SIGINT
 and SIGTERM) cancels every source in flight and their requests.
@@ -16,6 +23,7 @@ and SIGTERM) cancels every source in flight and their requests.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -26,9 +34,10 @@ from th_ext._exceptions import DeadlineError, SourceArgumentError, SourceError, 
 from th_ext._sync import run_sync
 from th_ext.batch._jsonl import exit_code_of
 from th_ext.batch._list import ListEntry
+from th_ext.batch._origins import OriginGate, OriginLimiter
 from th_ext.batch._revalidate import FETCHED_WHOLE, Revalidation, carried_over, validators
 from th_ext.batch._seen import SeenSources, shown
-from th_ext.net import HarRecorder, client_options
+from th_ext.net import HarRecorder, origin_of
 from th_ext.problems import error_record
 from th_ext.sources import SourceBytes, SourceLimits, check_limits, is_url, read_source
 from th_ext.validate import Problem, ValidateOptions, report_for_source_error, validate_bytes
@@ -36,12 +45,15 @@ from th_ext.validate import Problem, ValidateOptions, report_for_source_error, v
 if TYPE_CHECKING:
     from th_ext.batch._fetch import CardReader
     from th_ext.conform import ConformOptions, ConformReport
+    from th_ext.net._fetch import Retry
     from th_ext.validate import Report
 
 __all__ = [
+    "DEFAULT_GIVE_UP",
     "DEFAULT_JOBS",
     "DEFAULT_PER_ORIGIN",
     "MAX_JOBS",
+    "MAX_RATE",
     "BatchCounts",
     "Outcome",
     "check_agents",
@@ -53,6 +65,15 @@ DEFAULT_JOBS = 16
 DEFAULT_PER_ORIGIN = 4
 MAX_JOBS = 10_000
 """The most sources in flight: past a few hundred a machine's sockets, not the run, set the pace."""
+DEFAULT_GIVE_UP = 5
+"""Failures in a row (no connection, or no answer in time) after which an origin's remaining
+sources fail at once: with the default ``per_origin``, two rounds of its slots."""
+MAX_RATE = 10_000.0
+"""The highest ``rate`` (requests a second to one origin) accepted."""
+WAITING = 1024
+"""Sources taken from the list beyond the ``jobs`` being checked: those waiting for their
+origin's slot, and outcomes the caller has not taken yet. Past that, the list is read no further
+until one is done."""
 LOOP_VALIDATION_BYTES = 64 * 1024
 """A card up to this size is validated on the event loop (about a millisecond for a real card:
 a hop to a thread would cost a tenth of that again, for nothing, since the work holds the GIL).
@@ -108,6 +129,8 @@ def check_cards(
     limits: SourceLimits | None = None,
     jobs: int = DEFAULT_JOBS,
     per_origin: int = DEFAULT_PER_ORIGIN,
+    rate: float | None = None,
+    give_up: int = DEFAULT_GIVE_UP,
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
     notices: Sequence[Problem] = (),
@@ -115,14 +138,19 @@ def check_cards(
 ) -> AsyncIterator[Outcome]:
     """Validate the card at each source, ``jobs`` at once, yielding each outcome when ready.
 
-    Each source is read under ``limits`` (its own ``timeout`` covers its fetch and its checking)
-    and checked with ``options``, as ``th-ext validate SOURCE`` would. ``options`` may also be a
-    function of the card's URL (``None`` for a file) and the ``time.monotonic()`` its check
-    began, giving each source its own (for a check bound to the card's origin, such as its
-    signatures' keys). At most ``per_origin`` requests go to one
-    origin at once. Sources in ``skip`` are passed over; one listed twice is checked once.
-    ``notices`` are problems of the run itself (what was found reading the family's schemas),
-    reported with every card, as ``th-ext validate SOURCE`` reports them with its one card.
+    Each source is read under ``limits`` (its own ``timeout`` covers its fetch, its retries
+    and its checking, never its wait for a slot) and checked with ``options``, as
+    ``th-ext validate SOURCE`` would; its document lists its ``retries``, when it had any.
+    ``options`` may also be a function of the card's URL (``None`` for a file) and the
+    ``time.monotonic()`` its check began, giving each source its own (for a check bound to
+    the card's origin, such as its signatures' keys). At most ``per_origin`` sources of one
+    origin are checked at once, and at most ``per_origin`` requests (``rate`` a second, when
+    given) go to one origin at once. After ``give_up`` failures in a row of an origin's
+    sources (no connection, or no answer in time; ``0``: never), its remaining sources fail at
+    once with ``OriginFailedError`` (``origin-failed``). Sources in ``skip`` are passed over;
+    one listed twice is checked once. ``notices`` are problems of the run itself (what was
+    found reading the family's schemas), reported with every card, as ``th-ext validate
+    SOURCE`` reports them with its one card.
     With ``revalidation`` (what an earlier run of the same th-ext and options recorded), a
     card URL is asked for with the tag recorded for it, and an unchanged card carries the
     earlier line over (``th_ext.batch._revalidate``); each line then says which, in ``fetch``.
@@ -130,13 +158,15 @@ def check_cards(
     """
     limits = limits or SourceLimits()
     check_limits(limits)
-    _check_counts(jobs, per_origin)
+    _check_counts(jobs, per_origin, rate, give_up)
     given = options or ValidateOptions()
 
     def options_for(card_url: str | None, started: float) -> ValidateOptions:
         return given if isinstance(given, ValidateOptions) else given(card_url, started)
 
     strict = options_for(None, time.monotonic()).strict
+    limiter = OriginLimiter(per_origin, rate)
+    gate = OriginGate(per_origin, give_up)
 
     async def run() -> AsyncIterator[Outcome]:
         validating = asyncio.Semaphore(VALIDATION_THREADS)
@@ -149,30 +179,34 @@ def check_cards(
             if not opened:
                 from th_ext.batch._fetch import CardReader
 
-                opened.append(CardReader(per_origin, limits, jobs))
+                opened.append(CardReader(limiter, limits, jobs))
             return opened[0]
 
         try:
 
-            async def check(index: int, source: str) -> Outcome:
+            async def check(index: int, source: str, leave: Leave) -> Outcome:
                 return await _check_card(
                     index,
                     source,
                     reader,
                     limits,
                     options_for,
+                    leave,
                     validating=validating,
                     run_notices=notices,
                     revalidation=revalidation,
                 )
 
-            def bad_line(index: int, error: SourceError) -> Outcome:
-                report = report_for_source_error(_label(error), error, strict=strict)
+            def failed(index: int, source: str, error: SourceError) -> Outcome:
+                report = report_for_source_error(source, error, strict=strict)
                 document = report.to_dict()
                 return Outcome(report.source, index, 2, 0.0, document, report, error)
 
+            def bad_line(index: int, error: SourceError) -> Outcome:
+                return failed(index, _label(error), error)
+
             async for outcome in _schedule(
-                sources, check, bad_line, jobs=jobs, skip=skip, counts=counts
+                sources, check, bad_line, failed, gate, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
         finally:
@@ -188,12 +222,17 @@ def check_agents(
     options: ConformOptions | None = None,
     jobs: int = DEFAULT_JOBS,
     per_origin: int = DEFAULT_PER_ORIGIN,
+    rate: float | None = None,
+    give_up: int = DEFAULT_GIVE_UP,
     skip: SeenSources | None = None,
     counts: BatchCounts | None = None,
     recorder: HarRecorder | None = None,
 ) -> AsyncIterator[Outcome]:
     """Run ``run_conform_async`` on each agent, ``jobs`` at once, yielding each outcome when
-    ready; at most ``per_origin`` requests go to one origin at once, across all the agents.
+    ready; at most ``per_origin`` agents of one card origin are checked at once, and at most
+    ``per_origin`` requests (``rate`` a second, when given) go to one origin at once, across
+    all the agents. ``give_up`` is ``check_cards``'s; each retry of an agent's card fetch is
+    listed in its document.
     With a ``recorder``, every exchange of every run is recorded in it (HAR).
 
     A source whose run cannot start (its card unreadable, the extension not declared, no
@@ -201,45 +240,57 @@ def check_agents(
     """
     # The conformance kit and its HTTP client (about 150 ms of imports, measured with
     # -X importtime) load only for a run over agents.
-    from th_ext.batch._polite import OriginLimiter, PoliteTransport
+    from th_ext.batch._fetch import origin_pools
+    from th_ext.batch._polite import PoliteTransport
     from th_ext.conform import ConformOptions, run_conform_async
 
     options = options or ConformOptions()
     check_limits(options.limits)
-    _check_counts(jobs, per_origin)
-    limiter = OriginLimiter(per_origin)
+    _check_counts(jobs, per_origin, rate, give_up)
+    limiter = OriginLimiter(per_origin, rate)
+    gate = OriginGate(per_origin, give_up)
 
     async def run() -> AsyncIterator[Outcome]:
-        pool = client_options()["transport"]
+        pools = origin_pools(per_origin, jobs)
         try:
 
-            async def check(index: int, source: str) -> Outcome:
+            async def check(index: int, source: str, leave: Leave) -> Outcome:
                 started = time.monotonic()
-                transport = PoliteTransport(pool, limiter)
+                retried: list[Retry] = []
                 try:
-                    report = await run_conform_async(
-                        source, options, transport=transport, recorder=recorder
-                    )
+                    async with pools.lease(source) as pool:
+                        report = await run_conform_async(
+                            source,
+                            options,
+                            transport=PoliteTransport(pool, limiter),
+                            retried=retried,
+                            recorder=recorder,
+                        )
                 except ThExtError as exc:
-                    return _failed(index, source, exc, "conform", started)
-                document = {"source": shown(source), **report.to_dict()}
+                    outcome = _failed(index, source, exc, "conform", started)
+                    _with_retries(outcome.document or {}, retried)
+                    return outcome
+                document = _with_retries({"source": shown(source), **report.to_dict()}, retried)
                 code = 0 if report.passed else 1
                 return Outcome(shown(source), index, code, _since(started), document, report)
 
+            def failed(index: int, source: str, error: SourceError) -> Outcome:
+                return _failed(index, source, error, "conform", time.monotonic())
+
             def bad_line(index: int, error: SourceError) -> Outcome:
-                return _failed(index, _label(error), error, "conform", time.monotonic())
+                return failed(index, _label(error), error)
 
             async for outcome in _schedule(
-                sources, check, bad_line, jobs=jobs, skip=skip, counts=counts
+                sources, check, bad_line, failed, gate, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
         finally:
-            await pool.aclose()
+            await pools.aclose()
 
     return run()
 
 
-def _check_counts(jobs: int, per_origin: int) -> None:
+def _check_counts(jobs: int, per_origin: int, rate: float | None, give_up: int) -> None:
     if not (isinstance(jobs, int) and 1 <= jobs <= MAX_JOBS):
         raise SourceArgumentError(
             f"jobs must be a whole number from 1 to {MAX_JOBS}, not {jobs}", code="bad-jobs"
@@ -249,14 +300,28 @@ def _check_counts(jobs: int, per_origin: int) -> None:
             f"per-origin must be a whole number from 1 to {MAX_JOBS}, not {per_origin}",
             code="bad-per-origin",
         )
+    if rate is not None and not (
+        isinstance(rate, int | float) and math.isfinite(rate) and 0 < rate <= MAX_RATE
+    ):
+        raise SourceArgumentError(
+            f"rate must be a number of requests a second, more than 0 and at most "
+            f"{MAX_RATE:g}, not {rate:.6g}",
+            code="bad-rate",
+        )
+    if not (isinstance(give_up, int) and 0 <= give_up <= MAX_JOBS):
+        raise SourceArgumentError(
+            f"origin-failures must be a whole number from 0 to {MAX_JOBS}, not {give_up}",
+            code="bad-origin-failures",
+        )
 
 
-async def _check_card(
+async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
     index: int,
     source: str,
     reader: Callable[[], CardReader],
     limits: SourceLimits,
     options_for: Callable[[str | None, float], ValidateOptions],
+    leave: Leave,
     *,
     validating: asyncio.Semaphore,
     run_notices: Sequence[Problem],
@@ -267,23 +332,25 @@ async def _check_card(
     # One deadline over the fetch and the checking, each saying what did not finish in time.
     deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
     asked = revalidation.etag_of(source) if revalidation and is_url(source) else None
+    retried: list[Retry] = []
     try:
         if urls is not None:
-            raw = await urls.read(source, deadline, if_none_match=asked)
+            raw = await urls.read(source, deadline, retried, if_none_match=asked)
             if raw.status == 304:
                 assert revalidation is not None and asked is not None
                 unchanged = _unchanged(index, revalidation.document_of(source), raw, asked)
                 if unchanged is not None:
                     return replace(unchanged, seconds=_since(started))
-                raw = await urls.read(source, deadline)  # it cannot stand for it: whole
+                raw = await urls.read(source, deadline, retried)  # it cannot stand for it
         else:
             raw = read_source(source, limits)
     except SourceError as exc:
+        leave(exc)
         strict = options_for(None, started).strict
         report = report_for_source_error(source, exc, strict=strict)
-        return Outcome(
-            report.source, index, 2, _since(started), report.to_dict(), report, error=exc
-        )
+        document = _with_retries(report.to_dict(), retried)
+        return Outcome(report.source, index, 2, _since(started), document, report, error=exc)
+    leave(None)  # read: the next source of its origin may go while this one is checked
     location, notices = raw.location, (*raw.notices, *run_notices)
     etag, last_modified = validators(raw.headers)
     options = options_for(location if is_url(source) else None, started)
@@ -316,8 +383,10 @@ async def _check_card(
         else:
             report = check()
     except DeadlineError as exc:  # what --format json gives for it: the error document
-        return _failed(index, source, exc, "validate", started)
-    document = report.to_dict()
+        outcome = _failed(index, source, exc, "validate", started)
+        _with_retries(outcome.document or {}, retried)
+        return outcome
+    document = _with_retries(report.to_dict(), retried)
     if revalidation is not None and is_url(source):  # a file is read, never fetched
         document["fetch"] = FETCHED_WHOLE
     return Outcome(
@@ -330,6 +399,14 @@ async def _check_card(
         etag=etag,
         last_modified=last_modified,
     )
+
+
+def _with_retries(document: dict[str, Any], retried: list[Retry]) -> dict[str, Any]:
+    """``document`` with the source's retries, when it had any (each one's URL, reason and
+    wait)."""
+    if retried:
+        document["retries"] = [retry.to_dict() for retry in retried]
+    return document
 
 
 def _unchanged(
@@ -359,11 +436,21 @@ def _since(started: float) -> float:
 
 _END = object()
 
+Leave = Callable[[ThExtError | None], None]
+"""Given to a source's check: it calls it once its requests are done (with their error, or
+``None``), so that its origin's slot goes to the next source while it is still being checked."""
+
+
+def _stay(error: ThExtError | None) -> None:
+    """The ``Leave`` of a source with no origin: nothing to give back."""
+
 
 async def _schedule(
     sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
-    check: Callable[[int, str], Awaitable[Outcome]],
+    check: Callable[[int, str, Leave], Awaitable[Outcome]],
     bad_line: Callable[[int, SourceError], Outcome],
+    failed: Callable[[int, str, SourceError], Outcome],
+    gate: OriginGate,
     *,
     jobs: int,
     skip: SeenSources | None,
@@ -371,13 +458,40 @@ async def _schedule(
 ) -> AsyncIterator[Outcome]:
     counts = counts if counts is not None else BatchCounts()
     seen = SeenSources()
-    slots = asyncio.Semaphore(jobs)
+    checking = asyncio.Semaphore(jobs)
+    taken = asyncio.Semaphore(jobs + WAITING)  # from the list, and not yet yielded
     finished: asyncio.Queue[Any] = asyncio.Queue()
     tasks: set[asyncio.Task[None]] = set()
 
+    async def checked(index: int, source: str) -> Outcome:
+        if origin_of(source) is None:  # a file: the list's reader took its job (see there)
+            try:
+                return await check(index, source, _stay)
+            finally:
+                checking.release()
+        await gate.enter(source)  # first the origin, holding no job
+        left = False
+
+        def leave(error: ThExtError | None, *, counted: bool = True) -> None:
+            nonlocal left
+            if not left:
+                left = True
+                gate.leave(source, error, counted=counted)
+
+        try:
+            async with checking:
+                refusal = gate.refusal(source)
+                if refusal is not None:
+                    return failed(index, source, refusal)
+                outcome = await check(index, source, leave)
+                leave(outcome.error)
+                return outcome
+        finally:
+            leave(None, counted=False)
+
     async def one(index: int, source: str) -> None:
         try:
-            outcome = await check(index, source)
+            outcome = await checked(index, source)
         except asyncio.CancelledError:
             raise
         except BaseException as exc:
@@ -406,13 +520,18 @@ async def _schedule(
                 ):
                     counts.resumed += 1
                     continue
-                await slots.acquire()
+                await taken.acquire()
                 if isinstance(entry, SourceError):
                     finished.put_nowait(bad_line(index, entry))
                 elif not seen.add(entry):
                     counts.duplicates += 1
                     finished.put_nowait(Outcome(shown(entry), index, 0, 0.0, None, duplicate=True))
                 else:
+                    if origin_of(entry) is None:
+                        # A file waits for its job here, so that no more than ``jobs`` are
+                        # taken from the list; a URL waits in its own task, for its origin
+                        # first, so that the list goes on past a slow origin.
+                        await checking.acquire()
                     task = asyncio.create_task(one(index, entry))
                     tasks.add(task)
                     task.add_done_callback(tasks.discard)
@@ -436,7 +555,7 @@ async def _schedule(
                 continue
             if isinstance(item, BaseException):
                 raise item
-            slots.release()
+            taken.release()
             yielded += 1
             yield item
     finally:

@@ -16,6 +16,7 @@ import typer
 
 from th_ext.catalog import family_schemas
 from th_ext.cli._options import (
+    DEFAULT_GIVE_UP,
     DEFAULT_JOBS,
     DEFAULT_MAX_BYTES,
     DEFAULT_PER_ORIGIN,
@@ -34,11 +35,14 @@ from th_ext.cli._options import (
     JunitFileOption,
     KeysOption,
     MaxBytesOption,
+    OriginFailuresOption,
     OutputOption,
     PerOriginOption,
     QuietOption,
+    RateOption,
     RequireSignatureOption,
     ResumeOption,
+    RetriesOption,
     SchemasOption,
     StatisticsOption,
     code_selection,
@@ -168,6 +172,9 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     from_file: FromOption = None,
     jobs: JobsOption = DEFAULT_JOBS,
     per_origin: PerOriginOption = DEFAULT_PER_ORIGIN,
+    rate: RateOption = None,
+    origin_failures: OriginFailuresOption = DEFAULT_GIVE_UP,
+    retries: RetriesOption = 0,
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
@@ -211,7 +218,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     from th_ext.conform import LEVELS, ConformOptions, requirement_ids
 
     selection = code_selection(select, ignore, requirement_ids(), "requirement")
-    limits = source_limits(header, timeout, max_bytes, header_origin)
+    limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     family: tuple[Any, ...] = ()
     changed: list[tuple[str, str]] = []
     if schemas is not None or fetch_schemas:
@@ -255,7 +262,17 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         ignore=ignore,
     )
     fleet = FleetOptions(
-        from_file, jobs, per_origin, output, resume, quiet, db, verdict, statistics
+        from_file,
+        jobs,
+        per_origin,
+        output,
+        resume,
+        quiet,
+        db,
+        verdict,
+        statistics,
+        rate=rate,
+        give_up=origin_failures,
     )
     # One agent on a terminal: the progress of its messages rather than of the sources.
     steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
@@ -271,6 +288,8 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             options=options,
             jobs=fleet.jobs,
             per_origin=fleet.per_origin,
+            rate=fleet.rate,
+            give_up=fleet.give_up,
             skip=skip,
             counts=counts,
             recorder=recorder,

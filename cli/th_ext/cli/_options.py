@@ -19,6 +19,7 @@ from th_ext.sources import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
     MAX_BYTES_LIMIT,
+    MAX_RETRIES,
     MAX_TIMEOUT,
     SourceLimits,
     check_limits,
@@ -26,12 +27,14 @@ from th_ext.sources import (
 )
 
 __all__ = [
+    "DEFAULT_GIVE_UP",
     "DEFAULT_JOBS",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_PER_ORIGIN",
     "DEFAULT_TIMEOUT",
     "KEY_ALGORITHMS",
     "MAX_JOBS",
+    "MAX_RATE",
     "PASSWORD_VARIABLE",
     "DbOption",
     "ExitZeroOption",
@@ -47,12 +50,15 @@ __all__ = [
     "JunitFileOption",
     "KeysOption",
     "MaxBytesOption",
+    "OriginFailuresOption",
     "OutputOption",
     "PasswordFileOption",
     "PerOriginOption",
     "QuietOption",
+    "RateOption",
     "RequireSignatureOption",
     "ResumeOption",
+    "RetriesOption",
     "SchemasOption",
     "SelectOption",
     "SourceArgument",
@@ -242,11 +248,26 @@ class TextOrJson(StrEnum):
 TextOrJsonOption = Annotated[TextOrJson, format_option(TextOrJson)]
 
 
+RetriesOption = Annotated[
+    int,
+    typer.Option(
+        "--retries",
+        metavar="N",
+        help=f"Try a request of a card URL again up to N times (0 to {MAX_RETRIES}) when it "
+        "fails in a way that may pass: no connection, or HTTP 429, 502, 503 or 504. Each waits "
+        "an exponential backoff with jitter, or the server's Retry-After when that ends within "
+        "--timeout; each is listed in the source's JSON Lines.",
+        show_default=True,
+    ),
+]
+
+
 def source_limits(
     headers: list[str] | None,
     timeout: float,
     max_bytes: int,
     header_origins: list[str] | None = None,
+    retries: int = 0,
 ) -> SourceLimits:
     """The options as ``SourceLimits``; a malformed or out-of-range value ends the command with
     a one-line usage error (exit code 2). The ranges are the library's (``check_limits``)."""
@@ -259,11 +280,14 @@ def source_limits(
         timeout=timeout,
         max_bytes=max_bytes,
         header_origins=tuple(header_origins or ()),
+        retries=retries,
     )
     try:
-        check_limits(limits, {"timeout": "--timeout", "max_bytes": "--max-bytes"})
+        check_limits(
+            limits, {"timeout": "--timeout", "max_bytes": "--max-bytes", "retries": "--retries"}
+        )
     except SourceArgumentError as exc:
-        named = exc.code in ("bad-timeout", "bad-max-bytes")
+        named = exc.code in ("bad-timeout", "bad-max-bytes", "bad-retries")
         fail(str(exc) if named else f"--header-origin: {exc}", ExitCode.UNUSABLE)
     return limits
 
@@ -302,6 +326,8 @@ def complete_extension(ctx: typer.Context, incomplete: str) -> list[str]:
 DEFAULT_JOBS = 16
 DEFAULT_PER_ORIGIN = 4
 MAX_JOBS = 10_000
+DEFAULT_GIVE_UP = 5
+MAX_RATE = 10_000.0
 
 FromOption = Annotated[
     str | None,
@@ -332,7 +358,30 @@ PerOriginOption = Annotated[
         metavar="N",
         min=1,
         max=MAX_JOBS,
-        help="Send at most N requests at once to one origin (scheme, host, port).",
+        help="Check at most N sources of one origin (scheme, host, port) at once, and send "
+        "it at most N requests at once. A source waiting for its origin holds no job, and its "
+        "--timeout starts once it holds both.",
+        show_default=True,
+    ),
+]
+RateOption = Annotated[
+    float | None,
+    typer.Option(
+        "--rate",
+        metavar="R",
+        help=f"Send at most R requests a second to one origin, beside --per-origin (more than "
+        f"0, at most {MAX_RATE:g}; 0.5 is one every two seconds). Unlimited by default.",
+        show_default=False,
+    ),
+]
+OriginFailuresOption = Annotated[
+    int,
+    typer.Option(
+        "--origin-failures",
+        metavar="N",
+        help="After N sources of one origin in a row could not connect or got no answer within "
+        "--timeout, fail the origin's other sources at once with the code origin-failed, "
+        "naming the first failure (0: never).",
         show_default=True,
     ),
 ]
@@ -407,6 +456,9 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class FleetOptions:
+    """The options of a run over many sources; a ``--rate`` or ``--origin-failures`` out of
+    range ends the command with a one-line usage error (exit code 2)."""
+
     from_file: str | None = None
     jobs: int = DEFAULT_JOBS
     per_origin: int = DEFAULT_PER_ORIGIN
@@ -417,6 +469,19 @@ class FleetOptions:
     verdict: dict[str, Any] | None = None
     """The options that change verdicts, as ``--db`` records them (``verdict_options``)."""
     statistics: bool = False
+    rate: float | None = None
+    give_up: int = DEFAULT_GIVE_UP
+
+    def __post_init__(self) -> None:
+        if self.rate is not None and not 0 < self.rate <= MAX_RATE:  # also false for nan
+            fail(
+                f"--rate must be a number of requests a second, more than 0 and at most "
+                f"{MAX_RATE:g}, not {self.rate:.6g}"
+            )
+        if not 0 <= self.give_up <= MAX_JOBS:
+            fail(
+                f"--origin-failures must be a whole number from 0 to {MAX_JOBS}, not {self.give_up}"
+            )
 
 
 StatisticsOption = Annotated[

@@ -19,6 +19,7 @@ from th_ext.catalog import family_schemas
 from th_ext.cli._boundary import add_command, group_callback
 from th_ext.cli._options import (
     CARD_CHECK,
+    DEFAULT_GIVE_UP,
     DEFAULT_JOBS,
     DEFAULT_PER_ORIGIN,
     KEY_ALGORITHMS,
@@ -35,12 +36,15 @@ from th_ext.cli._options import (
     JunitFileOption,
     KeysOption,
     MaxBytesOption,
+    OriginFailuresOption,
     OutputOption,
     PasswordFileOption,
     PerOriginOption,
     QuietOption,
+    RateOption,
     RequireSignatureOption,
     ResumeOption,
+    RetriesOption,
     SchemasOption,
     SelectOption,
     StatisticsOption,
@@ -137,6 +141,9 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     from_file: FromOption = None,
     jobs: JobsOption = DEFAULT_JOBS,
     per_origin: PerOriginOption = DEFAULT_PER_ORIGIN,
+    rate: RateOption = None,
+    origin_failures: OriginFailuresOption = DEFAULT_GIVE_UP,
+    retries: RetriesOption = 0,
     output: OutputOption = None,
     resume: ResumeOption = None,
     quiet: QuietOption = False,
@@ -148,7 +155,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
     selection = code_selection(select, ignore)
-    limits = source_limits(header, timeout, max_bytes, header_origin)
+    limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     signatures = signature_options(keys, fetch_keys, require_signature, limits)
     options_for, notices = _options_for(
         strict,
@@ -176,7 +183,17 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         ignore=ignore,
     )
     fleet = FleetOptions(
-        from_file, jobs, per_origin, output, resume, quiet, db, verdict, statistics
+        from_file,
+        jobs,
+        per_origin,
+        output,
+        resume,
+        quiet,
+        db,
+        verdict,
+        statistics,
+        rate=rate,
+        give_up=origin_failures,
     )
     # The batch (asyncio, httpx: about 100 ms of imports, measured with -X importtime) loads
     # only for a command that checks cards, not for every start of th-ext.
@@ -195,6 +212,8 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
             limits=limits,
             jobs=fleet.jobs,
             per_origin=fleet.per_origin,
+            rate=fleet.rate,
+            give_up=fleet.give_up,
             skip=skip,
             counts=counts,
             notices=notices,

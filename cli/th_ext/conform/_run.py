@@ -47,6 +47,7 @@ from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
 from th_ext.net._exchange import RpcExchange
+from th_ext.net._fetch import Retry
 from th_ext.problems import Selection
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources import caching_problems
@@ -100,7 +101,9 @@ class ConformOptions:
     limits: SourceLimits = field(default_factory=SourceLimits)
     """The caller's headers (sent only where ``th_ext.net.HeaderScope`` allows, to the origin
     of ``source`` and of ``header_origins``), the seconds for each exchange (a whole stream
-    included) and for the card fetch, and the byte cap of each answer."""
+    included) and for the card fetch, the byte cap of each answer, and the retries of the card
+    fetch's requests (the calls to the agent are never repeated: a command may have side
+    effects)."""
     max_interfaces: int = DEFAULT_MAX_INTERFACES
     """The most interfaces checked; the others are named in a note."""
     max_commands: int = DEFAULT_MAX_COMMANDS
@@ -156,9 +159,11 @@ async def run_conform_async(
     options: ConformOptions | None = None,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
+    retried: list[Retry] | None = None,
     recorder: HarRecorder | None = None,
 ) -> ConformReport:
-    """``run_conform`` for a caller that already runs an event loop."""
+    """``run_conform`` for a caller that already runs an event loop; each retry of the card
+    fetch is appended to ``retried``."""
     options = options or ConformOptions()
     started = time.perf_counter()
     limits = options.limits
@@ -166,9 +171,11 @@ async def run_conform_async(
     inner = transport or client_options()["transport"]
     counter = _Counting(inner)
     async with httpx.AsyncClient(
-        transport=counter, timeout=limits.timeout, trust_env=False, follow_redirects=False
+        timeout=limits.timeout, **client_options(transport=counter)
     ) as client:
-        card, location, headers = await read_card(client, source, limits, scope, recorder)
+        card, location, headers = await read_card(
+            client, source, limits, scope, retried=retried, recorder=recorder
+        )
         return await _check(
             card, (location, headers), scope, options, client, counter, started, recorder
         )
@@ -447,18 +454,27 @@ async def read_card(
     source: str,
     limits: SourceLimits,
     scope: HeaderScope,
+    *,
+    retried: list[Retry] | None = None,
     recorder: HarRecorder | None = None,
 ) -> tuple[dict[str, Any], str, tuple[tuple[str, str], ...] | None]:
     """The card at ``source``, where it was read, and the header fields of the response it
     came in (``None`` for a file): a URL through ``client`` by the one reader of a card URL
     (``read_url_async``: the well-known path and its pre-0.3 fallback, redirects checked, the
-    byte cap counted after decompression, one deadline over it all), a file or ``-`` as
-    ``validate`` reads them. A ``recorder`` records each request (HAR)."""
+    byte cap counted after decompression, the retries, one deadline over it all; each retry
+    appended to ``retried``), a file or ``-`` as ``validate`` reads them. A ``recorder``
+    records each request (HAR)."""
     if is_url(source):
         check_limits(limits)
         deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
         raw = await read_url_async(
-            source, limits, scope, client=client, deadline=deadline, recorder=recorder
+            source,
+            limits,
+            scope,
+            client=client,
+            deadline=deadline,
+            retried=retried,
+            recorder=recorder,
         )
     else:
         raw = read_source(source, limits, scope=scope)

@@ -112,6 +112,7 @@ CODE_CATEGORIES: dict[str, str] = {
     "unreachable": "unreachable",
     "unreadable": "unreachable",
     "network-error": "unreachable",
+    "origin-failed": "unreachable",
     "timeout": "unreachable",
     "deadline": "unreachable",
     "redirect-loop": "unreachable",
@@ -189,7 +190,10 @@ CODE_CATEGORIES: dict[str, str] = {
     "bad-header-origin": "bad-input",
     "bad-jobs": "bad-input",
     "bad-max-bytes": "bad-input",
+    "bad-origin-failures": "bad-input",
     "bad-per-origin": "bad-input",
+    "bad-rate": "bad-input",
+    "bad-retries": "bad-input",
     "bad-timeout": "bad-input",
     "unknown-code": "bad-input",
     # the exchange with an agent, and keys

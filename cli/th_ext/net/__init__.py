@@ -9,7 +9,7 @@
   Why neither rather than both: the deadline and byte cap are kept on the socket to the
   server itself, and a run gives the same answer on a laptop and on a CI runner.
 * ``client_options``: the above as keyword arguments of an ``httpx.AsyncClient``, for every
-  client th-ext builds (no redirects followed either, and at most 16 interim responses).
+  client th-ext builds (no redirects followed either), on httpx's own transport.
 * ``redact_url`` / ``redact``: ``user:password@`` in a URL is never reported.
 * ``HarRecorder``: every exchange of a run as an HTTP Archive (HAR 1.2), bounded and redacted;
   ``har_recording`` gives a run one, checks its path first and writes the file at the end.
@@ -19,8 +19,8 @@ that reads no URL never needs (about 60 ms of start-up, measured with ``python -
 so they are imported from where they live, not from here.
 
 * ``th_ext.net._fetch``: ``fetch_async`` (one GET with checked redirects, on the caller's
-  client, under a ``th_ext._deadline.Deadline``), ``fetch`` (the same without an event loop)
-  and ``FetchResult``;
+  client, under a ``th_ext._deadline.Deadline``, retrying what may pass), ``fetch`` (the same
+  without an event loop), ``FetchResult`` and ``Retry``;
 * ``th_ext.net._exchange``: ``exchange_http`` (one call to an agent, its answer recorded in an
   ``RpcExchange``), ``read_body`` (a body inflated within the byte cap), ``EventParser``
   (Server-Sent Events), ``describe`` and ``cannot_connect`` (a failure by its type).
@@ -78,20 +78,33 @@ def ssl_context() -> ssl.SSLContext:
     return _CONTEXT[0]
 
 
-def client_options(*, limits: httpx.Limits | None = None) -> dict[str, Any]:
+def client_options(
+    *, limits: httpx.Limits | None = None, transport: httpx.AsyncBaseTransport | None = None
+) -> dict[str, Any]:
     """The policy as keyword arguments: ``httpx.AsyncClient(**client_options(), timeout=None)``.
 
-    The system CA store (``ssl_context``), nothing from the environment (no proxy variables,
-    no ``.netrc``), no redirects followed (a request is never re-sent to where a server
-    points), and at most ``MAX_INTERIM`` interim responses before an answer: all in a
-    ``PolicyTransport`` with ``limits`` (connections, keep-alive; httpx's defaults when not
-    given). Add the call site's timeout: ``None`` where every exchange runs under its own
-    deadline, as ``fetch_async``'s do.
+    httpx's own ``AsyncHTTPTransport`` on the system CA store (``ssl_context``) with ``limits``
+    (connections, keep-alive; httpx's defaults when not given), nothing from the environment
+    (no proxy variables, no ``.netrc``), and no redirects followed (a request is never re-sent
+    to where a server points, and a ``Location`` that is not an http(s) URL is refused before
+    httpx reads it: ``check_redirect``). Interim (1xx) responses are skipped by the transport,
+    however many: the deadline every exchange runs under bounds them. Add the call site's timeout:
+    ``None`` where every exchange runs under its own deadline, as ``fetch_async``'s do.
+    With ``transport`` (one that sends through a transport made here, such as a batch's), the
+    same policy on it.
     """
-    # The transport imports httpx and httpcore (about 80 ms): only where a client is built.
+    # httpx costs about 60 ms of start-up: imported only where a client is built.
     import httpx
 
     from th_ext.net import _fetch
 
-    transport = _fetch.PolicyTransport(limits=limits or httpx.Limits())
-    return {"transport": transport, "trust_env": False, "follow_redirects": False}
+    if transport is None:
+        transport = httpx.AsyncHTTPTransport(
+            verify=ssl_context(), limits=limits or httpx.Limits(), trust_env=False
+        )
+    return {
+        "transport": transport,
+        "trust_env": False,
+        "follow_redirects": False,
+        "event_hooks": {"response": [_fetch.check_redirect]},
+    }

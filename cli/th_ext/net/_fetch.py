@@ -2,16 +2,19 @@
 
 The guarantees a card reader owes its user, kept over an ``httpx.AsyncClient``:
 
-* one deadline over the whole fetch, redirects included (``asyncio.timeout``), so a server
-  that accepts and never answers, or trickles a byte at a time, cannot hold the caller past it;
+* one deadline over the whole fetch, redirects and retries included (``asyncio.timeout``), so
+  a server that accepts and never answers, trickles a byte at a time, or sends interim (1xx)
+  responses for ever, cannot hold the caller past it;
 * the body read raw and inflated within the byte cap (``read_body``), which counts bytes after
   decompression, so a small gzip bomb cannot expand in memory; a plain body whose
   ``Content-Length`` is over the cap is refused before it is read;
-* at most ``max_redirects`` redirects, only to http or https, never to a URL seen before, each
-  one a new request that carries the caller's headers only where its ``HeaderScope`` allows;
-* a strict exchange: interim (1xx) responses are skipped, at most ``MAX_INTERIM`` of them
-  (``PolicyTransport``, the transport of every client ``client_options`` makes), and a body
-  shorter than its ``Content-Length`` is an error, not a card.
+* at most ``max_redirects`` redirects, only to http or https URLs that parse, never to a URL
+  seen before, each one a new request that carries the caller's headers only where its
+  ``HeaderScope`` allows;
+* with ``retries``, a failure that may pass (no connection, HTTP 429, 502, 503, 504) tried
+  again after an exponential backoff with jitter, or after the server's ``Retry-After`` when
+  it gives one that ends before the deadline; never another status;
+* a strict exchange: a body shorter than its ``Content-Length`` is an error, not a card.
 
 ``fetch_async`` runs on the caller's client (several fetches can share one, as a fleet does);
 ``fetch`` is the same for a caller without an event loop, on a client of its own.
@@ -20,18 +23,20 @@ The guarantees a card reader owes its user, kept over an ``httpx.AsyncClient``:
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ssl
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator
+import random
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC
+from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 from urllib.parse import urljoin, urlsplit
 
-import httpcore
 import httpx
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import (
+    FetchConnectError,
     FetchError,
     FetchTimeoutError,
     HTTPStatusCodeError,
@@ -41,7 +46,7 @@ from th_ext._exceptions import (
     ThExtError,
 )
 from th_ext._sync import run_sync
-from th_ext.net import client_options, ssl_context
+from th_ext.net import client_options
 from th_ext.net._exchange import (
     BodyCorruptError,
     BodyIncompleteError,
@@ -54,11 +59,41 @@ from th_ext.net._exchange import (
 from th_ext.net._har import HarEntry, HarRecorder
 from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url
 
-__all__ = ["MAX_INTERIM", "FetchResult", "PolicyTransport", "fetch", "fetch_async", "run_alone"]
+__all__ = [
+    "BACKOFF_SECONDS",
+    "MAX_RETRIES",
+    "RETRY_STATUSES",
+    "FetchResult",
+    "Retry",
+    "check_redirect",
+    "fetch",
+    "fetch_async",
+    "redirect_target",
+    "run_alone",
+]
 
 T = TypeVar("T")
 
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+RETRY_STATUSES = frozenset({429, 502, 503, 504})
+"""The statuses that may pass: too many requests, and a gateway or server that is busy."""
+BACKOFF_SECONDS = 0.5
+"""The wait before the first retry; each further one waits twice as long (with jitter)."""
+MAX_RETRIES = 10
+"""The most retries of one request a caller may ask for."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """One request tried again: its URL (redacted), why, and how long it waited first."""
+
+    url: str
+    reason: str
+    wait: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"url": self.url, "reason": self.reason, "wait": round(self.wait, 3)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,38 +119,37 @@ async def fetch_async(
     max_redirects: int = 5,
     user_agent: str = "th-ext",
     same_origin: bool = False,
+    retries: int = 0,
+    retried: list[Retry] | None = None,
     if_none_match: str | None = None,
     recorder: HarRecorder | None = None,
 ) -> FetchResult:
     """GET ``url`` through ``client`` and return the body, or raise a ``FetchError`` (its
-    subclasses ``FetchTimeoutError``, ``HTTPStatusCodeError``, ``RedirectError``),
-    ``SourceTooLargeError`` or ``SourceArgumentError``.
+    subclasses ``FetchTimeoutError``, ``FetchConnectError``, ``HTTPStatusCodeError``,
+    ``RedirectError``), ``SourceTooLargeError`` or ``SourceArgumentError``.
 
     ``client`` should be built with ``client_options()`` (no redirects followed, no proxy from
     the environment). Each request (the first and every redirect) carries
     ``scope.headers_for`` its URL. The whole fetch ends by ``deadline``; a
     ``FetchTimeoutError`` then says ``deadline.message``. Every URL in a message is redacted.
     With ``same_origin``, a redirect to another origin than ``url``'s is refused before it is
-    followed (``redirect-off-origin``). With ``if_none_match`` (an entity tag held from an
-    earlier fetch) every request asks only for a changed document: a 304 then returns a
-    ``FetchResult`` of status 304 and no body; a 304 to any other request is an error. A
-    ``recorder`` records each request (HAR).
+    followed (``redirect-off-origin``). Each request is tried again up to ``retries`` times
+    (at most ``MAX_RETRIES``) when it fails in a way that may pass; each retry is appended to
+    ``retried``. With ``if_none_match`` (an entity tag held from an earlier fetch) every
+    request asks only for a changed document: a 304 then returns a ``FetchResult`` of status
+    304 and no body; a 304 to any other request is an error. A ``recorder`` records each
+    request (HAR).
     """
     condition = () if if_none_match is None else (("If-None-Match", if_none_match),)
     seen = [url]
     current = url
+    request = _Request(
+        client, scope, max_bytes, user_agent, deadline, retries, retried, condition, recorder
+    )
     try:
         async with asyncio.timeout(deadline.remaining()):
             while True:
-                location, result = await _get(
-                    client,
-                    current,
-                    scope,
-                    max_bytes,
-                    user_agent,
-                    condition=condition,
-                    recorder=recorder,
-                )
+                location, result = await request.get(current)
                 if result is not None:
                     status, content_type, body, headers = result
                     return FetchResult(
@@ -135,6 +169,7 @@ def fetch(
     max_redirects: int = 5,
     user_agent: str = "th-ext",
     same_origin: bool = False,
+    retries: int = 0,
 ) -> FetchResult:
     """``fetch_async`` for a caller without an event loop: on a loop and a client of its own."""
     return run_alone(
@@ -147,6 +182,7 @@ def fetch(
             max_redirects=max_redirects,
             user_agent=user_agent,
             same_origin=same_origin,
+            retries=retries,
         )
     )
 
@@ -174,14 +210,8 @@ def _follow(  # noqa: PLR0917 (one private step of fetch_async)
     same_origin: bool,
 ) -> str:
     """The URL a redirect to ``location`` leads to, once it passes the redirect policy."""
-    target = urljoin(current, location)
-    scheme = urlsplit(target).scheme.lower()
+    target = redirect_target(current, location)
     where, to = redact_url(current), redact_url(target)
-    if scheme not in ("http", "https"):
-        raise RedirectError(
-            f"{where} redirects to {to}: only http and https redirects are followed",
-            code="redirect-not-http",
-        )
     if same_origin and origin_of(target) != origin_of(first):
         raise RedirectError(
             f"{where} redirects to {to}, on another origin: not followed",
@@ -199,6 +229,46 @@ def _follow(  # noqa: PLR0917 (one private step of fetch_async)
         )
     seen.append(target)
     return target
+
+
+def redirect_target(current: str, location: str) -> str:
+    """Where a redirect from ``current`` to ``location`` leads, or a ``RedirectError``: a
+    target that is not http or https (``data:``, ``file:``, ``javascript:``...) is
+    ``redirect-not-http``, one that is not a URL httpx can send ``bad-redirect``."""
+    where = redact_url(current)
+    try:
+        target = urljoin(current, location)
+        parts = urlsplit(target)
+        parts.port  # noqa: B018 (raises for a port that is not a number)
+        scheme = parts.scheme.lower()
+    except ValueError as exc:  # an IPv6 host without its closing bracket, a port past 65535
+        raise RedirectError(
+            f"{where} redirects to {shorten(redact_url(location), 120)}, which is not a URL "
+            f"({shorten(str(exc), 80)})",
+            code="bad-redirect",
+        ) from None
+    to = shorten(redact_url(target), 120)
+    if scheme not in ("http", "https"):
+        raise RedirectError(
+            f"{where} redirects to {to}: only http and https redirects are followed",
+            code="redirect-not-http",
+        )
+    try:
+        httpx.URL(target)
+    except (httpx.InvalidURL, UnicodeError) as exc:
+        raise RedirectError(
+            f"{where} redirects to {to}, which is not a URL ({shorten(str(exc), 80)})",
+            code="bad-redirect",
+        ) from None
+    return target
+
+
+async def check_redirect(response: httpx.Response) -> None:
+    """A response hook of every client th-ext builds (``client_options``): a redirect's
+    ``Location`` passes ``redirect_target`` before httpx reads it for its ``next_request``."""
+    location = response.headers.get("location")
+    if response.status_code in _REDIRECT_STATUSES and location:
+        redirect_target(str(response.request.url), location)
 
 
 def _request_headers(
@@ -223,6 +293,94 @@ _Answer = tuple[int, str, bytes, tuple[tuple[str, str], ...]]
 _CONDITIONS = ("If-None-Match", "If-Modified-Since")
 
 
+class _Transient(Exception):
+    """A failure that may pass: ``error`` to raise when it is not tried again, and the
+    server's ``Retry-After`` (``""`` when it gave none)."""
+
+    def __init__(self, error: FetchError, retry_after: str = "") -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.retry_after = retry_after
+
+
+@dataclass(slots=True)
+class _Request:
+    """How each request of one fetch is made: the client, the headers' scope, the cap, and
+    how often a failure that may pass is tried again."""
+
+    client: httpx.AsyncClient
+    scope: HeaderScope
+    max_bytes: int
+    user_agent: str
+    deadline: Deadline
+    retries: int
+    retried: list[Retry] | None
+    condition: tuple[tuple[str, str], ...]
+    recorder: HarRecorder | None
+
+    async def get(self, url: str) -> tuple[str, _Answer | None]:
+        """One request, tried again while it fails in a way that may pass and retries and
+        time are left (the wait and the retry must end before the deadline)."""
+        for attempt in range(min(self.retries, MAX_RETRIES) + 1):
+            try:
+                return await _get(
+                    self.client,
+                    url,
+                    self.scope,
+                    self.max_bytes,
+                    self.user_agent,
+                    condition=self.condition,
+                    recorder=self.recorder,
+                )
+            except _Transient as exc:
+                failure = exc
+            left = attempt < min(self.retries, MAX_RETRIES)
+            wait, said = _wait(attempt, failure.retry_after)
+            if not left or wait >= self.deadline.remaining():
+                break
+            if self.retried is not None:
+                self.retried.append(Retry(redact_url(url), str(failure.error), wait))
+            await asyncio.sleep(wait)
+        tried = attempt  # the retries made before this last failure
+        notes = []
+        if left:  # stopped by the deadline, not by the count
+            notes.append(
+                f"its Retry-After ({said}) ends after the timeout" if said else "no time to retry"
+            )
+        if tried:
+            notes.append(f"after {tried} {'retry' if tried == 1 else 'retries'}")
+        if not notes:
+            raise failure.error
+        raise _noted(failure.error, ", ".join(notes)) from None
+
+
+def _wait(attempt: int, retry_after: str) -> tuple[float, str]:
+    """The wait before retry ``attempt + 1``: the server's ``Retry-After`` when it is a number
+    of seconds or a date (with the value as given), else an exponential backoff with jitter
+    (half of it fixed, half random) and ``""``."""
+    value = retry_after.strip()
+    if value.isdigit():
+        return float(value), f"{int(value)} s" if len(value) < 12 else "a very long wait"
+    if value:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            when = None
+        if when is not None:  # a date without a zone ("-0000") is UTC, as HTTP dates are
+            seconds = when.replace(tzinfo=when.tzinfo or UTC).timestamp() - time.time()
+            return max(seconds, 0.0), shorten(value, 40)
+    backoff = BACKOFF_SECONDS * 2.0**attempt
+    return backoff / 2 + random.uniform(0, backoff / 2), ""
+
+
+def _noted(error: FetchError, note: str) -> FetchError:
+    """``error`` again, its message ending with ``(note)``."""
+    message = f"{error} ({note})"
+    if isinstance(error, HTTPStatusCodeError):
+        return HTTPStatusCodeError(message, status=error.status, url=error.url)
+    return type(error)(message, code=error.code)
+
+
 async def _get(
     client: httpx.AsyncClient,
     url: str,
@@ -234,7 +392,8 @@ async def _get(
     recorder: HarRecorder | None = None,
 ) -> tuple[str, _Answer | None]:
     """One request: a redirect's ``Location`` and ``None``, or ``""`` and (status, content
-    type, body, header fields). ``condition`` is the If-None-Match asked, if any."""
+    type, body, header fields); ``_Transient`` for a failure that may pass. ``condition`` is
+    the If-None-Match asked, if any."""
     where = redact_url(url)
     parts = urlsplit(url)
     try:
@@ -256,6 +415,15 @@ async def _get(
     try:
         try:
             response = await client.send(request, stream=True)
+        except httpx.InvalidURL as exc:  # a redirect's Location that httpx alone cannot follow
+            raise RedirectError(
+                f"{where} redirects to a URL that cannot be followed ({shorten(str(exc), 80)})",
+                code="bad-redirect",
+            ) from None
+        except httpx.ConnectError as exc:
+            raise _Transient(FetchConnectError(f"{where}: {redact(describe(exc))}")) from None
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            raise _Transient(FetchError(f"{where}: {redact(describe(exc))}")) from None
         except httpx.TransportError as exc:
             raise FetchError(f"{where}: {redact(describe(exc))}") from None
         if entry is not None:
@@ -268,6 +436,9 @@ async def _get(
         return answer
     except ThExtError as exc:
         failure = str(exc)
+        raise
+    except _Transient as exc:
+        failure = str(exc.error)
         raise
     finally:
         if entry is not None:
@@ -295,11 +466,14 @@ async def _answer(
             )
         return location, None
     if not 200 <= status < 300:
-        raise HTTPStatusCodeError(
+        error = HTTPStatusCodeError(
             f"{where}: HTTP {status} {shorten(response.reason_phrase)}".rstrip(),
             status=status,
             url=where,
         )
+        if status in RETRY_STATUSES:
+            raise _Transient(error, response.headers.get("retry-after", ""))
+        raise error
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
     length = response.headers.get("content-length", "")
     if encoding in ("identity", "") and length.isdigit() and int(length) > max_bytes:
@@ -348,199 +522,3 @@ def _not_modified(response: httpx.Response, where: str) -> HTTPStatusCodeError:
 
 def _too_large(where: str, what: str, max_bytes: int) -> SourceTooLargeError:
     return SourceTooLargeError(f"{where}: the body {what}, over the cap of {max_bytes} bytes")
-
-
-# --- the transport: httpcore's connection pool, with interim responses counted ---
-
-MAX_INTERIM = 16
-"""Interim (1xx) responses skipped before one exchange is refused: httpcore skips any number."""
-
-_ERRORS: tuple[tuple[type[Exception], type[httpx.HTTPError]], ...] = (
-    (httpcore.ConnectTimeout, httpx.ConnectTimeout),
-    (httpcore.ReadTimeout, httpx.ReadTimeout),
-    (httpcore.WriteTimeout, httpx.WriteTimeout),
-    (httpcore.PoolTimeout, httpx.PoolTimeout),
-    (httpcore.ConnectError, httpx.ConnectError),
-    (httpcore.ReadError, httpx.ReadError),
-    (httpcore.WriteError, httpx.WriteError),
-    (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
-    (httpcore.LocalProtocolError, httpx.LocalProtocolError),
-    (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
-    (httpcore.TimeoutException, httpx.TimeoutException),
-    (httpcore.NetworkError, httpx.NetworkError),
-    (httpcore.ProtocolError, httpx.ProtocolError),
-)
-"""httpcore's errors as httpx's, the most specific first (what ``httpx.AsyncHTTPTransport``
-does with its own table)."""
-
-
-@contextlib.contextmanager
-def _as_httpx_errors() -> Iterator[None]:
-    try:
-        yield
-    except httpcore.ProxyError:
-        raise
-    except Exception as exc:
-        for core, ours in _ERRORS:
-            if isinstance(exc, core):
-                raise ours(str(exc)) from exc
-        raise
-
-
-class PolicyTransport(httpx.AsyncBaseTransport):
-    """httpx's transport for th-ext: httpcore's connection pools on the system CA store, no
-    proxy, and a network stream that refuses an answer after ``MAX_INTERIM`` interim heads.
-
-    Built on httpcore's public pool and network-backend interfaces, because httpx's own
-    transport takes no network backend and httpcore reports no interim response. There is one
-    pool per scheme, each made by the first request that needs it, with ``limits`` each: the TLS
-    context (``th_ext.net.ssl_context``, the system store, about 20 ms to load) is made only
-    when an ``https`` URL is first requested, so a run that reads plain ``http`` never pays it.
-    """
-
-    def __init__(self, *, limits: httpx.Limits, verify: ssl.SSLContext | None = None) -> None:
-        self._limits = limits
-        self._verify = verify
-        self._pools: dict[bytes, httpcore.AsyncConnectionPool] = {}
-
-    def _pool(self, scheme: bytes) -> httpcore.AsyncConnectionPool:
-        pool = self._pools.get(scheme)
-        if pool is None:
-            tls = scheme == b"https"
-            pool = httpcore.AsyncConnectionPool(
-                ssl_context=(self._verify or ssl_context()) if tls else None,
-                max_connections=self._limits.max_connections,
-                max_keepalive_connections=self._limits.max_keepalive_connections,
-                keepalive_expiry=self._limits.keepalive_expiry,
-                network_backend=_Backend(),
-            )
-            self._pools[scheme] = pool
-        return pool
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        assert isinstance(request.stream, httpx.AsyncByteStream)
-        core = httpcore.Request(
-            method=request.method,
-            url=httpcore.URL(
-                scheme=request.url.raw_scheme,
-                host=request.url.raw_host,
-                port=request.url.port,
-                target=request.url.raw_path,
-            ),
-            headers=request.headers.raw,
-            content=request.stream,
-            extensions=request.extensions,
-        )
-        with _as_httpx_errors():
-            response = await self._pool(request.url.raw_scheme).handle_async_request(core)
-        assert isinstance(response.stream, AsyncIterable)
-        return httpx.Response(
-            status_code=response.status,
-            headers=response.headers,
-            stream=_Body(response.stream),
-            extensions=response.extensions,
-        )
-
-    async def aclose(self) -> None:
-        for pool in self._pools.values():
-            await pool.aclose()
-
-
-class _Body(httpx.AsyncByteStream):
-    def __init__(self, stream: AsyncIterable[bytes]) -> None:
-        self._stream = stream
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        with _as_httpx_errors():
-            async for part in self._stream:
-                yield part
-
-    async def aclose(self) -> None:
-        aclose = getattr(self._stream, "aclose", None)
-        if aclose is not None:
-            await aclose()
-
-
-class _Backend(httpcore.AsyncNetworkBackend):
-    def __init__(self) -> None:
-        self._backend = httpcore.AnyIOBackend()
-
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        stream = await self._backend.connect_tcp(host, port, timeout, local_address, socket_options)
-        return _InterimCounting(stream)
-
-    async def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
-    ) -> httpcore.AsyncNetworkStream:
-        raise httpcore.UnsupportedProtocol("th-ext connects over TCP only")
-
-    async def sleep(self, seconds: float) -> None:
-        await self._backend.sleep(seconds)
-
-
-class _InterimCounting(httpcore.AsyncNetworkStream):
-    """A connection that counts the interim heads before each final one.
-
-    After each request is written, the heads that come back are scanned (each ends with an
-    empty line; its status code is at a fixed place after ``HTTP/1.x ``) until the first one
-    that is not interim; the body and anything after it are never scanned.
-    """
-
-    def __init__(self, stream: httpcore.AsyncNetworkStream) -> None:
-        self._stream = stream
-        self._head = bytearray()
-        self._scanning = False
-        self._interim = 0
-
-    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._head.clear()
-        self._scanning, self._interim = True, 0
-        await self._stream.write(buffer, timeout)
-
-    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        data = await self._stream.read(max_bytes, timeout)
-        if self._scanning:
-            self._scan(data)
-        return data
-
-    def _scan(self, data: bytes) -> None:
-        self._head += data
-        while self._scanning:
-            end = self._head.find(b"\r\n\r\n")
-            if end < 0:
-                if len(self._head) > 256 * 1024:  # no head is this long: h11 refuses it
-                    self._scanning = False
-                return
-            status = bytes(self._head[9:12])
-            del self._head[: end + 4]
-            if len(status) == 3 and status[:1] == b"1" and status != b"101":
-                self._interim += 1
-                if self._interim > MAX_INTERIM:
-                    raise httpcore.RemoteProtocolError(
-                        f"more than {MAX_INTERIM} interim (1xx) responses"
-                    )
-            else:
-                self._scanning = False
-                self._head.clear()
-
-    async def aclose(self) -> None:
-        await self._stream.aclose()
-
-    async def start_tls(
-        self,
-        ssl_context: ssl.SSLContext,
-        server_hostname: str | None = None,
-        timeout: float | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        stream = await self._stream.start_tls(ssl_context, server_hostname, timeout)
-        return _InterimCounting(stream)
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._stream.get_extra_info(info)

@@ -38,12 +38,14 @@ if TYPE_CHECKING:
     import httpx
 
     from th_ext.net import HarRecorder
+    from th_ext.net._fetch import Retry
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_TIMEOUT",
     "MAX_BYTES_LIMIT",
     "MAX_REDIRECTS",
+    "MAX_RETRIES",
     "MAX_TIMEOUT",
     "SourceBytes",
     "SourceLimits",
@@ -63,24 +65,31 @@ MAX_TIMEOUT = 3600.0
 """The longest ``timeout`` accepted (seconds): an hour is far beyond any card or agent."""
 MAX_BYTES_LIMIT = 1024 * 1024 * 1024
 """The largest ``max_bytes`` accepted: 1 GiB, two hundred times the default."""
+MAX_RETRIES = 10
+"""The most ``retries`` accepted (``th_ext.net._fetch`` holds the same; a test holds them
+equal): past a few, a failing server is failing."""
 _CHUNK = 64 * 1024
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 
 @dataclass(frozen=True, slots=True)
 class SourceLimits:
-    """How a source is read: extra request headers, the whole-fetch timeout, the byte cap.
+    """How a source is read: extra request headers, the whole-fetch timeout, the byte cap, the
+    retries.
 
     ``timeout`` (seconds, at most ``MAX_TIMEOUT``) applies to URLs only; ``max_bytes`` (at most
     ``MAX_BYTES_LIMIT``) to every source, counted after decompression. ``headers`` go only to
     the origin of the source URL and to the origins of ``header_origins`` (see
-    ``th_ext.net.HeaderScope``).
+    ``th_ext.net.HeaderScope``). ``retries`` (at most ``MAX_RETRIES``) is how many times a
+    request of a URL is tried again when it fails in a way that may pass (no connection, HTTP
+    429, 502, 503 or 504), within ``timeout``.
     """
 
     headers: tuple[tuple[str, str], ...] = ()
     timeout: float = DEFAULT_TIMEOUT
     max_bytes: int = DEFAULT_MAX_BYTES
     header_origins: tuple[str, ...] = ()
+    retries: int = 0
 
 
 def parse_header(text: str) -> tuple[str, str]:
@@ -137,6 +146,14 @@ def check_limits(limits: SourceLimits, names: dict[str, str] = LIMIT_NAMES) -> N
         raise SourceArgumentError(
             f"{names['max_bytes']} must be at least 1, at most {MAX_BYTES_LIMIT}, not {shown}",
             code="bad-max-bytes",
+        )
+    retries = limits.retries
+    if not (isinstance(retries, int) and 0 <= retries <= MAX_RETRIES):
+        shown = str(retries) if len(str(retries)) < 30 else "a larger number"
+        raise SourceArgumentError(
+            f"{names.get('retries', 'the retries')} must be a whole number from 0 to "
+            f"{MAX_RETRIES}, not {shown}",
+            code="bad-retries",
         )
     for name, value in limits.headers:
         parse_header(f"{name}: {value}")
@@ -310,17 +327,19 @@ async def read_url_async(
     client: httpx.AsyncClient,
     deadline: Deadline,
     well_known: bool = True,
+    retried: list[Retry] | None = None,
     if_none_match: str | None = None,
     recorder: HarRecorder | None = None,
 ) -> SourceBytes:
     """The card at the URL ``source``, read through ``client`` by ``deadline``: the well-known
     path for a base URL (``well_known``), the pre-0.3 path when the first answers 404 (with its
-    warning), the byte cap, the redirect rules and ``scope``'s headers on each request. This is
-    what ``read_source`` does for a URL, for callers that read many sources on one loop.
-    A card (``well_known``) has the warnings of ``caching_problems`` among its notices. With
-    ``if_none_match`` (the card's entity tag from an earlier read) the card is asked for only
-    if it changed: unchanged, it is a ``SourceBytes`` of status 304 with no data. A
-    ``recorder`` records each request (HAR)."""
+    warning), the byte cap, the redirect rules, ``limits.retries`` and ``scope``'s headers on
+    each request; each retry is appended to ``retried``. This is what ``read_source`` does for
+    a URL, for callers that read many sources on one loop. A card (``well_known``) has the
+    warnings of ``caching_problems`` among its notices. With ``if_none_match`` (the card's
+    entity tag from an earlier read) the card is asked for only if it changed: unchanged, it
+    is a ``SourceBytes`` of status 304 with no data. A ``recorder`` records each request
+    (HAR)."""
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
     from th_ext.net._fetch import fetch_async
 
@@ -337,6 +356,8 @@ async def read_url_async(
             max_bytes=limits.max_bytes,
             max_redirects=MAX_REDIRECTS,
             user_agent=f"th-ext/{__version__}",
+            retries=limits.retries,
+            retried=retried,
             if_none_match=if_none_match,
             recorder=recorder,
         )

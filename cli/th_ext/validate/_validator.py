@@ -131,6 +131,7 @@ _SOURCE_HINTS = {
     "too-large": "raise --max-bytes if the card really is this large",
     "http-error": "check the URL; a base URL is read at /.well-known/agent-card.json",
     "network-error": "check the URL and that the agent is running",
+    "origin-failed": "check that the origin is up, or raise --origin-failures (0: never give up)",
     "redirect-loop": "fix the server's redirects",
     "too-many-redirects": "point at the final URL, or fix the server's redirects",
     "redirect-not-http": "only http and https redirects are followed",

@@ -95,13 +95,39 @@ def test_interim_responses_are_skipped(
     assert json.loads(result.stdout)["valid"] is True
 
 
-def test_endless_interim_responses_end_cleanly(
+def test_endless_interim_responses_end_at_the_deadline(
     th_ext: Callable[..., Result], raw_server: Callable[[RawScript], str]
 ) -> None:
-    base = raw_server(_response(CARD, before=EARLY_HINTS * 40))
-    result = th_ext("commands", base + "/card.json")
+    base = raw_server(lambda request: [EARLY_HINTS, 0.01] * 10_000)
+    result = th_ext("commands", base + "/card.json", "--timeout", "0.5")
     assert result.exit_code == 2
-    assert "interim (1xx) responses" in result.stderr
+    assert result.stderr == (f"th-ext: error: {base}/card.json: no complete answer within 0.5 s\n")
+
+
+@pytest.mark.parametrize(
+    ("location", "said"),
+    [
+        ("data:application/json,{}", "data:application/json,{}: only http and https redirects"),
+        ("file:///etc/passwd", "file:///etc/passwd: only http and https redirects"),
+        ("javascript:alert(1)", "javascript:alert(1): only http and https redirects"),
+        ("http://[::1/card.json", "http://[::1/card.json, which is not a URL"),
+        ("http://127.0.0.1:99999/card.json", "127.0.0.1:99999/card.json, which is not a URL"),
+    ],
+    ids=["data", "file", "javascript", "unclosed-ipv6", "port-past-65535"],
+)
+def test_a_redirect_to_what_cannot_be_followed_is_one_line(
+    th_ext: Callable[..., Result],
+    raw_server: Callable[[RawScript], str],
+    location: str,
+    said: str,
+) -> None:
+    head = f"HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n"
+    base = raw_server(lambda request: head.encode())
+    for command in (["validate"], ["commands"], ["conform"]):
+        result = th_ext(*command, base + "/card.json")
+        assert result.exit_code == 2, (command, result)
+        assert result.stderr.startswith(f"th-ext: error: {base}/card.json redirects to ")
+        assert said in result.stderr and result.stderr.count("\n") == 1, result.stderr
 
 
 def _call(base: str, *, stream: bool) -> RpcExchange:

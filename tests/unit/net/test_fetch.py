@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.utils
 import gzip
 import json
+import re
 import socket
 import ssl
 import threading
@@ -15,6 +17,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
 import httpx
 import pytest
@@ -23,6 +26,7 @@ from tests.support.loopback import LoopbackServer
 from tests.support.raw_http import RawScript, RawServer, Step, raw_server
 from th_ext._deadline import Deadline
 from th_ext._exceptions import (
+    FetchConnectError,
     FetchError,
     FetchTimeoutError,
     HTTPStatusCodeError,
@@ -32,7 +36,7 @@ from th_ext._exceptions import (
 )
 from th_ext.net import HeaderScope, client_options, origin_of
 from th_ext.net._exchange import cannot_connect, describe
-from th_ext.net._fetch import MAX_INTERIM, FetchResult, fetch, fetch_async
+from th_ext.net._fetch import FetchResult, Retry, fetch, fetch_async
 
 CARD = b'{"name": "agent"}'
 NO_SCOPE = HeaderScope()
@@ -212,12 +216,17 @@ def test_interim_responses_are_skipped(serve: Serve) -> None:
 EARLY = b"HTTP/1.1 103 Early Hints\r\nLink: </a>; rel=preload\r\n\r\n"
 
 
-def test_at_most_sixteen_interim_responses_are_skipped(serve: Serve) -> None:
-    sixteen: RawServer = serve(lambda request: EARLY * MAX_INTERIM + ok(CARD))
-    assert get(sixteen.base_url + "/c.json").body == CARD
-    seventeen: RawServer = serve(lambda request: EARLY * (MAX_INTERIM + 1) + ok(CARD))
-    with pytest.raises(FetchError, match=r"more than 16 interim \(1xx\) responses"):
-        get(seventeen.base_url + "/c.json")
+def test_many_interim_responses_are_skipped(serve: Serve) -> None:
+    server: RawServer = serve(lambda request: EARLY * 100 + ok(CARD))
+    assert get(server.base_url + "/c.json").body == CARD
+
+
+def test_an_endless_stream_of_interim_responses_ends_at_the_deadline(serve: Serve) -> None:
+    server: RawServer = serve(lambda request: [EARLY, 0.01] * 10_000)
+    started = time.monotonic()
+    with pytest.raises(FetchTimeoutError, match=r"no complete answer within 0\.5 s"):
+        get(server.base_url + "/c.json", timeout=0.5)
+    assert time.monotonic() - started < 1.5
 
 
 def test_interim_heads_in_a_body_are_not_counted(serve: Serve) -> None:
@@ -376,6 +385,12 @@ def test_redirects_are_followed_and_listed(serve: Serve) -> None:
         ({"/a": "ftp://127.0.0.1/x"}, "redirect-not-http", "only http and https redirects"),
         ({f"/{n}": f"/{n + 1}" for n in range(6)}, "too-many-redirects", "more than 5"),
         ({"/a": ""}, "bad-redirect", "redirect without a Location header"),
+        ({"/a": "data:application/json,{}"}, "redirect-not-http", "only http and https"),
+        ({"/a": "file:///etc/passwd"}, "redirect-not-http", "only http and https"),
+        ({"/a": "javascript:alert(1)"}, "redirect-not-http", "only http and https"),
+        ({"/a": "http://[::1/x"}, "bad-redirect", "which is not a URL"),
+        ({"/a": "http://127.0.0.1:99999/x"}, "bad-redirect", "which is not a URL"),
+        ({"/a": "http://a\x7fb/x"}, "bad-redirect", "which is not a URL"),
     ],
 )
 def test_the_redirect_policy(serve: Serve, targets: dict[str, str], code: str, said: str) -> None:
@@ -421,28 +436,6 @@ def test_no_proxy_is_taken_from_the_environment(
     monkeypatch.delenv("NO_PROXY", raising=False)
     assert get(server.base_url + "/c.json").body == CARD
     assert proxy.requests == []
-
-
-def test_the_tls_context_is_made_only_for_an_https_request(
-    serve: Serve, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    made: list[ssl.SSLContext] = []
-
-    def context() -> ssl.SSLContext:
-        made.append(ssl.create_default_context())
-        return made[-1]
-
-    monkeypatch.setattr("th_ext.net._fetch.ssl_context", context)
-    server: RawServer = serve(lambda request: ok(CARD))
-    assert get(server.base_url + "/c.json").body == CARD
-    assert made == []
-    closed = socket.socket()
-    closed.bind(("127.0.0.1", 0))
-    port = closed.getsockname()[1]
-    closed.close()
-    with pytest.raises(FetchError):
-        get(f"https://127.0.0.1:{port}/c.json")
-    assert len(made) == 1
 
 
 @pytest.mark.parametrize(
@@ -499,3 +492,154 @@ def _chained(outer: Exception, cause: BaseException | None) -> Exception:
 def test_a_wire_error_is_named_by_its_type(error: Exception, words: str, unreachable: bool) -> None:
     assert describe(error) == words
     assert cannot_connect(error) is unreachable
+
+
+# --- retries ---
+
+
+def get_retrying(url: str, retries: int, timeout: float = 5) -> tuple[object, list[Retry]]:
+    """``fetch_async`` with ``retries``: its result or error, and the retries it made."""
+    retried: list[Retry] = []
+
+    async def run() -> object:
+        async with httpx.AsyncClient(**client_options(), timeout=None) as client:
+            try:
+                return await fetch_async(
+                    url,
+                    client=client,
+                    scope=NO_SCOPE,
+                    deadline=Deadline.after(timeout, f"no complete answer within {timeout:g} s"),
+                    max_bytes=1000,
+                    retries=retries,
+                    retried=retried,
+                )
+            except FetchError as exc:
+                return exc
+
+    return asyncio.run(run()), retried
+
+
+def busy(times: int, status: str = "503 Service Unavailable", **fields: str | int) -> RawScript:
+    """``status`` for the first ``times`` requests, then the card."""
+    count = [0]
+
+    def script(request: bytes) -> bytes:
+        count[0] += 1
+        return head(status, Content_Length=0, **fields) if count[0] <= times else ok(CARD)
+
+    return script
+
+
+@pytest.mark.parametrize("status", ["429 Too Many Requests", "502 Bad Gateway", "503 No", "504 X"])
+def test_a_status_that_may_pass_is_tried_again(serve: Serve, status: str) -> None:
+    server: RawServer = serve(busy(2, status))
+    result, retried = get_retrying(server.base_url + "/c.json", retries=2)
+    assert isinstance(result, FetchResult) and result.body == CARD
+    assert len(server.requests) == 3
+    assert [r.reason for r in retried] == [f"{server.base_url}/c.json: HTTP {status}"] * 2
+    # Exponential backoff with jitter: the first waits 0.25 to 0.5 s, the second 0.5 to 1 s.
+    assert 0.25 <= retried[0].wait <= 0.5 and 0.5 <= retried[1].wait <= 1.0
+    assert retried[0].to_dict()["url"] == server.base_url + "/c.json"
+
+
+@pytest.mark.parametrize("status", ["400 Bad Request", "403 Forbidden", "404 Not Found", "500 X"])
+def test_no_other_status_is_tried_again(serve: Serve, status: str) -> None:
+    server: RawServer = serve(busy(5, status))
+    result, retried = get_retrying(server.base_url + "/c.json", retries=3)
+    assert isinstance(result, HTTPStatusCodeError) and not retried
+    assert len(server.requests) == 1
+
+
+def test_without_retries_a_busy_server_is_asked_once(serve: Serve) -> None:
+    server: RawServer = serve(busy(1))
+    result, retried = get_retrying(server.base_url + "/c.json", retries=0)
+    assert isinstance(result, HTTPStatusCodeError) and result.status == 503
+    assert str(result).endswith("HTTP 503 Service Unavailable") and not retried
+    assert len(server.requests) == 1
+
+
+def test_a_server_busy_for_ever_fails_after_the_retries_within_the_timeout(serve: Serve) -> None:
+    server: RawServer = serve(busy(1000))
+    started = time.monotonic()
+    result, retried = get_retrying(server.base_url + "/c.json", retries=10, timeout=3)
+    assert time.monotonic() - started < 4.5  # the timeout, and a loaded machine
+    assert isinstance(result, HTTPStatusCodeError) and result.status == 503
+    # The backoff doubles: within 3 s there is time for a few retries, not ten.
+    assert 2 <= len(retried) < 10
+    assert str(result).endswith(f"(no time to retry, after {len(retried)} retries)")
+
+
+def test_retry_after_in_seconds_is_honoured(serve: Serve) -> None:
+    server: RawServer = serve(busy(1, Retry_After=1))
+    started = time.monotonic()
+    result, retried = get_retrying(server.base_url + "/c.json", retries=1)
+    assert isinstance(result, FetchResult)
+    assert time.monotonic() - started >= 1.0
+    assert [r.wait for r in retried] == [1.0]
+
+
+def test_retry_after_as_a_date_is_honoured(serve: Serve) -> None:
+    when = email.utils.formatdate(time.time() + 2, usegmt=True)
+    server: RawServer = serve(busy(1, Retry_After=when))
+    result, retried = get_retrying(server.base_url + "/c.json", retries=1)
+    assert isinstance(result, FetchResult)
+    assert 0.5 <= retried[0].wait <= 2.0
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("31536000", "31536000 s"), (email.utils.formatdate(time.time() + 366 * 86400), "-0000")],
+    ids=["a-year-in-seconds", "a-date-next-year"],
+)
+def test_a_retry_after_past_the_timeout_ends_the_fetch_at_once(
+    serve: Serve, value: str, said: str
+) -> None:
+    server: RawServer = serve(busy(5, Retry_After=value))
+    started = time.monotonic()
+    result, retried = get_retrying(server.base_url + "/c.json", retries=3)
+    assert time.monotonic() - started < 1.0
+    assert isinstance(result, HTTPStatusCodeError) and not retried
+    assert "ends after the timeout)" in str(result) and said in str(result)
+    assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("value", ["soon", "-5", "1e9", "Mon, 99 Foo 2024", "\u00e9"])
+def test_a_retry_after_that_means_nothing_falls_back_to_the_backoff(
+    serve: Serve, value: str
+) -> None:
+    server: RawServer = serve(busy(1, Retry_After=value))
+    result, retried = get_retrying(server.base_url + "/c.json", retries=1)
+    assert isinstance(result, FetchResult)
+    assert len(retried) == 1 and retried[0].wait <= 0.5
+
+
+def test_a_refused_connection_is_tried_again_and_named(serve: Serve) -> None:
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    result, retried = get_retrying(f"http://127.0.0.1:{port}/c.json", retries=2)
+    assert isinstance(result, FetchConnectError) and result.code == "network-error"
+    assert str(result) == f"http://127.0.0.1:{port}/c.json: connection refused (after 2 retries)"
+    refused = f"http://127.0.0.1:{port}/c.json: connection refused"
+    assert [r.reason for r in retried] == [refused] * 2
+
+
+# --- httpx's own transport ---
+
+
+def test_the_package_builds_nothing_on_httpcore() -> None:
+    """No transport, pool or network backend of th-ext's own: httpcore is never imported."""
+    package = Path(__file__).resolve().parents[3] / "cli" / "th_ext"
+    importing = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        if re.search(r"^\s*(import|from)\s+httpcore\b", path.read_text("utf-8"), re.MULTILINE)
+    ]
+    assert importing == []
+
+
+def test_every_client_is_on_httpxs_own_transport() -> None:
+    options = client_options()
+    assert type(options["transport"]) is httpx.AsyncHTTPTransport
+    assert options["trust_env"] is False and options["follow_redirects"] is False
