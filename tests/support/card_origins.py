@@ -31,6 +31,9 @@ class Origin:
     status: int = 200
     redirect: str = ""
     """A URL every request is sent to with a 302, when given."""
+    caching: bytes = b'Cache-Control: max-age=60\r\nETag: "card"\r\n'
+    """The card response's caching fields: what A2A 1.0 section 8.6.1 asks, so that no
+    caching warning joins the problems of a test that is not about it."""
     busy: int = 0
     """The first ``busy`` requests are answered 503 (with ``retry_after``, when given)."""
     retry_after: str = ""
@@ -115,10 +118,14 @@ class Origins:
             await writer.drain()
             return
         reason = b"OK" if origin.status == 200 else b"Status"
-        head = b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (
-            origin.status,
-            reason,
-            len(origin.body),
+        head = (
+            b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n%sContent-Length: %d\r\n\r\n"
+            % (
+                origin.status,
+                reason,
+                origin.caching,
+                len(origin.body),
+            )
         )
         writer.write(head)
         if origin.mode == "trickle":

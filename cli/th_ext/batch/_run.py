@@ -386,7 +386,7 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
         _with_retries(outcome.document or {}, retried)
         return outcome
     document = _with_retries(report.to_dict(), retried)
-    if revalidation is not None:
+    if revalidation is not None and is_url(source):  # a file is read, never fetched
         document["fetch"] = FETCHED_WHOLE
     return Outcome(
         report.source,

@@ -58,7 +58,7 @@ from th_ext.cli._validate import signature_options
 from th_ext.net import har_recording
 
 if TYPE_CHECKING:
-    from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources
+    from th_ext.batch import BatchCounts, ListEntry, Outcome, Revalidation, SeenSources
 
 __all__ = ["conform_command"]
 
@@ -278,8 +278,11 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 
     def check_listed(
-        entries: AsyncIterator[ListEntry], counts: BatchCounts, skip: SeenSources | None
-    ) -> AsyncIterator[Outcome]:
+        entries: AsyncIterator[ListEntry],
+        counts: BatchCounts,
+        skip: SeenSources | None,
+        revalidation: Revalidation | None,
+    ) -> AsyncIterator[Outcome]:  # an agent is always checked whole: revalidation is None
         return check_agents(
             entries,
             options=options,

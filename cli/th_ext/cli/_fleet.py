@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import sys
 import threading
@@ -19,12 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from th_ext import SourceArgumentError, SourceError, ThExtError
+from th_ext import SourceArgumentError, SourceError, ThExtError, __version__
 from th_ext.batch import (
     BatchCounts,
     ListEntry,
     Outcome,
     ResumeState,
+    Revalidation,
     SeenSources,
     Summary,
     read_resume,
@@ -74,9 +76,12 @@ _WHOLE = ("json", "junit", "concise", "sarif")
 """The formats whose document is made once every source is checked (one JSON array, one JUnit
 document, one count line after every problem, one SARIF log)."""
 
-Start = Callable[[AsyncIterator[ListEntry], BatchCounts, SeenSources | None], Any]
+Start = Callable[
+    [AsyncIterator[ListEntry], BatchCounts, SeenSources | None, Revalidation | None], Any
+]
 """A command's batch: ``check_cards`` or ``check_agents`` over the entries, with the run's
-counts and the sources to skip."""
+counts, the sources to skip, and what the history store holds to ask for each card again
+politely (``validate --db --format jsonl``; ``None`` otherwise)."""
 
 
 def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
@@ -120,13 +125,25 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         except SourceArgumentError as exc:
             fail(str(exc))
     store, recorder = _open_history(command, sources, fleet)
+    revalidation = None
+    # Only JSON Lines shows a card found unchanged: its earlier line, carried over.
+    if (
+        store is not None
+        and recorder is not None
+        and (command, output_format)
+        == (
+            "validate",
+            "jsonl",
+        )
+    ):
+        revalidation = _revalidation(store, recorder.run_id, fleet.verdict or {})
     out = _open_output(fleet)
     keep = (output_format in _WHOLE and not fleet.statistics) or junit_file is not None
     run = _Run(command, output_format, tally, out, fleet, state)
     run.single, run.keep, run.progress = single, keep or html is not None, progress
     run.recorder = recorder
     try:
-        code = run_sync(lambda: run.main(sources, start))
+        code = run_sync(lambda: run.main(sources, start, revalidation))
     finally:
         if out is not None:
             out.close()
@@ -178,6 +195,26 @@ def _open_history(
     return store, recorder
 
 
+def _revalidation(store: HistoryStore, run_id: int, verdict: dict[str, Any]) -> Revalidation:
+    """What the store holds to ask for each card of a ``validate`` run again: the tags of
+    the latest other run of the same list, when the same th-ext ran it with the same options
+    that change verdicts (``--strict``, ``--extension``...); otherwise none, and every card is
+    fetched whole. Either way each line says which it was (``fetch``)."""
+    runs = store.runs(command="validate")
+    listed = next(r.list for r in runs if r.id == run_id)
+    options = json.loads(json.dumps(verdict, sort_keys=True, default=str))
+    earlier = [r for r in runs if r.list == listed and r.id != run_id and r.status != "running"]
+    if not earlier or earlier[-1].version != __version__ or earlier[-1].options != options:
+        return Revalidation(lambda source: None, lambda source: None)
+    last = earlier[-1].id
+    tags = {source: o.etag for source, o in store.outcomes(last).items() if o.etag is not None}
+
+    def document_of(source: str) -> dict[str, Any] | None:
+        return store.documents(last, [source]).get(source)
+
+    return Revalidation(tags.get, document_of)
+
+
 def _open_output(fleet: FleetOptions) -> IO[bytes] | None:
     path = fleet.resume or fleet.output
     if path is None:
@@ -221,7 +258,9 @@ class _Run:
         self.recorder: RunRecorder | None = None
         self.history_failed = False
 
-    async def main(self, sources: list[str], start: Start) -> int:
+    async def main(
+        self, sources: list[str], start: Start, revalidation: Revalidation | None = None
+    ) -> int:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None
@@ -236,7 +275,7 @@ class _Run:
         progress = FleetProgress(self.counts, self.summary, transient=self.single, shown=shown)
         try:
             with progress:
-                outcomes = start(self._entries(sources), self.counts, skip)
+                outcomes = start(self._entries(sources), self.counts, skip, revalidation)
                 async with contextlib.aclosing(outcomes):
                     async for outcome in outcomes:
                         self._show(outcome)

@@ -64,7 +64,7 @@ from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, rea
 from th_ext.validate import ValidateOptions, read_schema_override
 
 if TYPE_CHECKING:
-    from th_ext.batch import BatchCounts, ListEntry, Outcome, SeenSources
+    from th_ext.batch import BatchCounts, ListEntry, Outcome, Revalidation, SeenSources
     from th_ext.problems import Problem
     from th_ext.signatures import SignatureOptions
 
@@ -201,7 +201,10 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     from th_ext.cli._fleet import Tally, run_fleet
 
     def check_listed(
-        entries: "AsyncIterator[ListEntry]", counts: "BatchCounts", skip: "SeenSources | None"
+        entries: "AsyncIterator[ListEntry]",
+        counts: "BatchCounts",
+        skip: "SeenSources | None",
+        revalidation: "Revalidation | None",
     ) -> "AsyncIterator[Outcome]":
         return check_cards(
             entries,
@@ -214,6 +217,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
             skip=skip,
             counts=counts,
             notices=notices,
+            revalidation=revalidation,
         )
 
     given = given_format(ctx, output_format.value)

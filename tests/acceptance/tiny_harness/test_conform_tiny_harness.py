@@ -1,8 +1,9 @@
 """``conform`` against the agent shaped like tiny-harness 0.9 (tests/support/tiny_harness_agent.py):
 it passes over both bindings with the metadata where the owner puts it (the message) and where
-the other reading puts it (the event); only the SHOULD of both places and the core A2A rule of
-a stream's first event warn. With media on, its v1 card lists a surface command, which fails
-CMD-7 with the runsOn explanation and is never sent."""
+the other reading puts it (the event); only the SHOULD of both places, the core A2A rule of
+a stream's first event, and the core A2A rule of a card response's caching fields (the SDK's
+card route sends an ETag but no Cache-Control) warn. With media on, its v1 card lists a
+surface command, which fails CMD-7 with the runsOn explanation and is never sent."""
 
 from __future__ import annotations
 
@@ -45,7 +46,6 @@ def test_it_passes_with_the_metadata_in_either_place(
     assert report.passed
     assert report.agent.bindings_checked == ["JSONRPC", "HTTP+JSON"]
     warned = {rid for rid, status in failing(report).items() if status == "warn"}
-    # The stand-in serves its card with no caching fields, as the facts give none: A2A-8.6 warns.
     assert warned == {"CMD-19", "A2A-3.1.2", "A2A-8.6"}
     assert not [r.id for r in report.requirements if r.status == "fail"]
 
@@ -62,7 +62,9 @@ def test_its_new_task_parking_and_snapshots_pass_the_state_rules(reports: Report
 
 def test_the_core_warning_names_the_sdk_streams_that_skip_the_task(reports: Reports) -> None:
     report = reports(False, "message")
-    [core] = [rule for rule in report.core if rule.id == "A2A-3.1.2"]
+    core, caching = report.core
+    assert core.id == "A2A-3.1.2"
+    assert [c.detail.split(":")[0] for c in caching.checks] == ["card-cache-control-missing"]
     failed = [c for c in core.checks if c.status == "fail"]
     assert failed and all(c.scenario.endswith("existing task") for c in failed)
     assert all(c.detail == "the stream began with statusUpdate, not the Task" for c in failed)

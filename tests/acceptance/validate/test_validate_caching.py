@@ -324,14 +324,24 @@ BREAKS: dict[str, list[tuple[str, str]]] = {
 }
 
 
-@pytest.mark.parametrize("page", ["validate.md", "conform.md"])
-def test_the_site_lists_every_code_with_the_hint_th_ext_prints(page: str) -> None:
+def site_page(name: str) -> str:
+    return (Path(__file__).resolve().parents[3] / "site" / "th-ext" / name).read_text("utf-8")
+
+
+def test_the_validate_page_lists_every_code_with_the_hint_th_ext_prints() -> None:
     from th_ext.sources import caching_problems
 
     assert list(BREAKS) == list(CACHING_CODES)
-    text = (Path(__file__).resolve().parents[3] / "site" / "th-ext" / page).read_text("utf-8")
+    text = site_page("validate.md")
     for code, fields in BREAKS.items():
         (problem,) = caching_problems(fields)
         assert problem.code == code
         assert f"| `{code}` (warning) | " in text
         assert f"| `{problem.hint}` |" in text, code
+
+
+def test_the_conform_page_names_every_code_of_a2a_8_6() -> None:
+    section = site_page("conform.md").split("`A2A-8.6` (a SHOULD", 1)[1].split("\n\n", 1)[0]
+    assert "validate.md#how-the-card-is-served-warnings" in section
+    for code in CACHING_CODES:
+        assert f"`{code}`" in section

@@ -20,11 +20,10 @@ CARD = b'{"name": "agent"}'
 
 
 def ok(body: bytes) -> bytes:
-    """A card response with the caching fields A2A 1.0 section 8.6 asks for, so that the tests
-    of reading see only the problems of what they read."""
+    """A card response with the caching fields A2A 1.0 section 8.6.1 asks for."""
     head = (
         "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: application/json\r\n"
-        'Cache-Control: max-age=3600\r\nETag: "1"\r\n'
+        'Cache-Control: max-age=60\r\nETag: "card"\r\n'
         f"Content-Length: {len(body)}\r\n\r\n"
     )
     return head.encode() + body
