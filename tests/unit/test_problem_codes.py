@@ -24,6 +24,9 @@ NOT_PROBLEMS = {
     "bad-timeout": "sources/_source.py",
     "bad-jobs": "batch/_run.py",
     "bad-per-origin": "batch/_run.py",
+    "bad-origin-failures": "batch/_run.py",
+    "bad-rate": "batch/_run.py",
+    "bad-retries": "sources/_source.py",
     "unknown-code": "_exceptions.py",
     # only a signature's key fetch refuses another origin, and says so in signature-unverified
     "redirect-off-origin": "net/_fetch.py",

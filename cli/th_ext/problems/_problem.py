@@ -128,7 +128,11 @@ CODES: Mapping[str, Code] = _codes(
     _source("too-many-redirects", "More than 5 redirects."),
     _source("redirect-loop", "A redirect to a URL already visited."),
     _source("redirect-not-http", "A redirect to a URL that is not http or https."),
-    _source("bad-redirect", "A redirect without a Location."),
+    _source("bad-redirect", "A redirect without a Location, or to one that is not a URL."),
+    _source(
+        "origin-failed",
+        "Not checked: the source's origin failed --origin-failures sources in a row in this run.",
+    ),
     _source(
         "deadline", "The check did not finish within --timeout (the card was read, not checked)."
     ),

@@ -357,12 +357,14 @@ def render_spec_page(
         annotate_requirements(version, inline_diagrams(version)),
     )
     schema_text = schema_bytes(version).decode("utf-8")
-    front_matter = {
+    front_matter: dict[str, object] = {
         "title": version.title,
         "description": version.summary,
     }
     if version.status == "draft":  # the navigation marks the page (mkdocs.yml extra.status)
         front_matter["status"] = "draft"
+        # A draft's words are not final: the site's search leads to the published versions.
+        front_matter["search"] = {"exclude": True}
     header = [
         "---",
         *(f"{key}: {json.dumps(value)}" for key, value in front_matter.items()),

@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PAGES = [
     "",
     "th-ext/",
-    "th-ext/validate/",
+    "th-ext/fleet/",
     "th-ext/dispatch/",
     "th-ext/conform/",
     "th-ext/ci/",

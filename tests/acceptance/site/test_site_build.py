@@ -51,6 +51,8 @@ def test_index_page_and_navigation_list_the_extension(built_site: Path) -> None:
 def test_search_index_and_404_page_are_built(built_site: Path) -> None:
     search = json.loads((built_site / "search/search_index.json").read_bytes())
     assert any(doc["location"].startswith("a2a/ext/commands/v1/") for doc in search["docs"])
+    # A draft's words are not final: the search leads to published versions only.
+    assert not any(doc["location"].startswith("a2a/ext/commands/v2/") for doc in search["docs"])
     assert "Page not found" in (built_site / "404.html").read_text(encoding="utf-8")
 
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from tests.acceptance.validate.conftest import good_card, run_validate
 
-PAGE = Path(__file__).resolve().parents[3] / "site" / "th-ext" / "validate.md"
+PAGES = Path(__file__).resolve().parents[3] / "site" / "th-ext"
+PAGE = PAGES / "validate.md"
+FLEET_PAGE = PAGES / "fleet.md"
 CONSOLE = re.compile(
     r"```console\n\$ th-ext validate ([^\n]*)\n((?:(?!```).)*?)\n\$ echo \$\?\n(\d)\n```", re.S
 )
@@ -31,7 +33,11 @@ def write_examples(folder: Path) -> None:
 
 def test_console_examples_match(tmp_path: Path) -> None:
     write_examples(tmp_path)
-    examples = CONSOLE.findall(PAGE.read_text(encoding="utf-8"))
+    examples = [
+        example
+        for page in (PAGE, FLEET_PAGE)
+        for example in CONSOLE.findall(page.read_text(encoding="utf-8"))
+    ]
     assert len(examples) == 4
     for args, output, code in examples:
         run = run_validate(*args.split(), cwd=tmp_path)
