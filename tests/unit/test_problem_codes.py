@@ -16,7 +16,19 @@ from th_ext.validate import Report
 
 PACKAGE = Path(th_ext.__file__).parent
 PAGE = Path(__file__).resolve().parents[2] / "site" / "th-ext" / "validate.md"
-KEBAB = re.compile(r"^[a-z0-9.]*[a-z][a-z0-9.]*(?:-[a-z0-9.]+)*$")
+CODE_CHARACTERS = re.compile(r"[a-z0-9.-]+")
+
+
+def kebab(text: str) -> bool:
+    """A code's shape: words of ``a-z0-9.`` joined by single hyphens, the first with a letter."""
+    words = text.split("-")
+    return (
+        CODE_CHARACTERS.fullmatch(text) is not None
+        and all(words)
+        and any(c.isalpha() for c in words[0])
+    )
+
+
 NOT_PROBLEMS = {
     # errors of the run's own options: the run stops before any source is read
     "bad-header-origin": "sources/_source.py",
@@ -133,7 +145,7 @@ def emitted_codes() -> dict[str, str]:
     found: dict[str, str] = {}
     for path, tree in zip(paths, trees, strict=True):
         for code in returned.get(id(tree), ()):
-            if KEBAB.match(code):
+            if kebab(code):
                 found.setdefault(code, path.relative_to(PACKAGE).as_posix())
         for node in ast.walk(tree):
             codes: set[str] = set()
@@ -152,7 +164,7 @@ def emitted_codes() -> dict[str, str]:
                     ] == ["code"]:
                         codes |= _literals(statement.value)
             for code in codes:
-                if KEBAB.match(code):
+                if kebab(code):
                     found.setdefault(code, path.relative_to(PACKAGE).as_posix())
     return found
 
