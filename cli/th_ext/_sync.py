@@ -22,6 +22,11 @@ def run_sync(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(work())
+        return _run_loop(work)
     with ThreadPoolExecutor(max_workers=1) as worker:
-        return worker.submit(lambda: asyncio.run(work())).result()
+        return worker.submit(_run_loop, work).result()
+
+
+def _run_loop(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run ``work()`` on a new event loop in this thread."""
+    return asyncio.run(work())

@@ -25,7 +25,7 @@ def test_the_package_has_one_bridge_from_sync_to_async() -> None:
         for line in path.read_text(encoding="utf-8").splitlines()
         if re.search(r"\b(asyncio|anyio)\.run\(", line)
     ]
-    assert calls == ["_sync.py", "_sync.py"]  # run_sync: on this thread or on a worker's
+    assert calls == ["_sync.py"]  # run_sync, whether on this thread or on a worker's
 
 
 def test_run_sync_runs_from_plain_code_and_from_a_running_loop() -> None:
