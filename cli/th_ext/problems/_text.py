@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from difflib import SequenceMatcher
+from functools import lru_cache
+from unicodedata import normalize
 
 __all__ = ["clean", "closest_name", "escape_unsafe"]
 
@@ -79,7 +81,8 @@ def escape_unsafe(text: str, *, keep_sgr: bool = False) -> str:
 
 # The one "did you mean": every suggestion th-ext makes for a name comes from here (the
 # dispatch rule's reason for an unregistered ``/command``, ``th-ext schema`` and the catalog for
-# an extension key, the command line for a mistyped command or option).
+# an extension key, the command line for a mistyped command or option, a card's or a params
+# object's unknown key).
 _CLOSE_ENOUGH = 0.75
 """The least ``SequenceMatcher`` ratio that counts as close: ``mod`` against ``model``."""
 
@@ -89,15 +92,37 @@ def closest_name(name: str, names: Iterable[str]) -> str | None:
 
     Close means what a reader would call a typo: a letter added, dropped or swapped, a
     different case, a short prefix (``models``, ``Model``, ``mdoel`` and ``mod`` all suggest
-    ``model``). ``name`` itself is never suggested; of names equally close, the first wins.
+    ``model``). A name that differs only in case, ``_``, ``-`` or Unicode compatibility forms
+    (full-width letters, ``protocol_binding``) is the closest of all. ``name`` itself is never
+    suggested; of names equally close, the first wins.
     """
-    candidates = [n for n in names if isinstance(n, str) and n and n != name]
+    candidates = tuple(n for n in names if isinstance(n, str) and n and n != name)
     if not name or not candidates:
         return None
-    wanted = name.lower()
-    best, best_score = None, 0.0
-    for candidate in candidates:
-        score = SequenceMatcher(None, wanted, candidate.lower()).ratio()
-        if score > best_score:
+    return _closest(name, candidates)
+
+
+@lru_cache(maxsize=4096)
+def _closest(name: str, candidates: tuple[str, ...]) -> str | None:
+    """``closest_name`` of one name among the same few names, asked again and again across the
+    cards of a fleet (their unknown keys repeat), worked out once."""
+    wanted = _folded(name)
+    folded = [(_folded(candidate), candidate) for candidate in candidates]
+    for key, candidate in folded:
+        if key == wanted:
+            return candidate
+    matcher = SequenceMatcher(None, b=wanted)
+    best, best_score = None, _CLOSE_ENOUGH
+    for key, candidate in folded:
+        matcher.set_seq1(key)
+        if matcher.real_quick_ratio() < best_score or matcher.quick_ratio() < best_score:
+            continue
+        score = matcher.ratio()
+        if score > best_score or (best is None and score == best_score):
             best, best_score = candidate, score
-    return best if best_score >= _CLOSE_ENOUGH else None
+    return best
+
+
+def _folded(name: str) -> str:
+    """``name`` with Unicode look-alikes made one (NFKC), case, ``_`` and ``-`` set aside."""
+    return normalize("NFKC", name).replace("_", "").replace("-", "").casefold()

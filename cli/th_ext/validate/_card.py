@@ -13,6 +13,7 @@ from jsonschema.protocols import Validator
 
 from th_ext._deadline import Deadline
 from th_ext.problems._problem import Problem
+from th_ext.problems._text import closest_name
 from th_ext.validate._a2a_model import MESSAGES, ROOT, Field
 from th_ext.validate._card_schema import binding, card_schema
 from th_ext.validate._limits import MAX_PER_LAYER, ProblemList, TooManyProblems
@@ -20,7 +21,6 @@ from th_ext.validate._positions import pointer
 from th_ext.validate._schema import (
     ParamsSchema,
     check_schema,
-    closest_name,
     problems_for,
     reading_errors,
     safe_validator,

@@ -14,10 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from difflib import get_close_matches
 from functools import lru_cache
 from typing import Any
-from unicodedata import normalize
 
 import regex
 from jsonschema import Draft202012Validator, ValidationError, validators
@@ -30,6 +28,7 @@ from referencing.jsonschema import DRAFT202012
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SchemaError, SourceError
 from th_ext.problems._problem import Layer, Problem
+from th_ext.problems._text import closest_name
 from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._card_schema import URL_PATTERN
 from th_ext.validate._document import json_type, parse_document
@@ -40,7 +39,6 @@ __all__ = [
     "SchemaOverride",
     "allowed_keys_text",
     "check_schema",
-    "closest_name",
     "minimal_schema_value",
     "problems_for",
     "read_schema_override",
@@ -427,25 +425,7 @@ def _shorten(message: str) -> str:
 # enough. Names are compared with Unicode look-alikes, case, ``_`` and ``-`` set aside first,
 # then by similarity.
 
-_CUTOFF = 0.75
 _MAX_DEPTH = 8  # a $ref followed counts as a level
-
-
-def _folded(name: str) -> str:
-    """``name`` with Unicode look-alikes made one (NFKC), case, ``_`` and ``-`` set aside."""
-    return normalize("NFKC", name).replace("_", "").replace("-", "").casefold()
-
-
-def closest_name(name: str, allowed: Iterable[str]) -> str | None:
-    """The allowed name ``name`` most likely stands for, or ``None`` when none is close."""
-    names = [a for a in allowed if a != name]
-    folded = _folded(name)
-    for candidate in names:
-        if _folded(candidate) == folded:
-            return candidate
-    by_fold = {_folded(c): c for c in names}
-    match = get_close_matches(folded, list(by_fold), n=1, cutoff=_CUTOFF)
-    return by_fold[match[0]] if match else None
 
 
 def allowed_keys_text(allowed: Iterable[str]) -> str:

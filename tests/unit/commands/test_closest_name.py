@@ -66,3 +66,22 @@ def test_no_suggestion_without_a_close_name() -> None:
     assert decision.reason == (
         "'deploy' is not registered; the registered commands are /model, /help, /review"
     )
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("protocol_binding", "protocolBinding"),  # snake case
+        ("PROTOCOL-BINDING", "protocolBinding"),  # another case and a hyphen
+        ("\uff55\uff52\uff4c", "url"),  # full-width letters (NFKC)
+    ],
+)
+def test_a_name_that_differs_only_in_its_form_is_the_closest(typed: str, meant: str) -> None:
+    # "protocolVersion" is as close by letters; the same name written another way wins.
+    assert closest_name(typed, ["protocolVersion", "protocolBinding", "url"]) == meant
+
+
+def test_the_same_question_asked_again_gets_the_same_answer() -> None:
+    names = ["modes", "model"]
+    assert [closest_name("mode", names) for _ in range(3)] == ["modes"] * 3
+    assert closest_name("mode", list(reversed(names))) == "model"
