@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,7 +37,11 @@ def served_demo() -> Iterator[tuple[str, int]]:
     agent = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert agent.stdout is not None
-        yield agent.stdout.readline().split(" at ")[1].split(";")[0], agent.pid
+        first = agent.stdout.readline()
+        # uvicorn's access log goes on to standard output: read it away, or a full pipe blocks
+        # the agent after a few hundred requests.
+        threading.Thread(target=agent.stdout.read, daemon=True).start()
+        yield first.split(" at ")[1].split(";")[0], agent.pid
     finally:
         agent.terminate()
         agent.wait(timeout=20)
