@@ -85,7 +85,8 @@ _EDITOR_KEYS = frozenset({"$schema"})
 _FIELDS = {name: {f.json_name: f for f in fields} for name, fields in MESSAGES.items()}
 _BINDINGS = frozenset({"JSONRPC", "GRPC", "HTTP+JSON"})
 _HOST_PORT = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}")
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s]")
+#: A gRPC target as gRPC names it: ``scheme:`` and the rest (``dns:///host:port``, ``unix:path``).
+_GRPC_TARGET = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]+")
 _HTTP_URL = re.compile(r"[Hh][Tt][Tt][Pp][Ss]?://[^/?#\s]")
 _INDEX = re.compile(r"[0-9]+")
 _PREFERRED_MEMBER = {"OAuthFlows": "clientCredentials"}
@@ -338,36 +339,35 @@ def _old_scheme(value: dict[str, Any], path: Path) -> Problem:
     )
 
 
-def completed(message: str, value: dict[str, Any], depth: int = 0) -> dict[str, Any]:
+def completed(message: str, value: dict[str, Any]) -> dict[str, Any]:
     """``value`` with a placeholder for every field ``message`` requires (and, for a message
-    made only of a oneof, one member), so that a value a hint proposes passes the check."""
+    made only of a oneof, one member), so that a value a hint proposes passes the check.
+
+    A2A 1.0 requires only strings, string maps and messages (a test holds the model to that),
+    and no message requires itself, so the placeholders are ``"…"``, ``{"…": "…"}`` and the
+    message completed in turn.
+    """
     fields = MESSAGES.get(message, ())
     result = dict(value)
     if fields and all(f.oneof for f in fields) and not any(f.json_name in result for f in fields):
         chosen = next((f for f in fields if f.json_name == _PREFERRED_MEMBER.get(message)), None)
         chosen = chosen or fields[0]
-        result[chosen.json_name] = _placeholder(chosen, depth)
+        result[chosen.json_name] = _placeholder(chosen)
     for field in fields:
         present = result.get(field.json_name)
         if field.required and (field.json_name not in result or present in ({}, [], "")):
-            result[field.json_name] = _placeholder(field, depth)
-        elif field.kind == "message" and isinstance(present, dict) and depth < 4:
-            result[field.json_name] = completed(field.target, present, depth + 1)
+            result[field.json_name] = _placeholder(field)
+        elif field.kind == "message" and isinstance(present, dict):
+            result[field.json_name] = completed(field.target, present)
     return result
 
 
-def _placeholder(field: Field, depth: int) -> Any:
+def _placeholder(field: Field) -> Any:
     value: Any
     if field.kind == "message":
-        value = completed(field.target, {}, depth + 1) if depth < 4 else {}
+        value = completed(field.target, {})
     elif field.kind == "map":
-        value = {
-            "…": "…" if field.target not in MESSAGES else completed(field.target, {}, depth + 1)
-        }
-    elif field.kind == "bool":
-        value = False
-    elif field.kind in ("int", "float"):
-        value = 0
+        value = {"…": "…"}
     else:
         value = "…"
     return [value] if field.repeated else value
@@ -548,11 +548,11 @@ def _loose_url(
     holder: dict[str, Any], key: str, path: Path, found: list[Problem], *, grpc: bool = False
 ) -> None:
     """A URL outside an HTTP interface: a warning when it is not an absolute http(s) URL (a
-    gRPC interface may give ``host:port`` or any ``scheme://host``)."""
+    gRPC interface may give ``host:port`` or a gRPC target such as ``dns:///host:port``)."""
     value = holder.get(key)
     if not isinstance(value, str) or not value.strip() or _HTTP_URL.match(value):
         return
-    if grpc and (_HOST_PORT.fullmatch(value) or _URL.match(value)):
+    if grpc and (_HOST_PORT.fullmatch(value) or _GRPC_TARGET.fullmatch(value)):
         return
     found.append(
         _warning(
