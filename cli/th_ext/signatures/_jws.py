@@ -683,7 +683,9 @@ def _jwk_key(key_text: bytes, source: str, wanted: str, public: bool) -> tuple[A
         jwk = json.loads(key_text)
     except (ValueError, RecursionError):
         raise KeysError(f"{source}: not a key (neither a PEM {wanted} nor a JWK)") from None
-    if not isinstance(jwk, dict) or jwk.get("kty") not in ("EC", "RSA", "OKP"):
+    if not isinstance(jwk, dict) or "kty" not in jwk:
+        raise KeysError(f"{source}: not a key (neither a PEM {wanted} nor a JWK: JSON with no kty)")
+    if jwk.get("kty") not in ("EC", "RSA", "OKP"):
         raise KeysError(f"{source}: the JWK is not an EC, RSA or OKP {wanted}")
     if "d" not in jwk and not public:
         raise KeysError(

@@ -230,6 +230,7 @@ def test_a_wrong_password_is_one_line(tmp_path: Path) -> None:
     [
         (b"not a key at all\n", "not a key (neither a PEM key nor a JWK)"),
         (b'{"kty": "oct", "k": "c2VjcmV0"}', "the JWK is not an EC, RSA or OKP key"),
+        (b'{"name": "an agent card"}', "not a key (neither a PEM key nor a JWK: JSON with no kty)"),
         (
             b"-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n",
             "not a usable PEM private key",
