@@ -86,7 +86,9 @@ def test_the_rate_spaces_the_slots_of_one_origin_and_not_of_two() -> None:
     given = asyncio.run(run())
     for times in given.values():
         gaps = [b - a for a, b in itertools.pairwise(times)]
-        assert all(gap >= 0.1 for gap in gaps), gaps
+        # Each time is read once the slot is held, a moment after the limiter gave it: a
+        # loaded machine can make one gap a little shorter than the limiter's own.
+        assert all(gap >= 0.1 - 0.01 for gap in gaps), gaps
     assert abs(given["a"][0] - given["b"][0]) < 0.05
 
 
