@@ -178,7 +178,8 @@ def describe(exc: BaseException) -> str:
     its cause chain (TLS's ``ssl.SSLError``, the socket's ``OSError``), never by its text.
 
     A failure to connect is its reason alone (``connection refused``, ``cannot resolve the
-    host (...)``, ``TLS: certificate verify failed: ...``); the caller says what it means.
+    host (...)``, ``TLS: certificate verify failed: ...``); the caller says what it means. An
+    answer that breaks HTTP is ``the HTTP exchange failed (...)`` with the parser's reason.
     """
     import httpx  # where a failure is read (see read_body)
 
@@ -190,6 +191,9 @@ def describe(exc: BaseException) -> str:
     if isinstance(exc, httpx.ReadError | httpx.WriteError):
         words = _os_words(cause)
         return f"the connection failed ({words})" if words else "the connection failed"
+    if isinstance(exc, httpx.RemoteProtocolError):  # no answer, or a head that is not HTTP
+        words = shorten(str(exc)).rstrip(".")
+        return f"the HTTP exchange failed ({words[:1].lower()}{words[1:]})"
     return f"{type(exc).__name__}: {shorten(str(exc))}"
 
 

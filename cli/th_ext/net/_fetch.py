@@ -149,7 +149,13 @@ async def fetch_async(
     try:
         async with asyncio.timeout(deadline.remaining()):
             while True:
-                location, result = await request.get(current)
+                try:
+                    location, result = await request.get(current)
+                except FetchError as exc:  # a redirect's target failed: say where it came from
+                    if current == url or isinstance(exc, RedirectError):
+                        raise
+                    hops = "" if len(seen) == 2 else f" {len(seen) - 1} times, last"
+                    raise _reworded(exc, f"{redact_url(url)} redirects{hops} to {exc}") from None
                 if result is not None:
                     status, content_type, body, headers = result
                     return FetchResult(
@@ -375,7 +381,11 @@ def _wait(attempt: int, retry_after: str) -> tuple[float, str]:
 
 def _noted(error: FetchError, note: str) -> FetchError:
     """``error`` again, its message ending with ``(note)``."""
-    message = f"{error} ({note})"
+    return _reworded(error, f"{error} ({note})")
+
+
+def _reworded(error: FetchError, message: str) -> FetchError:
+    """``error`` again, of the same kind and code, in other words."""
     if isinstance(error, HTTPStatusCodeError):
         return HTTPStatusCodeError(message, status=error.status, url=error.url)
     return type(error)(message, code=error.code)

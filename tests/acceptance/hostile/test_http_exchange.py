@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import Callable
 
 import httpx
@@ -266,3 +267,51 @@ def test_live_answers_are_inflated_within_the_cap(raw_server: Callable[[RawScrip
     assert cut.failure == "the gzip answer is truncated"
     other = _call_capped(raw_server(_coded(body, b"br")), 1000)
     assert other.failure == "the answer: unsupported Content-Encoding 'br'"
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"HTTP/1.1 302 Found\r\nLocation: http://a.test/\xff\x00\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\r\r\n{}",
+        b"HTTP/1.1 2OO OK\r\nContent-Length: 2\r\n\r\n{}",
+    ],
+    ids=["nul-in-location", "stray-cr", "status-not-a-number"],
+)
+def test_a_head_that_is_not_http_is_one_line_in_plain_words(
+    th_ext: Callable[..., Result], raw_server: Callable[[RawScript], str], head: bytes
+) -> None:
+    base = raw_server(lambda request: head)
+    result = th_ext("validate", base + "/card.json")
+    assert result.exit_code == 2, result
+    assert result.stderr.startswith(f"th-ext: error: {base}/card.json: the HTTP exchange failed (")
+    assert result.stderr.count("\n") == 1 and "Error" not in result.stderr, result.stderr
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_redirect_whose_target_fails_names_the_url_given_and_the_target(
+    th_ext: Callable[..., Result], raw_server: Callable[[RawScript], str]
+) -> None:
+    target = f"http://127.0.0.1:{_closed_port()}/card.json"
+    missing = raw_server(lambda request: b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+    hop = f"HTTP/1.1 302 Found\r\nLocation: {target}\r\nContent-Length: 0\r\n\r\n".encode()
+    base = raw_server(lambda request: hop)
+    result = th_ext("validate", base + "/card.json")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"th-ext: error: {base}/card.json redirects to {target}: connection refused\n"
+    )
+    to_missing = f"HTTP/1.1 302 Found\r\nLocation: {missing}/gone\r\nContent-Length: 0\r\n\r\n"
+    first = raw_server(lambda request: to_missing.encode())
+    twice = f"HTTP/1.1 302 Found\r\nLocation: {first}/x\r\nContent-Length: 0\r\n\r\n".encode()
+    start = raw_server(lambda request: twice)
+    result = th_ext("validate", start + "/card.json")
+    assert result.stderr == (
+        f"th-ext: error: {start}/card.json redirects 2 times, last to {missing}/gone: "
+        "HTTP 404 Not Found\n"
+    )

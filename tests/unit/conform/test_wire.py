@@ -539,7 +539,7 @@ def test_a_connection_closed_mid_body_is_a_failure_in_words() -> None:
 def test_a_server_that_hangs_up_without_answering_is_a_failure_not_unreachable() -> None:
     exchange, _ = run(answer(b""), send())
     assert exchange.failure == (
-        "RemoteProtocolError: Server disconnected without sending a response."
+        "the HTTP exchange failed (server disconnected without sending a response)"
     )
     assert not exchange.answered and not exchange.unreachable
 

@@ -483,7 +483,7 @@ def _chained(outer: Exception, cause: BaseException | None) -> Exception:
         (_chained(httpx.ReadError("connection refused"), ConnectionResetError(104, "Reset")),
          "the connection failed (reset)", False),
         (httpx.RemoteProtocolError("peer closed connection without sending complete message body"),
-         "RemoteProtocolError: peer closed connection without sending complete message body",
+         "the HTTP exchange failed (peer closed connection without sending complete message body)",
          False),
         (ValueError("All connection attempts failed"),
          "ValueError: All connection attempts failed", False),
