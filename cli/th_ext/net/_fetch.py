@@ -152,8 +152,11 @@ async def fetch_async(
                 try:
                     location, result = await request.get(current)
                 except FetchError as exc:  # a redirect's target failed: say where it came from
-                    if current == url or isinstance(exc, RedirectError):
+                    if current == url:
                         raise
+                    if isinstance(exc, RedirectError):  # begins with current (redirect_target)
+                        rest = str(exc).removeprefix(redact_url(current))
+                        raise _reworded(exc, f"{_chain(url, current, seen)}, which{rest}") from None
                     hops = "" if len(seen) == 2 else f" {len(seen) - 1} times, last"
                     raise _reworded(exc, f"{redact_url(url)} redirects{hops} to {exc}") from None
                 if result is not None:
@@ -215,9 +218,11 @@ def _follow(  # noqa: PLR0917 (one private step of fetch_async)
     max_redirects: int,
     same_origin: bool,
 ) -> str:
-    """The URL a redirect to ``location`` leads to, once it passes the redirect policy."""
-    target = redirect_target(current, location)
-    where, to = redact_url(current), redact_url(target)
+    """The URL a redirect to ``location`` leads to, once it passes the redirect policy. A
+    refusal after the first hop names ``first`` and the hops that led to ``current``."""
+    where = redact_url(current) if current == first else f"{_chain(first, current, seen)}, which"
+    target = redirect_target(current, location, where=where)
+    to = redact_url(target)
     if same_origin and origin_of(target) != origin_of(first):
         raise RedirectError(
             f"{where} redirects to {to}, on another origin: not followed",
@@ -237,11 +242,18 @@ def _follow(  # noqa: PLR0917 (one private step of fetch_async)
     return target
 
 
-def redirect_target(current: str, location: str) -> str:
+def _chain(first: str, current: str, seen: list[str]) -> str:
+    """``first redirects to current``, with the number of hops when there were more than one."""
+    hops = "" if len(seen) == 2 else f" {len(seen) - 1} times, last"
+    return f"{redact_url(first)} redirects{hops} to {redact_url(current)}"
+
+
+def redirect_target(current: str, location: str, *, where: str | None = None) -> str:
     """Where a redirect from ``current`` to ``location`` leads, or a ``RedirectError``: a
     target that is not http or https (``data:``, ``file:``, ``javascript:``...) is
-    ``redirect-not-http``, one that is not a URL httpx can send ``bad-redirect``."""
-    where = redact_url(current)
+    ``redirect-not-http``, one that is not a URL httpx can send ``bad-redirect``. The message
+    begins with ``where`` (``current``, redacted, by default)."""
+    where = where or redact_url(current)
     try:
         target = urljoin(current, location)
         parts = urlsplit(target)

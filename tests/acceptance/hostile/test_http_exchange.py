@@ -315,3 +315,46 @@ def test_a_redirect_whose_target_fails_names_the_url_given_and_the_target(
         f"th-ext: error: {start}/card.json redirects 2 times, last to {missing}/gone: "
         "HTTP 404 Not Found\n"
     )
+
+
+def test_a_redirect_refused_after_the_first_hop_names_the_url_given_and_the_hops(
+    th_ext: Callable[..., Result], raw_server: Callable[[RawScript], str]
+) -> None:
+    def redirects(where: dict[str, str]) -> RawScript:
+        def answer(request: bytes) -> bytes:
+            path = request.split(b" ", 2)[1].decode()
+            location = where[path]
+            return (
+                f"HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n".encode()
+            )
+
+        return answer
+
+    base = raw_server(
+        redirects(
+            {
+                "/a.json": "/b.json",
+                "/b.json": "/c.json",
+                "/c.json": "data:,{}",
+                "/l.json": "/m.json",
+                "/m.json": "/m.json",
+            }
+        )
+    )
+    result = th_ext("validate", base + "/a.json")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"th-ext: error: {base}/a.json redirects 2 times, last to {base}/c.json, "
+        "which redirects to data:,{}: only http and https redirects are followed\n"
+    )
+    result = th_ext("validate", base + "/b.json")
+    assert result.stderr == (
+        f"th-ext: error: {base}/b.json redirects to {base}/c.json, which redirects to "
+        "data:,{}: only http and https redirects are followed\n"
+    )
+    result = th_ext("validate", base + "/l.json")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"th-ext: error: {base}/l.json redirects to {base}/m.json, which redirects to "
+        f"{base}/m.json, which was already visited (a redirect loop)\n"
+    )
