@@ -11,6 +11,8 @@
 * ``client_options``: the above as keyword arguments of an ``httpx.AsyncClient``, for every
   client th-ext builds (no redirects followed either), on httpx's own transport.
 * ``redact_url`` / ``redact``: ``user:password@`` in a URL is never reported.
+* ``url_problem``: why no request can be sent to a URL (no host, a port out of range, ...),
+  asked before any request is made to a URL the user or a card gave.
 * ``HarRecorder``: every exchange of a run as an HTTP Archive (HAR 1.2), bounded and redacted;
   ``har_recording`` gives a run one, checks its path first and writes the file at the end.
 
@@ -39,7 +41,7 @@ from th_ext.net._har import (
     check_har_path,
     har_recording,
 )
-from th_ext.net._scope import HeaderScope, Origin, origin_of, redact, redact_url
+from th_ext.net._scope import HeaderScope, Origin, origin_of, redact, redact_url, url_problem
 
 if TYPE_CHECKING:
     import ssl
@@ -61,6 +63,7 @@ __all__ = [
     "redact",
     "redact_url",
     "ssl_context",
+    "url_problem",
 ]
 
 _CONTEXT: list[ssl.SSLContext] = []

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from th_ext._exceptions import FetchError
-from th_ext.net._scope import redact
+from th_ext.net._scope import redact, url_problem
 
 if TYPE_CHECKING:
     import httpx
@@ -337,6 +337,11 @@ async def exchange_http(
         own["Content-Type"] = content_type
     replaced = {name.lower() for name in own}
     headers = {k: v for k, v in headers.items() if k.lower() not in replaced} | own
+    problem = url_problem(url)
+    if problem:
+        exchange.failure = problem
+        exchange.unreachable = True
+        return
     entry = None
     if recorder is not None:
         entry = recorder.start(method, url, headers, content, content_type)

@@ -57,7 +57,7 @@ from th_ext.net._exchange import (
     shorten,
 )
 from th_ext.net._har import HarEntry, HarRecorder
-from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url
+from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url, url_problem
 
 __all__ = [
     "BACKOFF_SECONDS",
@@ -66,6 +66,7 @@ __all__ = [
     "FetchResult",
     "Retry",
     "check_redirect",
+    "check_url",
     "fetch",
     "fetch_async",
     "redirect_target",
@@ -281,6 +282,16 @@ def redirect_target(current: str, location: str, *, where: str | None = None) ->
     return target
 
 
+def check_url(url: str) -> str:
+    """``url`` redacted, once it is known to be a URL a request can be sent to; else a
+    one-line ``SourceArgumentError`` that says why (``url_problem``)."""
+    where = shorten(redact_url(url), 120)
+    problem = url_problem(url)
+    if problem:
+        raise SourceArgumentError(f"{where}: {problem}")
+    return where
+
+
 async def check_redirect(response: httpx.Response) -> None:
     """A response hook of every client th-ext builds (``client_options``): a redirect's
     ``Location`` passes ``redirect_target`` before httpx reads it for its ``next_request``."""
@@ -416,14 +427,7 @@ async def _get(
     """One request: a redirect's ``Location`` and ``None``, or ``""`` and (status, content
     type, body, header fields); ``_Transient`` for a failure that may pass. ``condition`` is
     the If-None-Match asked, if any."""
-    where = redact_url(url)
-    parts = urlsplit(url)
-    try:
-        parts.port  # noqa: B018 (raises for a port that is not a number)
-    except ValueError:
-        raise SourceArgumentError(f"{where}: the port is not a number") from None
-    if not parts.hostname:
-        raise SourceArgumentError(f"{where}: the URL names no host")
+    where = check_url(url)
     try:
         request = client.build_request(
             "GET", url, headers=_request_headers(url, scope, user_agent, condition)

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-__all__ = ["HeaderScope", "Origin", "origin_of", "redact", "redact_url"]
+__all__ = ["HeaderScope", "Origin", "origin_of", "redact", "redact_url", "url_problem"]
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -54,6 +54,21 @@ def origin_of(url: str) -> Origin | None:
     if scheme not in _DEFAULT_PORTS or not host:
         return None
     return Origin(scheme, host, port if port is not None else _DEFAULT_PORTS[scheme])
+
+
+def url_problem(url: str) -> str:
+    """Why a request cannot be sent to ``url``, in a few words; ``""`` when it can be: not a
+    URL at all (an IPv6 host without its closing bracket), a port that is not a number from 0
+    to 65535, or no host."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        return f"not a URL ({str(exc)[:80]})"
+    try:
+        parts.port  # noqa: B018 (raises for a port that is not a number)
+    except ValueError:
+        return "the port is not a number from 0 to 65535"
+    return "" if parts.hostname else "the URL names no host"
 
 
 def redact_url(url: str) -> str:

@@ -341,8 +341,9 @@ async def read_url_async(
     is a ``SourceBytes`` of status 304 with no data. A ``recorder`` records each request
     (HAR)."""
     # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
-    from th_ext.net._fetch import fetch_async
+    from th_ext.net._fetch import check_url, fetch_async
 
+    check_url(source)
     url, fallback = well_known_urls(source) if well_known else (source, None)
     shown = redact_url(source)
     withheld_before = len(scope.withheld)

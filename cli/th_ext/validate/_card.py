@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from jsonschema.protocols import Validator
 
 from th_ext._deadline import Deadline
+from th_ext.net import url_problem
 from th_ext.problems._problem import Problem
 from th_ext.problems._text import closest_name
 from th_ext.validate._a2a_model import MESSAGES, ROOT, Field
@@ -528,7 +529,9 @@ def _interfaces(interfaces: Any, found: list[Problem]) -> None:
                         "use one of the standard bindings (upper case) or a URI for a custom one",
                     )
                 )
-            if binding_name not in ("JSONRPC", "HTTP+JSON"):  # those the schema checks
+            if binding_name in ("JSONRPC", "HTTP+JSON"):  # the schema checks the form
+                _unsendable_url(interface, "url", path, found)
+            else:
                 _loose_url(interface, "url", path, found, grpc=binding_name == "GRPC")
         version = interface.get("protocolVersion")
         if isinstance(version, str) and version.strip():
@@ -550,7 +553,10 @@ def _loose_url(
     """A URL outside an HTTP interface: a warning when it is not an absolute http(s) URL (a
     gRPC interface may give ``host:port`` or a gRPC target such as ``dns:///host:port``)."""
     value = holder.get(key)
-    if not isinstance(value, str) or not value.strip() or _HTTP_URL.match(value):
+    if not isinstance(value, str) or not value.strip():
+        return
+    if _HTTP_URL.match(value):
+        _unsendable_url(holder, key, path, found)
         return
     if grpc and (_HOST_PORT.fullmatch(value) or _GRPC_TARGET.fullmatch(value)):
         return
@@ -562,6 +568,23 @@ def _loose_url(
             "use a full URL such as https://agent.example/a2a",
         )
     )
+
+
+def _unsendable_url(holder: dict[str, Any], key: str, path: Path, found: list[Problem]) -> None:
+    """An http(s) URL that no request can be sent to (an IPv6 host without its closing
+    bracket, a port out of range, no host): a warning, since the card is well formed; a
+    client fails on it only when it connects."""
+    value = holder.get(key)
+    problem = url_problem(value) if isinstance(value, str) and _HTTP_URL.match(value) else ""
+    if problem:
+        found.append(
+            _warning(
+                "invalid-url",
+                (*path, key),
+                f"{key!r} is not a URL a client can use: {problem}",
+                "use a full URL such as https://agent.example/a2a (a port from 1 to 65535)",
+            )
+        )
 
 
 def _skills(skills: Any, found: list[Problem]) -> None:

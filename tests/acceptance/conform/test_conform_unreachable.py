@@ -63,10 +63,18 @@ def unreachable_urls(kind: str, agent: DemoServer, closed: int, silent: int) -> 
         "dns": ["http://th-ext-conform.invalid/a2a", "http://th-ext-conform.invalid/rest"],
         "tls": [f"https://127.0.0.1:{port}/a2a", f"https://127.0.0.1:{port}/rest"],
         "timeout": [f"http://127.0.0.1:{silent}/a2a", f"http://127.0.0.1:{silent}/rest"],
+        # URLs of the right form that no request can be sent to
+        "bracket": ["http://[::1/a2a", "http://[::1/rest"],
+        "port": ["http://127.0.0.1:99999/a2a", "http://127.0.0.1:65536/rest"],
     }[kind]
 
 
-KINDS = ["refused", "dns", "tls", "timeout"]
+KINDS = ["refused", "dns", "tls", "timeout", "bracket", "port"]
+#: What the one line says for each kind of URL no request can be sent to.
+UNSENDABLE = {
+    "bracket": "http://[::1/a2a: not a URL (Invalid IPv6 URL)",
+    "port": "http://127.0.0.1:99999/a2a: the port is not a number from 0 to 65535",
+}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -81,6 +89,19 @@ def test_conform_says_so_in_one_line_and_exits_2(
     assert err.count("\n") == 1
     assert err.startswith("th-ext: error: the agent cannot be reached at ")
     assert "CMD-" not in err
+    if kind in UNSENDABLE:
+        assert err == f"th-ext: error: the agent cannot be reached at {UNSENDABLE[kind]}\n"
+
+
+@pytest.mark.parametrize("kind", sorted(UNSENDABLE))
+def test_dispatch_live_to_a_url_that_cannot_be_sent_says_why(
+    conform_agent: Agent, tmp_path: Path, kind: str
+) -> None:
+    agent = conform_agent(DemoVariant.CORRECT)
+    card = card_with(agent, tmp_path, *unreachable_urls(kind, agent, 0, 0))
+    code, out, err = run("dispatch", card, "/help", "--live")
+    assert (code, out) == (2, "")
+    assert err == f"th-ext: error: the agent cannot be reached at {UNSENDABLE[kind]}\n"
 
 
 @pytest.mark.parametrize("output_format", ["json", "junit", "github"])

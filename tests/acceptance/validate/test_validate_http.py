@@ -10,7 +10,9 @@ import gzip
 import json
 import time
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 
+import pytest
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.struct_pb2 import Struct
 
@@ -268,6 +270,29 @@ def test_connection_refused_is_a_network_error() -> None:
     run = run_validate("http://127.0.0.1:9/", "--format", "json", "--timeout", "3")
     assert run.code == 2
     assert run.codes() == [("network-error", "")]
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("https://[::1", "https://[::1: not a URL (Invalid IPv6 URL)"),
+        (
+            "http://127.0.0.1:99999/",
+            "http://127.0.0.1:99999/: the port is not a number from 0 to 65535",
+        ),
+        ("http://:80/", "http://:80/: the URL names no host"),
+    ],
+)
+def test_a_url_no_request_can_be_sent_to_is_one_line_naming_it_as_given(
+    url: str, said: str, tmp_path: Path
+) -> None:
+    run = run_validate(url)
+    assert (run.code, run.stdout, run.stderr) == (2, "", f"th-ext: error: {said}\n")
+    card = tmp_path / "card.json"
+    card.write_text(json.dumps(good_card()), encoding="utf-8")
+    run = run_validate(str(card), url, "--format", "concise")
+    assert run.code == 2
+    assert f"{url}: error bad-argument {said}" in run.stdout.splitlines()
 
 
 def test_escape_sequences_never_reach_the_terminal(card_server: CardServer) -> None:

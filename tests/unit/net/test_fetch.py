@@ -440,7 +440,12 @@ def test_no_proxy_is_taken_from_the_environment(
 
 @pytest.mark.parametrize(
     ("url", "said"),
-    [("http://127.0.0.1:port/x", "the port is not a number"), ("http:///x", "names no host")],
+    [
+        ("http://127.0.0.1:port/x", "the port is not a number from 0 to 65535"),
+        ("http://127.0.0.1:65536/x", "the port is not a number from 0 to 65535"),
+        ("http:///x", "names no host"),
+        ("http://[::1/x", r"not a URL \(Invalid IPv6 URL\)"),
+    ],
 )
 def test_a_malformed_url_is_an_argument_error(url: str, said: str) -> None:
     with pytest.raises(SourceArgumentError, match=said):

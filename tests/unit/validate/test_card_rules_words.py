@@ -26,6 +26,13 @@ def loose_urls(c: Card) -> None:
     c["documentationUrl"] = "docs"
 
 
+def unusable_urls(c: Card) -> None:
+    """http(s) URLs of the right form that no request can be sent to."""
+    c["supportedInterfaces"][0]["url"] = "http://[::1/a2a"
+    c["provider"] = {"url": "https://agent.example:65536/", "organization": "Example"}
+    c["documentationUrl"] = "http://:80/docs"
+
+
 def a2a_0_2_card(c: Card) -> None:
     c["url"] = "https://agent.example/a2a"
     del c["supportedInterfaces"]
@@ -145,6 +152,32 @@ EXPECTED: dict[Callable[[Card], None], list[tuple[str, str, str, str, str, bool]
             "/provider/url",
             "'url' is not an absolute http(s) URL",
             "use a full URL such as https://agent.example/a2a",
+            False,
+        ),
+    ],
+    unusable_urls: [
+        (
+            "warning",
+            "invalid-url",
+            "/documentationUrl",
+            "'documentationUrl' is not a URL a client can use: the URL names no host",
+            "use a full URL such as https://agent.example/a2a (a port from 1 to 65535)",
+            False,
+        ),
+        (
+            "warning",
+            "invalid-url",
+            "/provider/url",
+            "'url' is not a URL a client can use: the port is not a number from 0 to 65535",
+            "use a full URL such as https://agent.example/a2a (a port from 1 to 65535)",
+            False,
+        ),
+        (
+            "warning",
+            "invalid-url",
+            "/supportedInterfaces/0/url",
+            "'url' is not a URL a client can use: not a URL (Invalid IPv6 URL)",
+            "use a full URL such as https://agent.example/a2a (a port from 1 to 65535)",
             False,
         ),
     ],
