@@ -30,11 +30,14 @@ def split_lines(
 
     A line is kept whole only while it is under ``MAX_LINE`` bytes; past that its bytes are
     dropped up to the next newline and it becomes one error entry. With ``stdin`` (the list is
-    standard input) a line ``-`` is an error entry too.
+    standard input) a line ``-`` is an error entry too. A list whose first source begins with
+    ``{`` or ``[`` is a JSON document (a card given to ``--from`` by mistake):
+    ``SourceUnreadableError``, before any line of it is checked as a source.
     """
     pending = b""
     number = 0
     overlong = False
+    first = True
     for chunk in chunks:
         batch: list[ListEntry] = []
         lines = (pending + chunk).split(b"\n")
@@ -47,6 +50,9 @@ def split_lines(
                 continue
             entry = _entry(line, name, number, stdin)
             if entry is not None:
+                if first:
+                    _refuse_json_document(entry, name)
+                    first = False
                 batch.append(entry)
         if len(pending) > MAX_LINE:
             overlong, pending = True, b""
@@ -59,6 +65,8 @@ def split_lines(
     elif pending:
         entry = _entry(pending, name, number + 1, stdin)
         if entry is not None:
+            if first:
+                _refuse_json_document(entry, name)
             yield [entry]
 
 
@@ -79,6 +87,15 @@ def _entry(line: bytes, name: str, number: int, stdin: bool) -> ListEntry | None
             code="bad-list-line",
         )
     return text
+
+
+def _refuse_json_document(entry: ListEntry, name: str) -> None:
+    """The first entry of a list: a ``SourceUnreadableError`` when it opens a JSON document."""
+    if isinstance(entry, str) and entry[:1] in ("{", "["):
+        raise SourceUnreadableError(
+            f"--from {name}: a JSON document, not a list of sources (one a line); "
+            "give a card as a SOURCE"
+        )
 
 
 def _too_long(name: str, number: int) -> SourceArgumentError:

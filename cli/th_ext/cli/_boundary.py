@@ -21,7 +21,7 @@ would print it as a block of its own (``Usage: ...`` then ``Error: Invalid value
 each one on one line in th-ext's words (``usage_words``), the command's usage on the next:
 
     th-ext: error: --jobs must be at least 1, at most 10000, not 0
-    Usage: th-ext validate [OPTIONS] [SOURCE...]... (th-ext validate --help for more)
+    Usage: th-ext validate [OPTIONS] [SOURCE]... (th-ext validate --help for more)
 
 with exit code 2. The words come from what the parser knows, read through public attributes:
 the parameter (its names, its range or choices), the value typed (in pydantic's

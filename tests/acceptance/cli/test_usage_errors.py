@@ -146,5 +146,5 @@ def test_the_script_says_it_the_same_way(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
         "th-ext: error: --jobs must be at least 1, at most 10000, not 0",
-        "Usage: th-ext validate [OPTIONS] [SOURCE...]... (th-ext validate --help for more)",
+        "Usage: th-ext validate [OPTIONS] [SOURCE]... (th-ext validate --help for more)",
     ]

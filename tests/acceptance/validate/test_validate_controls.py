@@ -106,6 +106,16 @@ def test_statistics_in_another_format_is_one_usage_error(
     assert (run.code, run.stdout, run.stderr) == (2, "", f"th-ext: error: {message}\n")
 
 
+@pytest.mark.parametrize("output_format", ["text", "concise", "jsonl"])
+def test_a_card_given_to_from_is_one_line_and_exit_2(cards: Path, output_format: str) -> None:
+    run = run_validate("--from", "good.json", "-f", output_format, cwd=cards)
+    assert (run.code, run.stdout) == (2, "")
+    assert run.stderr == (
+        "th-ext: error: --from good.json: a JSON document, not a list of sources (one a line); "
+        "give a card as a SOURCE\n"
+    )
+
+
 def test_the_text_summary_names_the_first_problem_and_ends_with_the_counts(cards: Path) -> None:
     run = run_validate("--from", "list.txt", "--quiet", cwd=cards)
     assert run.code == 2

@@ -45,6 +45,27 @@ def test_a_nul_byte_and_invalid_utf8_are_each_one_bad_line() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        (b'{\n  "name": "Agent",\n', b'  "skills": []\n}\n'),
+        (b"# a list?\n\n", b'[{"name": "Agent"}]'),  # the first source, on the last line
+        (b'  {"name": "Agent"}\n',),
+    ],
+)
+def test_a_json_document_given_as_the_list_is_refused_whole(chunks: tuple[bytes, ...]) -> None:
+    with pytest.raises(SourceUnreadableError) as raised:
+        entries(*chunks)
+    assert str(raised.value) == (
+        "--from list.txt: a JSON document, not a list of sources (one a line); "
+        "give a card as a SOURCE"
+    )
+
+
+def test_a_brace_after_the_first_source_is_a_source_like_any_other() -> None:
+    assert entries(b"a.json\n{b.json\n[c.json") == ["a.json", "{b.json", "[c.json"]
+
+
 def test_an_overlong_line_is_one_bad_line_and_is_never_held_whole() -> None:
     chunk = b"x" * 65536
     huge = (chunk for _ in range(64))  # 4 MiB without a newline, as a generator of chunks
