@@ -49,6 +49,7 @@ from th_ext.cli._options import (
     final_exit_code,
     format_option,
     given_format,
+    refuse_writing_over,
     source_limits,
     timeout_option,
     verdict_options,
@@ -217,6 +218,20 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     from th_ext.cli._fleet import Tally, run_fleet
     from th_ext.conform import LEVELS, ConformOptions, requirement_ids
 
+    refuse_writing_over(
+        [
+            ("--resume" if resume else "-o", resume or output),
+            ("--junit-file", junit_file),
+            ("--html", html),
+            ("--har", har),
+        ],
+        [
+            *(("the source", source) for source in sources or []),
+            ("--from", from_file),
+            ("--db", db),
+            *(("--keys", one) for one in keys or []),
+        ],
+    )
     selection = code_selection(select, ignore, requirement_ids(), "requirement")
     limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     family: tuple[Any, ...] = ()

@@ -18,6 +18,7 @@ from th_ext.cli._options import (
     TextOrJson,
     TextOrJsonOption,
     note_withheld,
+    refuse_writing_over,
     source_limits,
     timeout_option,
 )
@@ -78,6 +79,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
         fail("the card and the message cannot both come from standard input")
     if har is not None and not live:
         fail("--har records the exchanges of --live; a dry run sends nothing")
+    refuse_writing_over([("--har", har)], [("the card", source), ("--message", message_file)])
     limits = source_limits(header, timeout, max_bytes, header_origin)
     scope = header_scope(source, limits)
     title = f"th-ext dispatch --live {source}"

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from th_ext.cli._options import TextOrJson, TextOrJsonOption
+from th_ext.cli._options import TextOrJson, TextOrJsonOption, refuse_writing_over
 from th_ext.cli._terminal import fail, write
 from th_ext.report import to_json
 
@@ -71,6 +71,7 @@ def history_command(
     # not at every start of th-ext.
     from th_ext.history import HistoryStore, changes_text, dashboard_html, parse_since, read_changes
 
+    refuse_writing_over([("--html", html)], [("the store", path)])
     moment = parse_since(since) if since is not None else None
     with HistoryStore.open(path, write=False) as store:
         changes = read_changes(store, since=moment, source=source)

@@ -4,6 +4,7 @@ and turned into the library's values (``SourceLimits``, ``FleetOptions``) the sa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -23,6 +24,7 @@ from th_ext.sources import (
     MAX_TIMEOUT,
     SourceLimits,
     check_limits,
+    is_url,
     parse_header,
 )
 
@@ -50,6 +52,7 @@ __all__ = [
     "JunitFileOption",
     "KeysOption",
     "MaxBytesOption",
+    "Named",
     "OriginFailuresOption",
     "OutputOption",
     "PasswordFileOption",
@@ -71,6 +74,7 @@ __all__ = [
     "format_option",
     "given_format",
     "note_withheld",
+    "refuse_writing_over",
     "source_limits",
     "timeout_option",
     "verdict_options",
@@ -533,6 +537,46 @@ def code_selection(
         return Selection.parse(select, ignore, known, what=what)
     except UnknownCodeError as exc:
         fail(str(exc), ExitCode.UNUSABLE)
+
+
+Named = tuple[str, str | Path | None]
+"""A file a command names, with what names it: ``("-o", path)``, ``("the source", "card.json")``."""
+
+
+def refuse_writing_over(written: Iterable[Named], read: Iterable[Named]) -> None:
+    """End the command (exit 2) before it writes anything when a file it writes is one it
+    reads (a card, the list, a key, the history store) or two of its outputs are one file:
+    an output opened for writing would empty the card before it is read, or replace it after.
+    ``-`` (standard input) and URLs are no files; ``None`` is an option not given."""
+    outputs = [(what, str(path)) for what, path in written if path is not None]
+    inputs = [
+        (what, str(path))
+        for what, path in read
+        if path is not None and str(path) != "-" and not is_url(str(path))
+    ]
+    for index, (option, path) in enumerate(outputs):
+        for what, other in inputs:
+            if _same_file(path, other):
+                fail(
+                    f"{option} {path}: the same file as {what} {other}; th-ext does not write "
+                    "over a file it reads"
+                )
+        for what, other in outputs[:index]:
+            if _same_file(path, other):
+                fail(f"{option} {path}: the same file as {what} {other}; give each its own")
+
+
+def _same_file(one: str, other: str) -> bool:
+    try:
+        return Path(one).samefile(other)
+    except ValueError:  # a NUL byte: no file at all
+        return False
+    except OSError:  # one is not there yet: the same file if both name one place
+        pass
+    try:
+        return Path(one).resolve() == Path(other).resolve()
+    except (OSError, RuntimeError):
+        return False
 
 
 def final_exit_code(code: int, exit_zero: bool) -> int:

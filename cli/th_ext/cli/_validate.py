@@ -54,6 +54,7 @@ from th_ext.cli._options import (
     format_option,
     given_format,
     note_withheld,
+    refuse_writing_over,
     source_limits,
     timeout_option,
     verdict_options,
@@ -154,6 +155,16 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     db: DbOption = None,
 ) -> None:
     """Check agent cards against A2A 1.0 and the extension schemas th-ext publishes."""
+    refuse_writing_over(
+        [("--resume" if resume else "-o", resume or output), ("--junit-file", junit_file)],
+        [
+            *(("the source", source) for source in sources or []),
+            ("--from", from_file),
+            ("--db", db),
+            ("--schema", schema),
+            *(("--keys", one) for one in keys or []),
+        ],
+    )
     selection = code_selection(select, ignore)
     limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     signatures = signature_options(keys, fetch_keys, require_signature, limits)
@@ -345,6 +356,7 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
     """Append a signature over A2A 1.0 section 8.4.1's canonical form to an agent card."""
     from th_ext.signatures import KeysError, key_password, sign_card  # only sign needs it
 
+    refuse_writing_over([("-o", output)], [("--key", key), ("--password-file", password_file)])
     data = _read(card, "CARD")
     key_text = _read(key, "--key")
     try:
@@ -494,6 +506,10 @@ def keys_jwks(
     algs = list(alg or [])
     if len(algs) not in (0, 1, len(keys)):
         raise KeysError(f"{len(keys)} key(s) and {len(algs)} --alg: give one, or one per key")
+    refuse_writing_over(
+        [("-o", output)],
+        [*(("the key", path) for path in keys), ("--password-file", password_file)],
+    )
     password = key_password(password_file)
     public = [
         public_jwk(
