@@ -1,8 +1,5 @@
 """th_ext: the tiny-harness A2A extensions, their published files, and the checks behind th-ext.
-
-This is the library; ``th_ext.cli`` is the command line built on it. Everything listed in
-``__all__`` is public and may be imported by other programs.
-"""
+The library (``th_ext.cli`` is the command line on it); everything in ``__all__`` is public."""
 
 from __future__ import annotations
 

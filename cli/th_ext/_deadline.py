@@ -1,11 +1,4 @@
-"""One deadline for one piece of work, passed down to the code that does it.
-
-A check of one source (its fetch, its parsing, its validation) runs under the source's own
-``--timeout``. The deadline is a value, not a timer: the code that can run long (reading a
-response, walking a large document, validating many entries) asks it how much time is left and
-stops with ``DeadlineError`` once it has passed. Being a value, it bounds each source alone
-when several are checked at once, in threads or on one event loop, and needs no signal.
-"""
+"""One deadline for one piece of work, passed down to the code that does it."""
 
 from __future__ import annotations
 
@@ -19,7 +12,11 @@ __all__ = ["Deadline"]
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """The moment (``time.monotonic()``) by which the work must end, and what to say then."""
+    """The moment (``time.monotonic()``) by which the work must end, and what to say then.
+
+    A value, not a timer: long work asks it what is left, so each source checked at once (in
+    threads or on one event loop) is bounded alone, with no signal.
+    """
 
     expires_at: float
     message: str = field(default="the deadline passed")

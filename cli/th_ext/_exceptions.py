@@ -1,7 +1,4 @@
-"""The exceptions th_ext raises: one small hierarchy, so a caller can catch ``ThExtError``.
-
-Every message is a single line that names the thing at fault, fit to show a user as it is.
-"""
+"""The exceptions th_ext raises: one small hierarchy, so a caller can catch ``ThExtError``."""
 
 from __future__ import annotations
 
@@ -25,7 +22,8 @@ __all__ = [
 
 
 class ThExtError(Exception):
-    """Base class of every error th_ext raises on purpose."""
+    """Base class of every error th_ext raises on purpose; its message is one line naming the
+    thing at fault, fit to show a user as it is."""
 
 
 class CatalogError(ThExtError):

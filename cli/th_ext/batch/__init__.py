@@ -1,6 +1,5 @@
-"""Many sources in one run: cards validated (``check_cards``) or agents checked (``check_agents``)
-``jobs`` at once on one event loop, each ``Outcome`` yielded as soon as it is ready; ``Summary``
-keeps a run's totals and its counts by code (``Statistics``)."""
+"""Many sources in one run: cards validated (``check_cards``), agents checked (``check_agents``);
+each ``Outcome`` is yielded when ready, and ``Summary`` keeps the totals and counts by code."""
 
 from th_ext._sync import run_sync
 from th_ext.batch._jsonl import ResumeState, exit_code_of, read_resume

@@ -1,19 +1,5 @@
-"""The batch's HTTP side: reading a card URL on the batch's event loop, with politeness towards
-each server (its per-origin request slots, a connection pool per origin).
-
-The card reader's own ``read_url_async`` (the well-known path for a base URL, the pre-0.3 path
-when the first answers 404, the byte cap, the redirect rules, the retries and the header scope
-of each request), under one deadline over all of it (the source's own ``--timeout``), through
-a client on the pool of the source's origin whose transport holds each origin's request slots.
-Only the waiting differs: many sources wait at once.
-
-* ``PoliteTransport`` applies an ``OriginLimiter`` to every request an ``httpx.AsyncClient``
-  sends (a redirect's and a fallback's included): the slot is held from the request until its
-  response is closed, so a slow body holds its own origin's slot and no other.
-* ``OriginTransports``: one httpx ``AsyncHTTPTransport`` (a connection pool) per origin in
-  use, so that each request is matched against its own origin's few connections, never
-  against every connection of the run.
-"""
+"""The batch's HTTP side: card URLs read on the batch's event loop, under each origin's request
+slots (``PoliteTransport``), through a connection pool per origin (``OriginTransports``)."""
 
 from __future__ import annotations
 
@@ -88,7 +74,9 @@ def origin_pools(per_origin: int, jobs: int) -> OriginTransports:
 class PoliteTransport(httpx.AsyncBaseTransport):
     """An httpx transport that sends through ``inner`` under ``limiter``'s per-origin slots.
 
-    Closing it does not close ``inner``: several clients (one per source) share one pool,
+    Each request (a redirect's and a fallback's included) holds its origin's slot until its
+    response is closed, so a slow body holds its own origin's slot and no other. Closing it
+    does not close ``inner``: several clients (one per source) share one pool,
     which its owner closes.
     """
 

@@ -1,6 +1,5 @@
-"""A list of sources, one a line, read lazily by one thread from a file, a pipe or standard input:
-memory follows a few chunks, never the list's length; a line that cannot be a source is an
-error entry naming the list and the line."""
+"""A list of sources, one a line, read lazily by one thread from a file, a pipe or standard input;
+a line that cannot be a source is an error entry naming the list and the line."""
 
 from __future__ import annotations
 

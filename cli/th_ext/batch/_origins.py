@@ -1,13 +1,5 @@
-"""The limits a run keeps per origin (scheme, host, port), on asyncio alone.
-
-* ``OriginLimiter``: at most so many holders of a slot at once and, with a rate, at most so
-  many slots given a second. It keeps one ``asyncio.Semaphore`` per origin, made when the
-  origin is first asked for and dropped when nobody holds or waits for it, so that a run over
-  a million origins keeps only those in use.
-* ``OriginGate``: the sources of one origin checked at once, and an origin that failed
-  ``give_up`` times in a row (no connection, or no answer in time) refused at once, with the
-  first failure named.
-"""
+"""The limits a run keeps per origin (scheme, host, port), on asyncio alone: ``OriginLimiter``'s
+request slots, and ``OriginGate``'s source slots and origins given up."""
 
 from __future__ import annotations
 
@@ -40,7 +32,9 @@ class _Origin:
 
 class OriginLimiter:
     """At most ``per_origin`` holders of one origin's slot at once; with ``rate``, at most
-    ``rate`` slots given a second to one origin (evenly spaced, ``1 / rate`` s apart)."""
+    ``rate`` slots given a second to one origin (evenly spaced, ``1 / rate`` s apart). An
+    origin's semaphore is made when it is first asked for and dropped when nobody holds or
+    waits for it, so a run over a million origins keeps only those in use."""
 
     def __init__(self, per_origin: int, rate: float | None = None) -> None:
         if per_origin < 1:

@@ -1,14 +1,5 @@
-"""Asking for a card again politely: with the entity tag an earlier run recorded for it, and
-that run's verdict carried over when the server answers that the card has not changed.
-
-A registry checks the same cards every night; most have not changed. A run given a
-``Revalidation`` (the earlier run's tags and documents, recorded by the same th-ext with the
-same options that change verdicts) sends ``If-None-Match`` with the tag recorded for each card.
-A ``304 Not Modified`` stands for the earlier verdict only when it can stand for the same card:
-it came from the URL the card was read from, and it carries the tag asked with as its
-``ETag``. Otherwise the card is fetched whole and checked again. Each line of such a run says which
-it was, in ``fetch``: ``whole`` or ``unchanged``.
-"""
+"""Asking for a card again with the entity tag an earlier run recorded for it (``If-None-Match``),
+and that run's verdict carried over when the server answers that the card has not changed."""
 
 from __future__ import annotations
 
@@ -36,7 +27,8 @@ FETCHED_UNCHANGED = "unchanged"
 @dataclass(frozen=True, slots=True)
 class Revalidation:
     """What an earlier run recorded: ``etag_of(source)``, the entity tag of the card it read
-    (``None``: fetch it whole), and ``document_of(source)``, its line of JSON Lines."""
+    (``None``: fetch it whole), and ``document_of(source)``, its line of JSON Lines. Only a
+    run of the same th-ext with the same options that change verdicts may be carried over."""
 
     etag_of: Callable[[str], str | None]
     document_of: Callable[[str], dict[str, Any] | None]

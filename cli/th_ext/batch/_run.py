@@ -1,24 +1,5 @@
-"""The batch: many sources checked at once on one event loop, each result yielded when ready.
-
-``check_cards`` (``th-ext validate``) and ``check_agents`` (``th-ext conform``) share one
-scheduler made of asyncio's own parts: one task per source taken from the list, a
-``Semaphore`` of ``jobs`` slots for the sources being checked, ``OriginGate`` for the sources
-of each origin (``per_origin`` at once; an origin that keeps failing is given up), one queue
-of finished outcomes, and ``OriginLimiter`` for the requests to each origin (``per_origin`` at
-once, and ``rate`` a second).
-
-A URL source first waits for a slot of its origin in its own task, holding no job: while one
-origin is slow, the sources of other origins and the files go on. Its own ``timeout`` starts
-only once it holds both, so the wait is never counted as the agent's. A file waits for its job
-in the list's reader. At most ``jobs + WAITING`` sources are taken from the list and not yet
-yielded (an outcome counts until the caller has taken it, so a slow reader holds the run back
-rather than letting outcomes pile up); nothing of a source is kept once its outcome is yielded,
-so a run of 100,000 sources holds what a run of a few thousand holds, plus the digests of the
-sources it has met (``SeenSources``).
-
-Closing the iterator (or cancelling the task that reads it, as the command line does on SIGINT
-and SIGTERM) cancels every source in flight and their requests.
-"""
+"""The batch: many sources checked at once on one event loop, each result yielded when ready, for
+``th-ext validate`` (``check_cards``) and ``th-ext conform`` (``check_agents``)."""
 
 from __future__ import annotations
 
@@ -455,6 +436,9 @@ async def _schedule(
     skip: SeenSources | None,
     counts: BatchCounts | None,
 ) -> AsyncIterator[Outcome]:
+    """The outcomes of ``sources``, one task each, ``jobs`` checked at once, each yielded when
+    ready. Nothing of a source is kept once its outcome is yielded (only its digest, in
+    ``seen``); closing the iterator cancels every source in flight and their requests."""
     counts = counts if counts is not None else BatchCounts()
     seen = SeenSources()
     checking = asyncio.Semaphore(jobs)

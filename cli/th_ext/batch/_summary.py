@@ -1,7 +1,5 @@
 """The totals a run's summary needs, in bounded memory: counts by exit code, the first failing
-sources with their first problem (``why_failed``), the slowest, and the counts by code
-(``Statistics``, one entry per code: a problem under its code, a failed requirement's checks
-under its ID, a source that could not be checked under its error's code)."""
+sources with their first problem (``why_failed``), the slowest, counts by code (``Statistics``)."""
 
 from __future__ import annotations
 

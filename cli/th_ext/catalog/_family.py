@@ -1,13 +1,5 @@
 """The family's other extensions: those under the same URI prefix whose schemas the host
-writes, and their schemas found for a run of ``validate`` or ``conform``.
-
-``extensions/external.toml`` names, per URI, the extensions that the host (tiny-harness) owns
-and publishes the schemas of itself, with the file that holds each schema in the host's
-repository and what the schema applies to: the card's ``params``, a ``Task.metadata`` key, a
-status update's metadata key, or a data part's media type. The catalog lists them; the
-subtree build serves their schemas from the host's checkout; ``validate`` and ``conform``
-check the data each applies to once its schema is known.
-"""
+writes, and their schemas found for a run of ``validate`` or ``conform``."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
 """The family's schemas of a run: from a folder, and with ``--fetch-schemas`` from their ``$id``,
-pinned and cached.
-
-Only when asked: a schema is fetched from its ``$id`` under the card fetch's limits, with no
-header sent (the run's ``--header`` values are for the agent, never for the schema's host).
-The published catalog (``…/a2a/ext/index.json``) is read first; when it gives the schema's
-sha256, that pins it: a cached copy with that hash is used without fetching, and a fetched
-schema with another hash is an error that names both. Without a pin, the copy cached from an
-earlier run pins it instead. Copies are kept under the user's cache folder, by sha256.
-"""
+pinned and cached."""
 
 from __future__ import annotations
 
@@ -134,7 +126,12 @@ def _schema(content: bytes, entry: ExternalExtension, origin: str) -> FamilySche
 def fetch_family_schemas(
     entries: Iterable[ExternalExtension], fetcher: Fetcher, cache_dir: Path
 ) -> FetchedSchemas:
-    """Each entry's schema from its ``$id`` (or the cache), pinned as the module says."""
+    """Each entry's schema from its ``$id`` (or the cache), pinned by its sha256.
+
+    The published catalog (``…/a2a/ext/index.json``) pins a schema it gives the sha256 of: a
+    cached copy with that hash is used unfetched, and a fetched one with another hash is
+    ``changed``. Without such a pin, the copy cached by an earlier run pins it.
+    """
     cache = _Cache(cache_dir)
     catalogs: dict[str, dict[str, str]] = {}
     schemas: list[FamilySchema] = []

@@ -1,12 +1,5 @@
 """Reading the extension catalog: each ``extensions/<name>/<version>/`` folder into records,
-the files of a version's folder, and its requirements.
-
-The one reader of ``extension.toml``: every field is checked for type and pattern, and a wrong
-one names its file and key. Files are read as regular files only: a symbolic link on the way
-(the version folder, ``examples/``, the file) or a special file is refused, so that a pull
-request cannot publish what a link points to. Adding a version is adding a folder: nothing here
-names a particular extension.
-"""
+the files of a version's folder, and its requirements."""
 
 from __future__ import annotations
 
@@ -112,6 +105,8 @@ def _refuse_links(path: Path) -> None:
 
 
 def _read_regular(folder: Path, relative: str) -> bytes:
+    """The bytes of ``folder/relative``, refusing a symbolic link on the way or a special file,
+    so that a change to ``extensions/`` cannot publish what a link points to."""
     path = folder / relative
     for part in (folder.parent, folder, *reversed(path.parents[: relative.count("/")]), path):
         _refuse_links(part)

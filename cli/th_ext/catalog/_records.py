@@ -1,13 +1,4 @@
-"""The extension catalog's records: what an ``extensions/<name>/<version>/`` folder says.
-
-Each folder holds ``extension.toml`` (metadata and the list of examples), ``spec.md`` (the
-specification text), ``schema.json`` (the params schema) and ``examples/``. These records are
-data only: ``th_ext.catalog._reader`` makes them from a folder and reads the folder's files.
-
-They are frozen dataclasses checked by hand rather than pydantic models: every ``th-ext`` run
-reads the catalog, and building models would cost more start-up time than the whole of a small
-card's validation.
-"""
+"""The extension catalog's records: what an ``extensions/<name>/<version>/`` folder says."""
 
 from __future__ import annotations
 
@@ -98,7 +89,11 @@ class Example:
 
 @dataclass(frozen=True, slots=True)
 class ExtensionVersion:
-    """One published (or draft) version of one extension, as its folder describes it."""
+    """One published (or draft) version of one extension, as its folder describes it.
+
+    The records are dataclasses checked by hand, not pydantic models: every run reads the
+    catalog, and building models would cost more start-up time than a small card's validation.
+    """
 
     name: str
     version: str

@@ -1,12 +1,5 @@
 """JSON Schema files as th-ext reads and checks them: files someone else wrote, read strictly,
-and whether a schema is itself valid.
-
-The publishing checks, ``--schema`` and the params check all need this answer; each words the
-defect for its own reader.
-``local_validator`` is the one way a schema is applied outside validation's own reader: a
-``referencing`` registry holding only the schemas given, with no retrieval, so a ``$ref`` to
-anything else is unresolvable instead of fetched.
-"""
+and whether a schema is itself valid."""
 
 from __future__ import annotations
 
@@ -40,7 +33,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class SchemaDefect:
-    """What the metaschema rejects: jsonschema's message and the path into the schema."""
+    """What the metaschema rejects: jsonschema's message and the path into the schema; each
+    caller words it for its own reader."""
 
     message: str
     path: tuple[str | int, ...]
@@ -82,7 +76,7 @@ def local_validator(schema: dict[str, Any], resources: dict[str, Any] | None = N
     """A draft 2020-12 validator whose ``$ref``s resolve only to ``schema`` and ``resources``.
 
     A ``$ref`` to any other URI raises ``referencing.exceptions.Unresolvable`` when it is
-    reached; nothing is ever fetched.
+    reached; nothing is ever fetched. Use it wherever a schema is applied outside validation.
     """
     known = dict(resources or {})
     if isinstance(schema.get("$id"), str):

@@ -1,10 +1,5 @@
-r"""The checks of an agent's answer against the commands extension, shared by every checker.
-
-Pure functions from an ``Observation`` (what one message got back, and the task before and
-after it) to ``Check``\ s, each naming the requirement it guards (``CMD-1``...). ``th-ext
-conform`` runs them over every scenario and binding; ``th-ext dispatch --live`` over its one
-message. They read only A2A 1.0 JSON and never raise on a malformed answer.
-"""
+r"""The checks of an agent's answer against the commands extension, shared by every checker:
+pure functions from an ``Observation`` to ``Check``\ s, which never raise on a malformed answer."""
 
 from th_ext.checks._command_checks import (
     TaskReader,

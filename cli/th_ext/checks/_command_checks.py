@@ -1,17 +1,4 @@
-"""The checks of a command's answer: pure functions from an ``Observation`` to ``Check``\\ s.
-
-On a stream the reply is the status update whose message or own metadata names a command;
-an answer with neither is the model's (the command did not run), unless it has the reply's
-very shape (``unmarked_reply``), when only the missing metadata fails (CMD-3). To
-``SendMessage`` it is the returned task's ``status.message``, with or without metadata, never
-judged by ``task.metadata``. The command
-metadata may be on the reply message, on the status update, or on both (CMD-3 asks for one
-place, CMD-19 recommends both). Each check names the requirement it guards, and a requirement
-whose premise is missing (no reply found) is not judged twice. The stream's order is core A2A
-(``A2A-3.1.2``), checked in ``th_ext.checks._observe``. CMD-4, the one check that sends a
-request, reads the task a reply's ``task_ref`` names with whatever reads tasks for the binding
-at hand (a ``TaskReader``).
-"""
+"""The checks of a command's answer: pure functions from an ``Observation`` to ``Check``\\ s."""
 
 from __future__ import annotations
 
@@ -98,7 +85,8 @@ def command_ran(obs: Observation, name: str) -> bool:
 
 
 def command_checks(obs: Observation, name: str) -> list[Check]:
-    """Every check of the answer to ``/name`` (the ``task_ref`` read comes separately)."""
+    """Every check of the answer to ``/name`` (the ``task_ref`` read comes separately); a
+    requirement whose premise is missing (no reply found) is skipped, not failed twice."""
     if not obs.exchange.ok or not obs.results:
         problem = obs.exchange.problem() or "the agent sent nothing"
         return [check(obs, "CMD-2", False, f"no reply: {problem}")]
@@ -333,7 +321,8 @@ class TaskReader(Protocol):
 
 
 async def task_ref_check(wire: TaskReader, obs: Observation, reply: dict[str, Any]) -> Check:
-    """CMD-4: a ``task_ref`` in the reply names a task ``GetTask`` can read."""
+    """CMD-4: a ``task_ref`` in the reply names a task ``GetTask`` can read (the one check that
+    sends a request)."""
     ref = metadata(reply).get("task_ref") or metadata(message_of(reply)).get("task_ref")
     if ref is None:
         return check(obs, "CMD-4", None, "the command started no sub-task (no task_ref)")

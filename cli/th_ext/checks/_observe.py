@@ -1,11 +1,5 @@
-"""What one scenario produced, the readers over it, and the core A2A rule every answer shows.
-
-An ``Observation`` is the answer to one send with the task before and after it; a ``Check`` is
-one verdict on it. Small readers over A2A 1.0 JSON live here too, shared by the checks; none of
-them raises on a malformed answer. The one rule of core A2A 1.0 the checks judge (a stream
-begins with the Task, ``A2A-3.1.2``) is here as well: it is not the extension's requirement, so
-a report lists it in a section of its own, as a warning that fails a run only when it is strict.
-"""
+"""What one scenario produced, the readers over it, and the core A2A rule every answer shows;
+none of the readers raises on a malformed answer."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""The checks of a message that must stay ordinary: it reaches the model, and no command reply.
-
-A command reply is recognised as the spec says: ``metadata.command`` on a status update, or on
-a message's own metadata. ``task.metadata`` is never read for the decision (the SDK servers keep
-the metadata of every earlier update there); finding a command in it only earns a note. The
-check also says what it saw of the model: whether an answer came, and whether the task's
-history holds the message as it was sent (an agent that changed it before the model fails);
-what it did not see, it does not claim.
-"""
+"""The checks of a message that must stay ordinary: it reaches the model, and no command reply."""
 
 from __future__ import annotations
 
@@ -25,7 +17,8 @@ __all__ = ["ordinary_checks", "stale_task_metadata"]
 
 
 def ordinary_checks(obs: Observation, requirement: str) -> list[Check]:
-    """The answer to a message the rule does not make a command."""
+    """The answer to a message the rule does not make a command. ``task.metadata`` is never read
+    for the verdict: the SDK servers keep every earlier update's metadata there."""
     if not obs.exchange.ok or not obs.results:
         problem = obs.exchange.problem() or "the agent sent nothing"
         return [check(obs, requirement, False, f"no answer: {problem}")]

@@ -1,8 +1,5 @@
 """The ``th-ext`` command line: argument parsing and terminal output over the th_ext library.
-
-``th-ext-publish``, the site's own command, is ``th_ext.cli._publish_main``: kept apart so
-that no ``th-ext`` command loads the site builder.
-"""
+``th-ext-publish`` is apart (``_publish_main``), so no ``th-ext`` command loads the site builder."""
 
 from th_ext.cli._app import app, console_main, main
 

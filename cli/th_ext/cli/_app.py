@@ -1,10 +1,4 @@
-"""The typer application: one line per subcommand, each implemented in its own module.
-
-``app`` is the whole command line, for programs and tests that drive it; ``main`` is the
-``th-ext`` script, which also words the parser's usage errors as th-ext's (``run_app``). Every
-command goes through the error boundary (``add_command``), and the application's callback
-starts each run (``group_callback``).
-"""
+"""The typer application: one line per subcommand, each implemented in its own module."""
 
 from __future__ import annotations
 

@@ -1,47 +1,5 @@
 """The command line's one error boundary: exceptions to exit codes, ``--debug``, closed pipes,
-usage errors in th-ext's words.
-
-Every command's function is registered through ``add_command``, which puts it behind
-``guarded``, so the rules below hold for every command, present and future, with no code of
-their own:
-
-* an error th_ext raises on purpose (``ThExtError``) is one line on standard error,
-  ``th-ext: error: <message>``, and exit code 2; with ``--format json``, ``junit`` or
-  ``github`` it is instead a document on standard output that carries the error (exit 2);
-* standard output closed early (``th-ext commands CARD | head -1``) ends the command quietly
-  with exit code 141, as a Unix tool stopped by ``SIGPIPE`` does;
-* anything else is a bug in th-ext: one line naming it, exit 2, and with ``--debug`` (taken by
-  every command and group) the traceback instead.
-
-A usage error (a value out of an option's range or not one of its choices, an unknown option
-or command, a missing argument) is th-ext's error too. The parser (typer, on its vendored click)
-would print it as a block of its own (``Usage: ...`` then ``Error: Invalid value for '--jobs' /
-'-j': Input should be greater than or equal to 1``); the script runs the application through
-``run_app``, which lets the parser's exceptions reach it (``standalone_mode=False``) and prints
-each one on one line in th-ext's words (``usage_words``), the command's usage on the next:
-
-    th-ext: error: --jobs must be at least 1, at most 10000, not 0
-    Usage: th-ext validate [OPTIONS] [SOURCE]... (th-ext validate --help for more)
-
-with exit code 2. The words come from what the parser knows, read through public attributes:
-the parameter (its names, its range or choices), the value typed (in pydantic's
-``ValidationError``, which typer converts values with), the option or command that does not
-exist, with the one "did you mean" (``th_ext.problems.closest_name``) that ``th-ext schema``
-and the dispatch rule use too. A group given nothing to do shows its help on standard error,
-with exit code 2.
-
-Every command and group also gets its ``--help`` here (the application turns the built-in
-one off with ``help_option_names``): the same text, but a required argument shows in the
-usage line by its name, ``SOURCE``, as optional ones show as ``[TEXT]``, where typer writes
-``{SOURCE}``, and an argument is listed by its name without a Python type (``<str>``): the
-help names values, as the options' metavars do.
-
-``group_callback`` gives an application's (or a group's) callback the same ``--debug``; the
-application's own also starts the run: standard output and standard error go behind the
-sanitiser while it parses its arguments, so that click's own messages (a usage error that
-echoes a hostile argument) pass it too. Everything here is typer's public API: parameters are
-declared in the function's signature, which typer reads.
-"""
+usage errors in th-ext's words and each command's ``--help``, all through typer's public API."""
 
 from __future__ import annotations
 
@@ -217,7 +175,8 @@ def group_callback(
     app: typer.Typer, function: Callable[..., Any], *, starts_run: bool = False
 ) -> None:
     """Make ``function`` ``app``'s callback, with ``--debug``; ``starts_run`` for the
-    application's own, which starts each run (see the module's docstring)."""
+    application's own, which starts each run: its output is sanitised while the arguments are
+    parsed, so that click's own messages (a usage error echoing an argument) pass it too."""
     option = StartDebugOption if starts_run else DebugOption
     app.callback()(guarded(function, debug=option))
 
@@ -271,7 +230,7 @@ def run_guarded(main: Callable[[], int]) -> int:
             return int(exc.exit_code)
 
 
-# Usage errors in th-ext's words (see the module's docstring).
+# Usage errors in th-ext's words: one line, then the command's usage (run_app, usage_words).
 
 _NO_SUCH_COMMAND = re.compile(r"No such command (['\"])(.*?)\1\.(?: |$)")
 _RANGE_ERRORS = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
@@ -388,7 +347,7 @@ def _is_help(exc: typer.TyperException) -> bool:
 
 def run_app(app: typer.Typer, args: Sequence[str] | None = None) -> int:
     """Run the command line ``app`` on ``args`` (``sys.argv`` by default) and return its exit
-    code, its usage errors written in th-ext's words (see the module's docstring)."""
+    code: a usage error is one line in th-ext's words (``usage_words``), then the usage."""
     try:
         # the arguments given, or the script's own (then the name it was started by)
         name = None if args is None else "th-ext"

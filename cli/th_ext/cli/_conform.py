@@ -1,6 +1,5 @@
 """``th-ext conform``: check live agents, one or many, against every requirement of the commands
-extension, as one batch (``th_ext.batch.check_agents``).
-"""
+extension, as one batch (``th_ext.batch.check_agents``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""``th-ext demo``: start the demo agent and show the commands extension working end to end.
-
-This is the only command that imports the A2A SDK, and it does so only when it runs.
-"""
+"""``th-ext demo``: start the demo agent and show the commands extension working end to end."""
 
 from __future__ import annotations
 

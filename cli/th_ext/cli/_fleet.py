@@ -1,11 +1,5 @@
-"""The command line's side of ``th-ext validate`` and ``conform``: every run, of one source or
-many, goes through the library's batch, and ``run_fleet`` renders its outcomes as they come.
-
-``--db PATH`` also records the run in a history store (``th_ext.history``): each outcome as it
-is shown, the run ended as complete, or as interrupted on a signal with what it finished. A
-store that cannot be opened ends the command before any source is checked (exit 2); one that
-fails during the run is named in one line, and the run's exit code is then at least 2.
-"""
+"""The command line's side of ``th-ext validate`` and ``conform``: ``run_fleet`` checks every source
+through the library's batch, renders the outcomes as they come and records them (``--db``)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""``th-ext history``: what changed between a store's last two runs, and its dashboard.
-
-Renders what the library reads (``th_ext.history``): the text or JSON of ``read_changes``, and
-with ``--html`` the page of ``dashboard_html``. Exit 1 when the latest run has new failures
-(for alerting), 0 otherwise, 2 when the store cannot be read.
-"""
+"""``th-ext history``: what changed between a store's last two runs, and its dashboard."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The options the commands share, each declared once with its name, metavar, default and help,
-and turned into the library's values (``SourceLimits``, ``FleetOptions``) the same way everywhere.
-"""
+and turned into the library's values (``SourceLimits``, ``FleetOptions``) the same everywhere."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""``th-ext-publish``: the site builds, for maintainers, CI and the host site's workflow.
-
-``generate`` writes the extension pages, schemas, examples and catalog as files for any site
-generator; ``zensical`` builds the whole site with Zensical; ``subtree`` builds the
-extensions' folder into an existing Pages artifact. Errors are one line on standard error:
-exit 1 when the extensions break a publishing rule or the generator rejects the site, 2 when
-nothing could be built (a file in the way, a missing tool or folder), 2 for a command line
-that does not parse.
-"""
+"""``th-ext-publish``: the site builds, for maintainers, CI and the host site's workflow."""
 
 from __future__ import annotations
 
@@ -44,7 +36,7 @@ def _one_line(text: str) -> str:
 
 def _report(command: str, work: Callable[[], str]) -> None:
     """Run ``work``; print its message with the time taken, or each error on one line and
-    exit with the code the module's docstring gives."""
+    exit 1 (a publishing rule broken, the site rejected) or 2 (nothing could be built)."""
     started = time.perf_counter()
     try:
         message = work()

@@ -1,14 +1,5 @@
 """The terminal: exit codes, one-line errors, colour, the progress line, and one sanitiser in
-front of standard output and standard error.
-
-Cards, agents and servers are untrusted, and their bytes reach the terminal through many
-paths: a report, a reason phrase inside an error, a file name click echoes in a usage error.
-Rather than trusting each path to clean what it prints, the command line swaps ``sys.stdout``
-and ``sys.stderr`` for ``SanitisingStream`` while a command runs, so every character written as
-text passes ``escape_unsafe``. Colour sequences pass only on a stream th-ext colours itself (a
-terminal, without ``NO_COLOR``); the progress line, drawn by ``rich`` on a terminal only, writes
-to the raw stream.
-"""
+front of standard output and standard error."""
 
 from __future__ import annotations
 
@@ -93,7 +84,8 @@ def fail(message: str, code: ExitCode = ExitCode.UNUSABLE) -> NoReturn:
 
 
 class SanitisingStream:
-    """A text stream that writes through ``escape_unsafe`` to ``raw``."""
+    """A text stream that writes through ``escape_unsafe`` to ``raw``: standard output and
+    standard error while a command runs, since untrusted bytes reach them by many paths."""
 
     def __init__(self, raw: TextIO) -> None:
         self.raw = raw

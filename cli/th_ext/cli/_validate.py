@@ -1,9 +1,5 @@
-"""``th-ext validate``: check agent cards from files, standard input or URLs, one or many, as one
-batch (``th_ext.batch.check_cards``); and its counterparts for signed cards: ``th-ext sign``, and
-``th-ext keys new`` / ``keys jwks`` (the key and the JWKS that publishes it). ``th_ext.signatures``
-(about 20 ms of import) is imported only when a keys option is given, a card is signed or a key
-made, so an unsigned run never loads it.
-"""
+"""``th-ext validate``: check agent cards from files, standard input or URLs, as one batch
+(``th_ext.batch.check_cards``); and ``th-ext sign``, ``th-ext keys new`` and ``keys jwks``."""
 
 import sys
 from collections.abc import AsyncIterator, Callable

@@ -1,14 +1,5 @@
-"""The reference implementation of the tiny-harness commands extension.
-
-Import it to adopt the extension in a Python agent: register the commands with a
-``CommandRegistry`` and put ``registry.card_extension()`` on the card; decide each incoming
-message with ``parse_command``; answer a command with ``build_command_reply``. A client reads
-the card's commands with ``read_card_commands`` and finds a command's reply in a task or an
-event with ``command_reply_of``.
-
-The rule, the reply and the card reader need only the standard library. The registry and the
-params models stand on pydantic, and are loaded when first asked for (see ``__getattr__``).
-"""
+"""The reference implementation of the tiny-harness commands extension: the dispatch rule, the
+command reply, the card reader and the registry."""
 
 from __future__ import annotations
 

@@ -1,17 +1,4 @@
-"""Reading the commands extension off an agent card, as a client does when it connects.
-
-A client needs three things from the card: whether the agent declares the extension, the
-registered commands (for ``/`` completion and for the dispatch rule), and anything wrong with
-the params. Entries that cannot be used (by the rules in ``_entry``) are left out and named in
-``problems``; the rest are kept, so one bad entry does not hide the others. Plain dataclasses
-keep this, like the rule, free of pydantic, so that a client's start-up stays light.
-
-A command's ``argument_hint`` follows the convention of usage lines: ``<focus>`` is a required
-argument, anything in square brackets (``[<model>]``) is optional. A hint comes from a card, so
-it may be anything, 150 kB of ``[`` or ``<`` included: ``asks_for_argument`` reads it with
-``str.find`` only, each character looked at a bounded number of times, so the time is linear in
-its length (a regular expression searched from every position was quadratic on such a hint).
-"""
+"""Reading the commands extension off an agent card, as a client does when it connects."""
 
 from __future__ import annotations
 
@@ -55,6 +42,7 @@ class CardCommands:
     """What a card says about the commands extension.
 
     ``declared`` is true when the card lists the extension's URI in ``capabilities.extensions``.
+    Plain dataclasses, free of pydantic like the rule, so that a client's start-up stays light.
     """
 
     declared: bool
@@ -70,8 +58,10 @@ class CardCommands:
 def read_card_commands(card: Any, uri: str = EXTENSION_URI) -> CardCommands:
     """The extension as ``card`` (a parsed JSON agent card) declares it.
 
-    Each problem starts with the JSON pointer (RFC 6901) of what it is about, as every report
-    of th-ext places its problems: ``/capabilities/extensions/0/params/commands/1: ...``.
+    An entry that cannot be used is left out and named in ``problems``, so one bad entry does
+    not hide the others. Each problem starts with the JSON pointer (RFC 6901) of what it is
+    about, as every report of th-ext places its problems:
+    ``/capabilities/extensions/0/params/commands/1: ...``.
     """
     found = _find_entry(card, uri)
     if found is None:
@@ -155,7 +145,11 @@ def without_optional(hint: str) -> str:
 
 
 def asks_for_argument(hint: str) -> bool:
-    """True when a ``<...>`` stands outside square brackets in ``hint``."""
+    """True when a ``<...>`` stands outside square brackets in ``hint``.
+
+    As in usage lines, ``<focus>`` is required and ``[<model>]`` optional. A hint comes from a
+    card and may be anything (150 kB of ``[``), so it is read with ``str.find`` only: linear time.
+    """
     rest = without_optional(hint)
     opening = rest.find("<")
     return opening >= 0 and rest.find(">", opening + 1) >= 0

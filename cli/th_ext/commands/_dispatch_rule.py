@@ -1,9 +1,4 @@
-"""The dispatch rule: does an A2A 1.0 message run a command, and if so which one.
-
-This is the spec's "how a message is recognised as a command" written as code, so that an agent
-and a client that import it decide exactly alike. Everything here is pure: no I/O, no state, and
-no exception for any input; a message that is not what the rule expects is an ordinary message.
-"""
+"""The dispatch rule: does an A2A 1.0 message run a command, and if so which one."""
 
 from __future__ import annotations
 
@@ -61,7 +56,11 @@ def parse_command(message: Any, registered_names: Collection[str]) -> CommandCal
 
 
 def decide(message: Any, registered_names: Collection[str]) -> CommandDecision:
-    """Apply the rule to ``message`` (A2A 1.0 JSON) and say why it is or is not a command."""
+    """Apply the rule to ``message`` (A2A 1.0 JSON) and say why it is or is not a command.
+
+    Pure, so that an agent and a client decide alike: no I/O, no state, no exception for any
+    input; a message that is not what the rule expects is an ordinary message.
+    """
     text, why_not = _only_text(message)
     if text is None:
         return CommandDecision(None, None, why_not)

@@ -1,12 +1,5 @@
-"""What a usable entry of the commands extension's ``params.commands`` is: the one definition.
-
-The schema states the shape; the spec adds what a schema cannot: a name matches
-``^[a-z][a-z0-9-]*$`` and is listed once. The card reader (``dispatch``, ``th-ext commands``),
-the validator, the registry and the reply builder all ask here, so that they agree in their
-verdicts, and the words each of them prints are written here once. The extension's URI and
-the name rule live here too, the identifiers every part shares. Standard library only, like the
-dispatch rule, so that deciding a message needs nothing heavier than ``re``.
-"""
+"""What a usable entry of the commands extension's ``params.commands`` is: the one definition,
+with the URI, the name rule and the messages every part shares (standard library only)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
 """The command registry and the card ``params`` models it fills: what an agent puts on its card.
-
-The registry is the one place an agent says which slash commands it understands. It enforces
-what the card's schema cannot: a name matches ``^[a-z][a-z0-9-]*$`` and is registered once. It
-keeps registration order, because the card lists the commands in that order and clients offer
-them as completions in the same order.
-
-The pydantic models are the source of ``extensions/commands/v1/schema.json``: their JSON
-schema, with the ``$id`` and ``$schema`` added, is the published file byte for byte. The models'
-docstrings are therefore part of the published schema and must not change for v1.
-"""
+Its models generate the published schema, so their docstrings are part of it and must not change."""
 
 from __future__ import annotations
 

@@ -1,16 +1,5 @@
-"""The command reply: the re-emitted status update that answers a command.
-
-The spec fixes its shape: a ``TaskStatusUpdateEvent`` for the message's task whose
-``status.state`` is the task's current state, unchanged, and whose ``status.message`` is the
-command's answer (role ``ROLE_AGENT``). The command metadata, ``{"command": <name>}`` plus
-``"task_ref": <id>`` when the command created a sub-task, is on the reply message's own
-``metadata``, on the event's, or on both (the agent must use one place and should use both;
-``build_command_reply`` writes both unless told otherwise). ``command_reply_of`` reads it as a
-client must: the message first, then the event, never ``task.metadata`` (which the SDK servers
-fill with every earlier update's metadata and never clear); a ``SendMessage`` client that sent
-a command passes its name, and the returned task's ``status.message`` is that command's reply
-even without metadata. Everything here is A2A 1.0 JSON.
-"""
+"""The command reply: the re-emitted status update that answers a command (A2A 1.0 JSON),
+as an agent builds it and a client finds it."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""Conformance: check a live agent against every requirement of the commands extension.
-
-``run_conform(source, options, transport=...)`` sends every scenario (each registered command,
-an unregistered name, the messages the rule keeps ordinary) on a new and an existing task,
-streaming and with ``SendMessage``, over every JSON-RPC and HTTP+JSON interface the card
-declares, and returns a ``ConformReport`` whose requirements carry the IDs of the spec page
-(``CMD-1``...). Give ``transport`` (any ``httpx.AsyncBaseTransport``, e.g. ``httpx.ASGITransport``)
-to run it in-process: every request, the card's included, goes through it.
-"""
+"""Conformance: check a live agent against every requirement of the commands extension."""
 
 from th_ext.conform._model import (
     AgentInfo,

@@ -1,12 +1,5 @@
-"""The "other extensions" section: the host's own extensions' payloads that conform observes.
-
-tiny-harness's task and status extensions put their data in ``Task.metadata`` and in a
-status update's ``metadata`` under a key of their own. When a run knows an extension's schema
-(``--schemas``, ``--fetch-schemas``), every such payload seen in the answers (the events of a
-stream or of ``SendMessage``, and the tasks ``GetTask`` returns) is validated against it. A
-problem is a warning: it fails the run only with ``--strict``. An extension whose schema is
-not known, or whose data conform does not see, is listed with the reason.
-"""
+"""The "other extensions" section: the host's own extensions' payloads that conform observes,
+validated against their schemas when a run knows them."""
 
 from __future__ import annotations
 

@@ -1,17 +1,4 @@
-"""The conformance report as data, and how checks become its verdicts and its first table.
-
-Plain dataclasses that serialise to the JSON ``th-ext conform --format json`` prints, so that a
-program (a CI step, a pytest plugin) reads the same thing a person reads.
-
-A failed check fails a MUST requirement and only warns on a SHOULD or MAY one (``strict`` turns
-warnings into a failed run). A requirement with no check that ran is skipped, with the reason.
-A core A2A rule (``A2A-3.1.2``) only ever warns: it is a MUST of A2A itself, not the extension's
-rule, so the extension's report does not fail an agent for it unless the run is strict.
-
-The report's first table has one row per interface of the card, with what its checks found: a
-bug often lives in one binding's wiring, so the text and HTML reports open with it, before the
-requirement-by-requirement detail.
-"""
+"""The conformance report as data, and how checks become its verdicts and its first table."""
 
 from __future__ import annotations
 
@@ -135,6 +122,8 @@ def _counts(results: list[RequirementResult]) -> dict[str, int]:
 def requirement_results(
     requirements: Iterable[Requirement], checks: list[Check], spec_url: str
 ) -> list[RequirementResult]:
+    """The verdict on each requirement in force: a failed check fails a MUST and warns on a
+    SHOULD or MAY; with no check that ran it is skipped, with the reason."""
     results = []
     for requirement in requirements:
         if not requirement.in_force:
@@ -194,6 +183,7 @@ def core_results(checks: list[Check]) -> list[RequirementResult]:
 
 
 def run_passed(results: list[RequirementResult], *, strict: bool) -> bool:
+    """Whether no requirement failed (nor warned, when ``strict``)."""
     bad = {"fail", "warn"} if strict else {"fail"}
     return not any(r.status in bad for r in results)
 
@@ -215,7 +205,8 @@ class InterfaceRow:
 
 
 def interface_rows(report: ConformReport) -> list[InterfaceRow]:
-    """A row for every interface the card lists, in card order."""
+    """A row for every interface the card lists, in card order: the report opens with them, as
+    a bug often lives in one binding's wiring."""
     rows = []
     levels = {r.id: r.level for r in report.requirements}
     modes = "stream, send" if report.agent.streaming else "send"

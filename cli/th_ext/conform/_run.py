@@ -1,6 +1,5 @@
-"""``run_conform_async`` checks a live agent against every requirement it can, over every
-JSON-RPC and HTTP+JSON interface its card declares (up to ``max_interfaces``), through one
-``httpx.AsyncClient`` on the caller's transport; ``run_conform`` is the same from plain code."""
+"""A conformance run from end to end: its options, the card read, the interfaces chosen, and the
+groups of scenarios run over them, gathered into a ``ConformReport``."""
 
 from __future__ import annotations
 
@@ -144,10 +143,11 @@ def run_conform(
 ) -> ConformReport:
     """Check the agent whose card is at ``source`` (a file, or a card or base URL).
 
-    With a ``recorder``, every exchange with the agent (streams included) is recorded in it,
-    also when the run ends with an error. Raises ``ConformError`` (or a ``SourceError``) when
-    nothing can be checked: the card cannot be read, a ``--command`` is not registered, no
-    binding is left to check.
+    Give ``transport`` (any ``httpx.AsyncBaseTransport``, e.g. ``httpx.ASGITransport``) to run
+    it in-process: every request, the card's included, goes through it. With a ``recorder``,
+    every exchange with the agent (streams included) is recorded in it, also when the run ends
+    with an error. Raises ``ConformError`` (or a ``SourceError``) when nothing can be checked:
+    the card cannot be read, a ``--command`` is not registered, no binding is left to check.
     """
     return run_sync(
         lambda: run_conform_async(source, options, transport=transport, recorder=recorder)

@@ -1,12 +1,4 @@
-"""One group of scenarios over one interface and mode: send each, read the task, collect checks.
-
-Each scenario goes on a new task, then on an existing one; the answers are judged by
-``th_ext.checks`` and the host extensions' payloads are gathered on the way. A failed check
-carries its evidence: a short excerpt of what the agent sent, each event of the answer in a few
-words (its kind, its state, the start of its message's text, the command metadata it carries),
-joined with arrows, cleaned of control characters and cut to a fixed length, so that a report
-leads to the bug without quoting a whole stream.
-"""
+"""One group of scenarios over one interface and mode: send each, read the task, collect checks."""
 
 from __future__ import annotations
 
@@ -288,7 +280,8 @@ _EVENTS = 8
 
 
 def excerpt(exchange: Exchange) -> str:
-    """What came back, in a line of at most ``MAX_EXCERPT`` characters."""
+    """What came back, in a line of at most ``MAX_EXCERPT`` characters: each event in a few
+    words, joined with arrows, so that a failed check leads to the bug without the whole stream."""
     if not exchange.results:
         return _cut(clean(exchange.problem() or "nothing"))
     shown = [_event(result) for result in exchange.results[:_EVENTS]]

@@ -1,18 +1,4 @@
-"""The messages conform sends: every selected command, and the messages that must stay ordinary.
-
-Each scenario is built from the card alone. A command whose argument hint asks for an argument
-(``<focus>``, outside square brackets) is sent with one; an optional one (``[<model>]``) is
-left out, which keeps side effects small. The unregistered name is chosen so that it matches
-the name pattern and is not on the card.
-
-The edges of the dispatch rule are generated from the rule, never listed by hand. Two sources,
-both the rule's own: the clarifications' table of the spec page (each row a text that must stay
-ordinary, with the example name replaced by a registered one) and the numbered conditions as
-``th_ext.commands`` writes them (the content fields that make a part not a text part, the ASCII
-whitespace that ends a name, and the whitespace outside ASCII that does not). What each message
-must do is asked of ``th_ext.commands.decide``, the rule itself, so conform expects exactly what
-the rule says.
-"""
+"""The messages conform sends: every selected command, and the messages that must stay ordinary."""
 
 from __future__ import annotations
 
@@ -61,7 +47,8 @@ class Scenario:
 
 
 def command_text(command: CardCommand) -> str:
-    """``/name``, plus an argument when the hint asks for one outside square brackets."""
+    """``/name``, plus an argument when the hint asks for one outside square brackets (an
+    optional one is left out, which keeps side effects small)."""
     if asks_for_argument(command.argument_hint):
         return f"/{command.name} {ARGUMENT}"
     return f"/{command.name}"
@@ -120,6 +107,7 @@ def user_message(
 
 
 def _unregistered_name(registered: list[str]) -> str:
+    """A name that matches the name pattern and is not on the card."""
     name, n = "th-ext-unregistered", 1
     while name in registered:
         n += 1
@@ -165,7 +153,9 @@ def spec_table_rows(spec: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 def rule_edges(spec: str, name: str, argument: str, registered: list[str]) -> list[RuleEdge]:
-    """Every edge for the registered command ``name`` (``argument`` for one that needs it)."""
+    """Every edge for the registered command ``name`` (``argument`` for one that needs it),
+    made from the spec page's table and the rule's numbered conditions, never listed by hand;
+    ``decide``, the rule itself, says what each must do."""
     edges = _table_edges(spec, name, registered)
     edges += _part_edges(name, registered)
     edges += _whitespace_edges(name, argument, registered)

@@ -1,13 +1,4 @@
-"""The two HTTP bindings conform speaks: JSON-RPC and HTTP+JSON (the A2A 1.0 REST binding).
-
-Both answer in the same shape, an ``RpcExchange`` whose results are A2A 1.0 JSON: for a send,
-``{"task": ...}`` or ``{"message": ...}``, one per event on a stream (a ``StreamResponse``); for
-``GetTask``, the Task. Both read their answers through ``exchange_http`` (a deadline over the
-whole answer, a byte cap, the SSE reader; failures are data, never exceptions), and differ only
-in the envelope: JSON-RPC's ``{"jsonrpc": "2.0", "result": ...}``, or HTTP+JSON's bare object.
-The caller's headers go only where the run's ``HeaderScope`` allows (``th_ext.net``), asked
-before every request; a run's ``HarRecorder`` records every exchange.
-"""
+"""The two HTTP bindings conform speaks: JSON-RPC and HTTP+JSON (the A2A 1.0 REST binding)."""
 
 from __future__ import annotations
 
@@ -39,6 +30,9 @@ BINDINGS = ("JSONRPC", "HTTP+JSON")
 
 
 class Wire(Protocol):
+    """One binding's client: a send answers ``{"task": ...}`` or ``{"message": ...}`` (one per
+    event on a stream), ``GetTask`` the Task; failures are data in the ``RpcExchange``."""
+
     binding: str
     url: str
     """The interface's URL, as the card gives it."""

@@ -1,10 +1,5 @@
-"""The demo agent: a real A2A 1.0 server on the official SDK that implements the commands
-extension with th_ext's reference implementation.
-
-It needs the optional ``demo`` extra; importing this package without it raises
-``DemoUnavailableError``. ``DemoServer`` runs it on a free local port; ``DemoVariant`` selects
-the correct agent or one broken on purpose.
-"""
+"""The demo agent: a real A2A 1.0 server on the official SDK (the optional ``demo`` extra) that
+implements the commands extension with th_ext's reference implementation."""
 
 from th_ext.demo._harness import (
     DEFAULT_MODEL,

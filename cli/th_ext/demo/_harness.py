@@ -1,13 +1,4 @@
-"""The demo agent without the SDK: its commands, its stand-in model, and its card.
-
-This is the part of an agent that the commands extension is about: the registry that the card's
-params come from, and the commands that run on the harness instead of reaching the model. The
-stand-in model stands where a harness would call a language model, with a deterministic answer
-so that the demo needs no model or network; its answers name the model the task chose with
-``/model``, which makes the effect of the command visible in the conversation. The card is A2A
-1.0 JSON, with the commands params made by the registry. ``th_ext.demo._server`` wires all of it
-to the SDK.
-"""
+"""The demo agent without the SDK: its commands, its stand-in model, and its card."""
 
 from __future__ import annotations
 
@@ -42,7 +33,8 @@ _STYLES = {
 
 
 def stand_in_answer(model: str, text: str) -> str:
-    """What the stand-in ``model`` says to ``text``."""
+    """What the stand-in ``model`` says to ``text``: deterministic, so the demo needs no model or
+    network, and naming the model, so that the effect of ``/model`` shows."""
     style = _STYLES.get(model, _STYLES[DEFAULT_MODEL])
     return f"[{model}] {style} to {text!r}."
 

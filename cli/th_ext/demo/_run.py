@@ -1,10 +1,5 @@
 """The whole demo: start the agent, then validate its card, dry-run ``/model fast`` and run
-``th-ext conform`` against it.
-
-``run_demo`` returns every result as data; the command line prints them. The conformance run
-sends every scenario of the commands extension over both of the demo's bindings, so the demo
-shows the whole extension at work rather than one message.
-"""
+``th-ext conform`` against it."""
 
 from __future__ import annotations
 

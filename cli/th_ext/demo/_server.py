@@ -1,24 +1,5 @@
 """The demo agent on the official A2A SDK: its executor, and the Starlette app uvicorn serves.
-
-The SDK and uvicorn come from the optional ``demo`` extra, imported here and nowhere else:
-without the extra, importing this module raises ``DemoUnavailableError`` with the one line that
-tells the user how to install it.
-
-The executor decides every message with ``parse_command``. A new task is sent first, so that
-its stream begins with the Task as A2A 1.0 requires (the server begins a stream for an existing
-task with its snapshot). A command runs on the harness and is answered with
-``build_command_reply``: a re-emitted status update in the task's current state, and nothing
-else. An ordinary message goes to the stand-in model and leaves the task waiting for the next
-input. The broken variants (``DemoVariant``) each depart from this in one way.
-
-The card is served as A2A 1.0 section 8.6.1 asks: the SDK's card route sends ``Cache-Control``
-(``CARD_CACHE_CONTROL``) and an ``ETag``, and answers a matching ``If-None-Match`` with 304;
-``CardValidators`` adds the ``Last-Modified`` the route does not send (the moment the app was
-built, when its card was made) and answers ``If-Modified-Since`` with 304 likewise.
-
-``DemoServer`` runs the app in a background thread on 127.0.0.1 and a free port, for ``th-ext
-demo`` and for tests; ``serve_forever`` runs it in the foreground until interrupted.
-"""
+The SDK and uvicorn (the optional ``demo`` extra) are imported here and nowhere else."""
 
 from __future__ import annotations
 
@@ -86,7 +67,9 @@ REPLY_METADATA_KEYS = ("command", "task_ref")
 
 
 class DemoAgentExecutor(AgentExecutor):
-    """Answers ordinary messages with the stand-in model and runs the harness's commands."""
+    """Answers ordinary messages with the stand-in model and runs the harness's commands. A new
+    task is sent first, so that its stream begins with the Task; a command's reply is one status
+    update in the task's current state, and nothing else."""
 
     def __init__(
         self, harness: DemoHarness, task_store: InMemoryTaskStore, variant: DemoVariant
@@ -364,7 +347,9 @@ def build_demo_app(
     *,
     task_store: InMemoryTaskStore | None = None,
 ) -> Starlette:
-    """The demo agent as an ASGI app whose card names ``base_url``.
+    """The demo agent as an ASGI app whose card names ``base_url``, served as A2A 1.0 section
+    8.6.1 asks: ``Cache-Control`` and an ``ETag`` from the SDK's route, ``Last-Modified`` (when
+    the app was built) from ``CardValidators``.
 
     ``task_store`` replaces the demo's own ``DemoTaskStore``: the SDK's ``InMemoryTaskStore``
     shows what an agent on the SDK does by default (each task keeps the command metadata of the

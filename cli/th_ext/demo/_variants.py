@@ -1,9 +1,4 @@
-"""The demo agent's variants: the correct agent, and deliberately broken ones for tests.
-
-Each broken variant breaks exactly one requirement of the commands extension, so that a
-checker run against it must fail the check that guards that requirement (``requirement``
-names it; ``th-ext conform`` and its tests rely on it).
-"""
+"""The demo agent's variants: the correct agent, and deliberately broken ones for tests."""
 
 from __future__ import annotations
 
@@ -13,7 +8,8 @@ __all__ = ["DemoVariant"]
 
 
 class DemoVariant(StrEnum):
-    """How the demo agent behaves."""
+    """How the demo agent behaves. Each broken variant breaks exactly one requirement
+    (``requirement``), whose check a run against it must fail; conform's tests rely on it."""
 
     CORRECT = "correct"
     """Implements the extension as the spec says."""

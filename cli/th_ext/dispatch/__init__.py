@@ -1,9 +1,5 @@
-"""Dispatch: what one message does to an agent that may implement the commands extension.
-
-``plan_dispatch`` is the dry run (from the card alone); ``check_live`` sends the message and
-checks the agent's answer against the extension. ``text_message`` and ``load_message`` make the
-message to send.
-"""
+"""Dispatch: what one message does to an agent that may implement the commands extension, as a dry
+run from the card alone (``plan_dispatch``) or sent and checked live (``check_live``)."""
 
 from th_ext.dispatch._live import (
     CHECK_NAMES,

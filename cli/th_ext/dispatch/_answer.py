@@ -1,12 +1,4 @@
-"""An agent's answer as the checks keep it: bounded in the work and memory it can cost.
-
-An answer is read under the byte cap, but 5 MiB of ``{},`` is 1.7 million objects: parsed,
-about 130 MB, and kept for every exchange of a run, over a gigabyte. ``load_answer`` refuses an
-answer holding more than ``MAX_CONTAINERS`` objects and arrays before parsing it (counted from
-the bytes, braces inside strings included: an over-count only refuses sooner), and keeps of
-each array or object at most its first ``MAX_ITEMS`` items. No verdict reads further: the
-checks look at a task's id, state, status message, metadata keys and the first parts.
-"""
+"""An agent's answer as the checks keep it: bounded in the work and memory it can cost."""
 
 from __future__ import annotations
 
@@ -31,6 +23,10 @@ class AnswerTooComplexError(ValueError):
 
 def load_answer(data: bytes) -> Any:
     """The JSON value of ``data``, every array and object cut to its first ``MAX_ITEMS``.
+
+    The containers are counted from the bytes before parsing (braces inside strings included:
+    an over-count only refuses sooner): 5 MiB of ``{},`` would parse to 1.7 million objects,
+    about 130 MB, kept for every exchange of a run. No verdict reads past the first items.
 
     Raises ``AnswerTooComplexError`` past ``MAX_CONTAINERS`` objects and arrays, and what
     ``json.loads`` raises (``ValueError``, ``RecursionError``, ``UnicodeDecodeError``).

@@ -1,12 +1,4 @@
-"""A small A2A 1.0 JSON-RPC client: one call, or one call answered with Server-Sent Events.
-
-It exists for the live check, which must report what the agent did rather than fail on it: a
-transport failure, an HTTP error, a JSON-RPC error and a malformed event are all returned as
-data. The request and its answer go through ``exchange_http`` (a deadline over the whole
-exchange, a cap on the bytes read, the SSE reader), as the HTTP+JSON binding's do; this module
-adds the JSON-RPC envelope, and the same policy as the card reader (``th_ext.net``): the
-caller's headers only where their ``HeaderScope`` allows.
-"""
+"""A small A2A 1.0 JSON-RPC client: one call, or one call answered with Server-Sent Events."""
 
 from __future__ import annotations
 
@@ -29,6 +21,8 @@ class JsonRpcClient:
 
     ``headers`` go with every call; the caller's own headers (credentials) only through
     ``scope``, which is asked before each call. A ``recorder`` records every exchange (HAR).
+    A transport failure, an HTTP error, a JSON-RPC error or a malformed event is returned in
+    the ``RpcExchange``, never raised: the live check reports what the agent did.
     """
 
     def __init__(

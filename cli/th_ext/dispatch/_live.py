@@ -1,11 +1,5 @@
-"""The live check: send the one message and hold the agent's answer to the extension's rule.
-
-It sends nothing but that message and the ``GetTask`` reads the checks need: the task before
-(with ``--task-id``), the task after, and the task a ``task_ref`` names. The answer is judged by
-``th_ext.checks``, the checks ``th-ext conform`` runs (one code path: ``dispatch --live`` is one
-scenario of a conformance run); each check is named, carries the requirement ID it guards,
-passes or fails (or is skipped when it does not apply), and says why in words.
-"""
+"""The live check: send the one message and hold the agent's answer to the extension's rule, with
+the checks ``th-ext conform`` runs (``th_ext.checks``)."""
 
 from __future__ import annotations
 
@@ -104,7 +98,10 @@ def check_live(
     scope: HeaderScope | None = None,
     recorder: HarRecorder | None = None,
 ) -> LiveReport:
-    """Send ``plan``'s message to the agent and check its answer (see the module docstring).
+    """Send ``plan``'s message to the agent and check its answer.
+
+    Nothing is sent but that message and the ``GetTask`` reads the checks need: the task
+    before (with ``task_id``), the task after, and the task a ``task_ref`` names.
 
     ``timeout`` bounds each exchange (a stream included) and ``max_bytes`` each answer. The
     caller's headers go where ``scope`` allows; without a scope, ``headers`` go to the origin

@@ -1,15 +1,5 @@
-"""The dry run: the message a dispatch sends, and what it would do to an agent, from its card.
-
-The message is built from a line of text (``text_message``) or read as a whole A2A 1.0
-Message (``read_message``, ``load_message``), checked only as far as sending it needs: a JSON
-object with a ``messageId``, a 1.0 ``role`` and at least one part with exactly one content
-field. The dispatch rule itself never rejects a message; it only calls it ordinary.
-
-``plan_dispatch`` applies the dispatch rule with the commands the card registers, and writes
-down the exact request a client would send (the preferred JSON-RPC interface, the A2A headers,
-the JSON-RPC body) and the reply the extension promises. Nothing is sent, and nothing heavier
-than the standard library is imported: a dry run is meant to be instant.
-"""
+"""The dry run: the message a dispatch sends, and what it would do to an agent, from its card;
+nothing is sent, and nothing heavier than the standard library imported, so that it is instant."""
 
 from __future__ import annotations
 
@@ -316,7 +306,11 @@ def load_message(data: bytes, where: str, *, task_id: str | None = None) -> dict
 
 
 def check_message(value: Any, where: str, *, task_id: str | None = None) -> dict[str, Any]:
-    """``value`` if it can be sent as an A2A 1.0 Message, with ``taskId`` set from ``task_id``."""
+    """``value`` if it can be sent as an A2A 1.0 Message, with ``taskId`` set from ``task_id``.
+
+    It is checked only as far as sending it needs: the dispatch rule never rejects a message,
+    it only calls it ordinary.
+    """
     if not isinstance(value, dict):
         raise MessageError(f"{where}: a message must be a JSON object")
     if "kind" in value:

@@ -1,11 +1,5 @@
-"""The live check's own verdicts (the task read before, the answer received) and its check type.
-
-The extension's checks themselves are in ``th_ext.checks`` (``_command_checks`` for a
-command's answer, ``_ordinary_checks`` for a message that must stay ordinary), shared with
-``th-ext conform``. These verdicts, like those checks, read only A2A 1.0 JSON (the JSON-RPC
-results of the send, and the tasks read with ``GetTask``) and never raise on a malformed
-answer: a missing or mistyped field is a failed or skipped check with the reason in words.
-"""
+"""The live check's own verdicts (the task read before, the answer received) and its check type;
+like the extension's checks (``th_ext.checks``), they never raise on a malformed answer."""
 
 from __future__ import annotations
 

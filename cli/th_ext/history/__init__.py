@@ -1,11 +1,5 @@
-"""A fleet's memory: every run of ``th-ext validate`` and ``conform`` recorded in SQLite.
-
-``HistoryStore.open`` opens a store, ``start_run`` records a run whose ``RunRecorder`` takes
-each source's outcome as it comes; ``read_changes`` says what changed since the previous run
-of the same command and list (``changes_text`` and ``Changes.to_dict`` render it), and
-``dashboard_html`` renders the whole history as one self-contained HTML page. Each outcome has
-one primary category from ``CATEGORIES``.
-"""
+"""A fleet's memory: every run of ``th-ext validate`` and ``conform`` recorded in SQLite, what
+changed between runs, and the dashboard."""
 
 from th_ext.history._categories import (
     CATEGORIES,

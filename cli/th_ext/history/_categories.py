@@ -1,12 +1,4 @@
-"""The stable categories of an outcome, and how a run's JSON Lines document maps to one.
-
-Each outcome (one source of a ``th-ext validate`` or ``th-ext conform`` run) gets one primary
-category from ``CATEGORIES``: ``passed`` when its exit code is 0, otherwise the category of its
-most fundamental problem (the first in ``CATEGORIES`` order among its errors, or among its
-warnings when only warnings failed it under ``--strict``). ``CODE_CATEGORIES`` holds every
-problem and error code th-ext emits; a code it does not know (from a newer th-ext) falls back
-on its layer, then on ``other``. The names never change meaning; a new one may be added.
-"""
+"""The stable categories of an outcome, and how a run's JSON Lines document maps to one."""
 
 from __future__ import annotations
 
@@ -28,7 +20,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Category:
-    """One stable category: its ``name`` (what the store and JSON hold) and what it means."""
+    """One stable category: its ``name`` (what the store and JSON hold) and what it means.
+    A name never changes meaning; a new one may be added."""
 
     name: str
     title: str

@@ -1,20 +1,4 @@
-"""What a store's history says: what changed since the previous run, and the dashboard.
-
-``read_changes`` compares the latest complete run with the previous run of the same command
-and list, and sorts the sources into new failures, fixed, still failing, appeared and went,
-and finds the flaky ones (their verdict changed at least twice in the last ``FLAKY_WINDOW``
-runs); ``changes_text`` renders it for a person and ``Changes.to_dict`` for a program. A run
-that did not complete is never compared: it is named in ``unfinished``.
-
-``dashboard_html`` renders the runs of the latest complete run's command and list as one
-self-contained HTML page: the new failures and the fixed on top, then pass rate, failures by
-category and latency percentiles over time (static SVG from pygal; its optional tooltip script
-is left out), then a table of every source with its recent verdicts as a strip, sortable and
-filterable by a small inline script, each failing source linked to its last report further
-down the page. The page loads nothing: its Content-Security-Policy allows no request and runs
-no script but its own (by hash), and every string from a card or an agent is cleaned of
-control characters and escaped, so a card's name cannot become markup or script.
-"""
+"""What a store's history says: what changed since the previous run, and the dashboard."""
 
 from __future__ import annotations
 
@@ -375,7 +359,11 @@ def dashboard_html(
     changes: Changes | None = None,
 ) -> str:
     """The dashboard of ``store``: the runs of its latest complete run's command and list
-    (started at or after ``since``; sources narrowed by the glob ``source``)."""
+    (started at or after ``since``; sources narrowed by the glob ``source``).
+
+    The page loads nothing: its Content-Security-Policy allows no request and only its own
+    script (by hash), and every string from a card or an agent goes through ``_text``.
+    """
     changes = changes or read_changes(store, since=since, source=source)
     latest = changes.latest
     if latest is None:

@@ -1,15 +1,4 @@
-"""The history store: every run of ``th-ext validate`` and ``conform`` in one SQLite file.
-
-``HistoryStore.open`` opens (and creates, and migrates) a store; ``start_run`` records a run
-and hands back a ``RunRecorder``, which takes each source's outcome as it is checked and
-commits them in batches, and ``finish`` marks the run complete or interrupted. A run that never
-reached ``finish`` (its process killed) stays ``running``, and no reader takes it for complete.
-
-The file is in WAL mode with a busy timeout, so two runs writing one store at once both land,
-and a reader never waits for a writer. The schema is versioned (``PRAGMA user_version``, and
-``PRAGMA application_id`` marks the file as th-ext's); a store written by a newer th-ext, or a
-file that is not a th-ext store, is refused with ``HistoryError`` and left as it is.
-"""
+"""The history store: every run of ``th-ext validate`` and ``conform`` in one SQLite file."""
 
 from __future__ import annotations
 

@@ -1,32 +1,5 @@
-"""How th-ext talks to servers it does not trust: one policy, and one HTTP stack, httpx.
-
-* ``HeaderScope``: the caller's headers (credentials, usually) go only to the origin of the URL
-  the user typed and to origins named explicitly; every other request is sent without them.
-* ``ssl_context``: one CA store for every connection, the system's (OpenSSL's default paths,
-  so ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` apply).
-* No proxy: th-ext connects to the server directly and ignores ``HTTP_PROXY``,
-  ``HTTPS_PROXY``, ``ALL_PROXY`` and ``NO_PROXY``, in the card fetch and the live client alike.
-  Why neither rather than both: the deadline and byte cap are kept on the socket to the
-  server itself, and a run gives the same answer on a laptop and on a CI runner.
-* ``client_options``: the above as keyword arguments of an ``httpx.AsyncClient``, for every
-  client th-ext builds (no redirects followed either), on httpx's own transport.
-* ``redact_url`` / ``redact``: ``user:password@`` in a URL is never reported.
-* ``url_problem``: why no request can be sent to a URL (no host, a port out of range, ...),
-  asked before any request is made to a URL the user or a card gave.
-* ``HarRecorder``: every exchange of a run as an HTTP Archive (HAR 1.2), bounded and redacted;
-  ``har_recording`` gives a run one, checks its path first and writes the file at the end.
-
-The requests themselves are made by two modules that import httpx and asyncio, which a command
-that reads no URL never needs (about 60 ms of start-up, measured with ``python -X importtime``):
-so they are imported from where they live, not from here.
-
-* ``th_ext.net._fetch``: ``fetch_async`` (one GET with checked redirects, on the caller's
-  client, under a ``th_ext._deadline.Deadline``, retrying what may pass), ``fetch`` (the same
-  without an event loop), ``FetchResult`` and ``Retry``;
-* ``th_ext.net._exchange``: ``exchange_http`` (one call to an agent, its answer recorded in an
-  ``RpcExchange``), ``read_body`` (a body inflated within the byte cap), ``EventParser``
-  (Server-Sent Events), ``describe`` and ``cannot_connect`` (a failure by its type).
-"""
+"""How th-ext talks to servers it does not trust: one policy, and one HTTP stack, httpx. The modules
+that import httpx (``_fetch``, ``_exchange``) are imported from where they live, not from here."""
 
 from __future__ import annotations
 
@@ -88,13 +61,14 @@ def client_options(
 
     httpx's own ``AsyncHTTPTransport`` on the system CA store (``ssl_context``) with ``limits``
     (connections, keep-alive; httpx's defaults when not given), nothing from the environment
-    (no proxy variables, no ``.netrc``), and no redirects followed (a request is never re-sent
-    to where a server points, and a ``Location`` that is not an http(s) URL is refused before
-    httpx reads it: ``check_redirect``). Interim (1xx) responses are skipped by the transport,
-    however many: the deadline every exchange runs under bounds them. Add the call site's timeout:
-    ``None`` where every exchange runs under its own deadline, as ``fetch_async``'s do.
-    With ``transport`` (one that sends through a transport made here, such as a batch's), the
-    same policy on it.
+    (no proxy variables, no ``.netrc``: the deadline and byte cap hold on the socket to the
+    server itself, and a run answers the same everywhere), and no redirects followed (a request
+    is never re-sent to where a server points, and a ``Location`` that is not an http(s) URL is
+    refused before httpx reads it: ``check_redirect``). Interim (1xx) responses are skipped by
+    the transport, however many: the deadline every exchange runs under bounds them. Add the
+    call site's timeout: ``None`` where every exchange runs under its own deadline, as
+    ``fetch_async``'s do. With ``transport`` (one that sends through a transport made here,
+    such as a batch's), the same policy on it.
     """
     # httpx costs about 60 ms of start-up: imported only where a client is built.
     import httpx

@@ -1,12 +1,5 @@
 """The HTTP caching header fields of a response, read strictly: ``Cache-Control`` (RFC 9111
-section 5.2), HTTP dates (RFC 9110 section 5.6.7, for ``Last-Modified`` and ``Expires``) and
-entity tags (RFC 9110 section 8.8.3, for ``ETag``).
-
-No dependency of th-ext parses ``Cache-Control``, so ``parse_cache_control`` does, in one pass
-over at most ``MAX_FIELD_CHARS`` characters: a value is refused at its first fault with a
-``MalformedHeaderError`` that says where. Dates are read by the standard library's
-``email.utils`` and then held to the one form a sender may generate (IMF-fixdate).
-"""
+section 5.2), HTTP dates (RFC 9110 section 5.6.7) and entity tags (RFC 9110 section 8.8.3)."""
 
 from __future__ import annotations
 

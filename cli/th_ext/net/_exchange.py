@@ -1,22 +1,5 @@
-"""One HTTP exchange with a server th-ext does not trust, read within bounds.
-
-Every request th-ext makes goes through httpx, and every answer is read here, the one way:
-
-* a deadline over the whole exchange (the callers run it under ``asyncio.timeout``), so that a
-  server that never answers, or trickles a byte at a time, is cut when the time is up;
-* the body read raw (``aiter_raw``) and inflated here, in steps bounded by what is left of the
-  byte cap: httpx would inflate each network chunk whole, and a small gzip chunk can expand a
-  thousandfold. The cap counts bytes after decompression;
-* an HTTP error put in words: the status, the server's reason phrase and, when the body is an
-  error object, its message, each cut to a bounded length;
-* a failure on the wire described by its type (the httpx error and the ``OSError`` or
-  ``ssl.SSLError`` in its cause chain), never by matching the text of a message;
-* Server-Sent Events parsed as the HTML standard defines them (``EventParser``).
-
-``exchange_http`` is the call to an agent (JSON-RPC or HTTP+JSON): it never raises for the wire
-and records the answer in an ``RpcExchange``. The card fetch (``th_ext.net._fetch``) reads its
-body with the same ``read_body``.
-"""
+"""One HTTP exchange with a server th-ext does not trust, read within bounds (a deadline, a byte
+cap after decompression), its failures put in words, and Server-Sent Events."""
 
 from __future__ import annotations
 
@@ -120,10 +103,12 @@ async def read_body(response: httpx.Response, cap: int, where: str) -> AsyncIter
     """The body of ``response`` as it arrives, decoded, raising ``BodyTooLargeError`` past
     ``cap`` bytes.
 
-    The raw bytes are inflated at most one byte past what is left of the cap at a time; a chunk
-    that does not inflate within that bound is past the cap, so what it leaves unread is never
-    needed. A compressed stream that has not ended when the body does is ``BodyTruncatedError``;
-    a connection closed before the announced length is ``BodyIncompleteError``.
+    The raw bytes are inflated here, not by httpx, which inflates each network chunk whole (a
+    small gzip chunk can expand a thousandfold): at most one byte past what is left of the cap
+    at a time; a chunk that does not inflate within that bound is past the cap, so what it
+    leaves unread is never needed. A compressed stream that has not ended when the body does
+    is ``BodyTruncatedError``; a connection closed before the announced length is
+    ``BodyIncompleteError``.
     """
     # httpx costs ~60 ms of start-up: imported where a body is read, not with this module's
     # names, which the dispatch dry run loads without making a request.

@@ -1,24 +1,5 @@
-"""One bounded HTTP GET of a document (a card, a schema), with checked redirects, on httpx.
-
-The guarantees a card reader owes its user, kept over an ``httpx.AsyncClient``:
-
-* one deadline over the whole fetch, redirects and retries included (``asyncio.timeout``), so
-  a server that accepts and never answers, trickles a byte at a time, or sends interim (1xx)
-  responses for ever, cannot hold the caller past it;
-* the body read raw and inflated within the byte cap (``read_body``), which counts bytes after
-  decompression, so a small gzip bomb cannot expand in memory; a plain body whose
-  ``Content-Length`` is over the cap is refused before it is read;
-* at most ``max_redirects`` redirects, only to http or https URLs that parse, never to a URL
-  seen before, each one a new request that carries the caller's headers only where its
-  ``HeaderScope`` allows;
-* with ``retries``, a failure that may pass (no connection, HTTP 429, 502, 503, 504) tried
-  again after an exponential backoff with jitter, or after the server's ``Retry-After`` when
-  it gives one that ends before the deadline; never another status;
-* a strict exchange: a body shorter than its ``Content-Length`` is an error, not a card.
-
-``fetch_async`` runs on the caller's client (several fetches can share one, as a fleet does);
-``fetch`` is the same for a caller without an event loop, on a client of its own.
-"""
+"""One bounded HTTP GET of a document (a card, a schema), with checked redirects and retries of
+what may pass, on httpx."""
 
 from __future__ import annotations
 

@@ -1,20 +1,5 @@
-"""Every HTTP exchange of a run, recorded as an HTTP Archive (HAR 1.2), for devtools to open.
-
-``HarRecorder`` is handed to the code that sends (``exchange_http``); each request opens a
-``HarEntry`` that gets the response's head and the body as it is read, decoded and within the
-run's byte cap (``read_body``'s), a stream's events included, and how the exchange ended. The
-card fetch (``th_ext.net._fetch``) records its requests the same way. ``document`` is the HAR:
-``{"log": {"version": "1.2", "creator": ..., "pages": [...], "entries": [...]}}``.
-
-What a hostile server sends stays bounded and valid JSON: a body is kept up to the run's
-``max_bytes`` (what read_body yields never passes it), and all bodies together up to
-``HAR_MAX_TOTAL_BODY_BYTES``, past which a body is left out with a comment; at most
-``HAR_MAX_HEADERS`` headers of at most ``HAR_MAX_HEADER_VALUE`` characters each are kept; a
-body that is not UTF-8 is kept as base64 (HAR's ``"encoding": "base64"``), header bytes are
-read as Latin-1, and the document is written as ASCII JSON. The value of each header the
-caller gave (``--header``) and of ``Authorization`` is written ``***``, and credentials in a
-URL are redacted, as in every other output of th-ext.
-"""
+"""Every HTTP exchange of a run, recorded as an HTTP Archive (HAR 1.2), for devtools to open:
+bounded and valid JSON whatever a server sends, with the caller's secrets redacted."""
 
 from __future__ import annotations
 
@@ -176,7 +161,8 @@ class HarEntry:
 
 
 class HarRecorder:
-    """The exchanges of one run, in the order they were sent.
+    """The exchanges of one run, in the order they were sent: the code that sends
+    (``exchange_http``, the card fetch) opens a ``HarEntry`` with ``start`` for each request.
 
     ``secret_headers`` are the names of the caller's own headers (``--header``): their values
     are never written. The HAR has one page, ``title`` (what the run was, say ``th-ext

@@ -1,18 +1,5 @@
-"""Which origins may receive the caller's headers: the one rule every th-ext request obeys.
-
-An origin is the (scheme, host, port) triple of RFC 6454, with the scheme's default port filled
-in, so ``https://a.example`` and ``https://A.example:443/x`` are one origin.
-
-A ``--header`` usually carries a credential. It goes to the origin of the URL the user typed,
-and to the origins the user names explicitly (``--header-origin``), and nowhere else: not to
-the target of a redirect on another origin, not to an interface a card names on another origin,
-not to a ``GetTask`` endpoint the agent chose. A request to any other origin is sent without
-those headers, and the scope remembers it so that the caller can say so (naming the origin,
-never the header's value). Every request th-ext makes asks ``HeaderScope.headers_for`` first.
-
-Credentials written into a URL (``https://user:secret@host``) are never reported either:
-``redact_url`` and ``redact`` replace them wherever th-ext writes a URL.
-"""
+"""Which origins may receive the caller's headers (``HeaderScope``), the one rule every th-ext
+request obeys; origins of URLs, credentials in URLs redacted, and URLs no request can go to."""
 
 from __future__ import annotations
 
@@ -106,6 +93,9 @@ def redact(text: str) -> str:
 
 class HeaderScope:
     """Headers and the origins allowed to receive them.
+
+    The caller's headers (usually credentials) go to those origins alone: never to a redirect's
+    target, a card's interface or an agent's ``GetTask`` endpoint on another origin.
 
     Build one with ``HeaderScope.for_source``; ask ``headers_for(url)`` before each request.
     ``withheld`` lists, in order and once each, the origins that were asked for and refused.

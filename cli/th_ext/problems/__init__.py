@@ -1,8 +1,5 @@
-"""What a check finds, as data: a problem (``Problem``), its severity and layer, every code a
-problem can have (``CODES``) and which of them count in a run (``Selection``), the text safety
-every output applies to strings from a card or an agent (``clean``, ``escape_unsafe``), the
-error document of a check that could not run (``error_record``), and the one "did you mean"
-for a mistyped name (``closest_name``)."""
+"""What a check finds, as data (``Problem``, ``CODES``, ``Selection``, ``error_record``), the text
+safety for strings from a card (``clean``, ``escape_unsafe``) and the one "did you mean"."""
 
 from th_ext.problems._problem import (
     CODES,

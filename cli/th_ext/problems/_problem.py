@@ -1,13 +1,5 @@
-"""One finding of a check (``Problem``: what is wrong, where in the card, how to fix it); every
-code a problem can have (``CODES``), and which of them count in a run (``Selection``); and a check
-that could not run at all, as data (``error_record``: its error's stable code and document).
-
-A problem is a plain frozen dataclass rather than a pydantic model so that reading and checking a
-card never has to import pydantic: the validator's start-up time is part of its interface.
-``CODES`` is the one list of codes: ``--select`` and ``--ignore`` are checked against it, the
-SARIF format takes its rules (and their help) from it, and the reference page lists the same
-codes (a test holds them equal, and holds every code the code base can report in it).
-"""
+"""One finding of a check (``Problem``), every code a problem can have (``CODES``) and which count
+in a run (``Selection``), and a check that could not run at all, as data (``error_record``)."""
 
 from __future__ import annotations
 
@@ -52,7 +44,8 @@ class Problem:
     with a caret under the column). ``at_key`` places the problem at the member's key instead of
     its value (a key that should not be there); ``hidden`` is how many more problems of its
     kind this one stands for (an "and M more" summary), so that totals count every problem,
-    and ``counts_code`` is that kind's code.
+    and ``counts_code`` is that kind's code. A dataclass, not a pydantic model, so that checking
+    a card never imports pydantic.
     """
 
     severity: Severity

@@ -1,16 +1,5 @@
 """Text for people: a string that came from a card made safe to print (no control characters,
-no escapes), and the one "did you mean" for a mistyped name.
-
-A card is untrusted input. A name holding ``ESC [ 2 J`` would clear the reader's terminal, an
-OSC sequence could set its title or a hyperlink, a bidirectional override could make a line
-read differently from what it says, and a lone surrogate cannot be encoded at all. ``clean``
-removes all of them and turns line breaks and tabs into spaces, so one problem stays one line.
-
-``escape_unsafe`` is the last gate before any output: whatever still holds such a character
-(a file name, a server's reason phrase, a message from a library) gets it written as a visible
-escape such as ``\\x1b`` or ``\\u202e``, keeping newlines and tabs, so that no byte th-ext prints
-can drive the terminal or reorder what the reader sees.
-"""
+no escapes), and the one "did you mean" for a mistyped name."""
 
 from __future__ import annotations
 
@@ -38,7 +27,8 @@ _SURROGATES = r"[\ud800-\udfff]"
 
 
 def clean(text: str) -> str:
-    """``text`` without terminal escape sequences and control characters, on one line."""
+    """``text`` without terminal escape sequences and control characters, on one line (line
+    breaks and tabs become spaces): a string from a card, which is untrusted, made safe."""
     if text.isprintable():
         return text
     text = re.sub(_ESCAPE_SEQUENCES, "", text)
@@ -70,8 +60,9 @@ def _escaped(match: re.Match[str]) -> str:
 def escape_unsafe(text: str, *, keep_sgr: bool = False) -> str:
     """``text`` with every unsafe character written as a visible escape (``\\x1b``, ``\\u202e``).
 
-    Newlines and tabs stay. ``keep_sgr`` keeps colour sequences (``ESC [ ... m``), for a
-    stream that th-ext colours itself; every other escape sequence is still shown, not run.
+    The last gate before any output, for what ``clean`` did not see (a file name, a server's
+    reason phrase). Newlines and tabs stay. ``keep_sgr`` keeps colour sequences (``ESC [ ... m``),
+    for a stream that th-ext colours itself; every other escape sequence is still shown, not run.
     """
     pattern = _UNSAFE_OR_SGR if keep_sgr else _UNSAFE
     if re.search(pattern, text) is None:

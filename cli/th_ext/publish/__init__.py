@@ -1,9 +1,5 @@
-"""Publishing: turn the extension folders into the site's pages, schemas and catalog.
-
-Plain functions that run without MkDocs: ``generate`` writes the generated files for any site
-generator, ``build_zensical`` and ``build_subtree`` make whole builds on top of it, and
-``th_ext.publish.mkdocs_plugin`` adapts the same step to an MkDocs build.
-"""
+"""Publishing: turn the extension folders into the site's pages, schemas and catalog, with plain
+functions that need no MkDocs and an MkDocs plugin (``mkdocs_plugin``) on top."""
 
 from th_ext.catalog._family import ExternalExtension, read_external
 from th_ext.publish._build import build_subtree, build_zensical

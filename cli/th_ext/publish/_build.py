@@ -1,11 +1,4 @@
-"""Whole builds on top of the generation step: the Zensical site and the Pages subtree.
-
-Each stages a plugin-free project (``_stage``), runs the generator on it in a subprocess, as
-a user would, and, for the subtree, installs the result into the destination. The generators
-are optional dependencies: ``th-ext[site]`` for MkDocs, ``th-ext[zensical]`` for Zensical.
-A build dates its pages (the sitemap's ``lastmod``, the gzip header) by the project's last
-commit, through ``SOURCE_DATE_EPOCH``, so that two builds of one commit are the same bytes.
-"""
+"""Whole builds on top of the generation step: the Zensical site and the Pages subtree."""
 
 from __future__ import annotations
 
@@ -161,8 +154,10 @@ def source_date_epoch(project: Path) -> str | None:
 def run_generator(generator: str, config: Path, date_from: Path | None = None) -> str:
     """Run ``generator`` (``mkdocs`` or ``zensical``) ``build --strict`` on ``config``.
 
-    Returns what it printed; a failed build raises ``PublishError`` with its last lines.
-    ``date_from`` is the project whose last commit dates the build.
+    It runs in a subprocess, as a user would run it. Returns what it printed; a failed build
+    raises ``PublishError`` with its last lines. ``date_from`` is the project whose last commit
+    dates the build (sitemap ``lastmod``, gzip header), so two builds of one commit are the
+    same bytes.
     """
     if importlib.util.find_spec(generator) is None:
         extra = _EXTRA[generator]

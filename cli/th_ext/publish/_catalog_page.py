@@ -1,10 +1,4 @@
-"""The index of all extensions: a page for readers and ``index.json`` for programs.
-
-It lists the whole family under the prefix: the versions this project publishes, and the
-host's own extensions (``external.toml``, plus any schema the host's folder serves). A host
-schema is called served, with its link and sha256, only when this build served it
-(``ServedSchema``); otherwise the catalog says it is not served here.
-"""
+"""The index of all extensions: a page for readers and ``index.json`` for programs."""
 
 from __future__ import annotations
 

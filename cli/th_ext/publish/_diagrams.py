@@ -1,14 +1,5 @@
-"""Diagrams drawn when the site is built: each Mermaid block of a spec is replaced by its SVG.
-
-Pages then load no diagram script (Mermaid weighs 3.5 MB). Drawing needs a browser, which a
-build must not, so the drawings are a cache committed beside the spec: ``diagrams/<sha256>.svg``,
-keyed by the hash of the diagram's source and produced by ``make diagrams``. The build fails
-when a diagram has no drawing or a drawing belongs to no diagram, so the cache is never stale.
-
-On the page a drawing fills the text's width but is never drawn smaller than its smallest text
-at ``MIN_TEXT_PX`` (on a phone it scrolls sideways instead), and a link opens it full size: the
-drawing is published beside the page as ``diagrams/<sha256>.svg``.
-"""
+"""Diagrams drawn when the site is built: each Mermaid block of a spec is replaced by its SVG,
+from the drawings committed beside the spec (``make diagrams``), so a build needs no browser."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
 """Field tables for a spec page and a host page: the rows derived from a params schema, and
-the words they show, kept in ``fields.toml``.
-
-One table per object definition (the root first, then every ``$defs`` entry), one row per
-property: name, type, required, default, description (the property's ``title`` when the schema
-gives no ``description``). Written here rather than taken from a
-schema-to-Markdown package: the schemas are small pydantic-generated documents, the rows are a
-few lines of code, and the table must match the page's own anchors and wording.
-"""
+the words they show, kept in ``fields.toml``."""
 
 from __future__ import annotations
 
@@ -94,7 +87,11 @@ def _table(title: str, definition: dict[str, Any]) -> FieldTable:
 
 
 def field_tables(schema: dict[str, Any]) -> list[FieldTable]:
-    """Every object definition of ``schema`` as a table, the root object first."""
+    """Every object definition of ``schema`` as a table, the root object first.
+
+    Written here, not taken from a schema-to-Markdown package: the rows are a few lines of
+    code, and the tables must match the page's own anchors and wording.
+    """
     tables = [_table(str(schema.get("title", "params")), schema)]
     definitions: dict[str, Any] = schema.get("$defs", {})
     tables.extend(

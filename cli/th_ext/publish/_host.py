@@ -1,14 +1,5 @@
 """The host's own schemas in the subtree build: served at their ``$id``, and a page generated
-for each that has none of its own.
-
-The host (tiny-harness) commits a JSON Schema for each of its extensions in its repository
-(``docs/a2a/ext/<name>.json``); its docs site serves none of them. The subtree build reads
-that folder and serves every schema whose ``$id`` lies under the extensions' prefix at the
-path of its ``$id``, byte for byte. Everything is checked before anything is written: each
-file is JSON, a valid schema of its draft, its ``$id`` ends in ``/schema.json``, no two files
-share an ``$id``; and a schema whose ``$id`` this project publishes must be the published one,
-byte for byte, or the build stops on the drift (``HostSchemaDriftError``).
-"""
+for each that has none of its own."""
 
 from __future__ import annotations
 

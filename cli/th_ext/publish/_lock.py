@@ -1,14 +1,4 @@
-"""The published lock: once a version is published its schema.json and its words never change.
-
-The schema line, the words record (requirements and normative sentences) and the reading of
-``spec.md``'s normative text that the record digests are one promise, kept in one file.
-
-``extensions/published.lock`` holds one line per published version, ``<name>/<version>
-sha256:<hex>``, sorted, and the lines that record the version's requirements and normative
-text (``check_words``, below). A draft may change freely; publishing it means adding
-its lines with ``add_to_lock``, which refuses to alter a schema line that is already there and
-re-records the words only when every change since the last record has its erratum.
-"""
+"""The published lock: once a version is published its schema.json and its words never change."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
 """The site plan: every file the extensions add to the built site, the publishing rules checked
-first, and the plan written to disk for a generator that runs no plugin.
-
-This is the whole generation step, as plain functions that need no MkDocs: the MkDocs plugin
-only hands the plan's files to the build. A plan is made only when every rule holds; otherwise
-``PublishError`` lists every problem found.
-"""
+first, and the plan written to disk for a generator that runs no plugin."""
 
 from __future__ import annotations
 
@@ -263,6 +258,7 @@ def plan_site(
     ``index_dir`` is where the index and catalog go ("" for the site's root); the URIs listed
     in ``external.toml`` beside the versions join the catalog, marked external. ``served``
     are the host schemas the build serves (by URI), which the catalog links with their sha256.
+    No plan is made unless every rule holds: ``PublishError`` lists every problem found.
     """
     versions = discover(extensions_dir)
     external = read_external(extensions_dir / EXTERNAL_FILE_NAME)

@@ -1,10 +1,5 @@
 """The Markdown of one extension version's specification page, and each part it is made of:
-the check-your-agent box, the draft banner, the requirement markers and tables.
-
-The page is assembled from the version's folder: a header (URI, schema, status), the
-specification text from ``spec.md`` with its example directives expanded, the field tables and
-the raw schema, every worked example, and the version history.
-"""
+the check-your-agent box, the draft banner, the requirement markers and tables."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""A plugin-free copy of the site project, ready for any MkDocs-compatible generator: the
-project's ``mkdocs.yml`` read and written back, the generated files added, links rebased
-when pages move into the subtree.
-
-``stage_project`` copies the docs folder, writes the generated pages, schemas, examples and
-catalog into it, and writes a configuration without the ``th-ext`` plugin and with the
-navigation already expanded: Zensical (which runs no MkDocs plugin) builds it as it is.
-``stage_subtree`` stages only what is published under the extensions' folder (``a2a/ext/``),
-rooted there, for a build that goes into another site's Pages artifact.
-"""
+"""A plugin-free copy of the site project for any MkDocs-compatible generator: ``mkdocs.yml``
+read and written back, the generated files added, links rebased for the subtree."""
 
 from __future__ import annotations
 

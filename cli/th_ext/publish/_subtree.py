@@ -1,14 +1,5 @@
 """Putting the extensions' subtree into another site's Pages artifact without clobbering it,
-reading and writing only regular files inside one folder.
-
-The extension URIs live on the tiny-harness Pages site, whose artifact is built by another
-repository. ``install_subtree`` copies a built subtree into ``DEST/a2a/ext/`` and writes
-nothing else; it refuses, before writing anything, to replace a file it did not write, or to
-add a page whose address an existing clean-URL page (``commands/v1.html``) already answers.
-A manifest of what it wrote (path and sha256) lets a later run replace its own files. It
-writes and removes only regular files inside ``DEST/a2a/ext``, never through a symbolic
-link, and trusts the manifest only for plain relative paths inside that folder.
-"""
+reading and writing only regular files inside one folder."""
 
 from __future__ import annotations
 
@@ -295,7 +286,8 @@ def install_subtree(
 
     ``forwarding`` are built ``<folder>/index.html`` pages that lead to the host's own
     ``<folder>.html``, which a served ``<folder>/schema.json`` would otherwise hide.
-    ``versions`` (the packages the build ran with) is recorded in the manifest.
+    ``versions`` (the packages the build ran with) is recorded in the manifest, beside each
+    file written and its sha256, so that a later run may replace its own files.
 
     Only regular files inside ``dest/prefix`` are written or removed, never through a
     symbolic link. Raises ``SubtreeConflictError`` naming the first file in the way (and

@@ -1,11 +1,4 @@
-"""The MkDocs plugin ``th-ext``: a thin adapter from MkDocs to the generation step.
-
-It makes the plan when the configuration is loaded (so a broken rule stops the build before
-anything is written), expands the ``Extensions`` navigation entry with ``expand_nav``, and adds
-the planned files to the build. ``th-ext-publish generate`` writes the same files to
-disk for generators that run no plugin. Whatever the site needs from the extensions belongs in
-the plan, not in a hook here: the Zensical and Pages-subtree builds run without this plugin.
-"""
+"""The MkDocs plugin ``th-ext``: a thin adapter from MkDocs to the generation step."""
 
 from __future__ import annotations
 
@@ -55,6 +48,13 @@ class ExtensionsPluginConfig(Config):
 
 
 class ExtensionsPlugin(BasePlugin[ExtensionsPluginConfig]):
+    """Makes the site plan when the configuration is loaded (a broken rule stops the build
+    before anything is written) and adds its files and navigation to the build.
+
+    Whatever the site needs from the extensions belongs in the plan, not in a hook here: the
+    Zensical and Pages-subtree builds run without this plugin.
+    """
+
     def __init__(self) -> None:
         self.plan: SitePlan | None = None
         self.serving = False

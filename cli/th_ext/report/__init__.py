@@ -1,16 +1,5 @@
 """Reports as text: every format th-ext prints, by name, for any program to use.
-
-``render(report, format="json")`` gives a report in a format; ``stream`` gives the reports of a
-run chunk by chunk, as each arrives; ``FORMATS`` maps each format name (``text``, ``concise``,
-``json``, ``jsonl``, ``junit``, ``github``, ``html``, ``sarif``) to its ``Renderer``. A new
-format is one ``Renderer`` and one entry in ``FORMATS``. ``error_document`` is what a machine
-format gets from a command that could not run. Nothing here touches a terminal: colour is an
-option the caller sets.
-
-``sarif_log`` is the SARIF 2.1.0 log of ``--format sarif`` as a value. ``statistics_text`` and
-``statistics_json`` show the counts by code of a run (``--statistics``), ``summary_text`` the
-summary that ends a text run over many sources.
-"""
+Nothing here touches a terminal: colour is an option the caller sets."""
 
 from th_ext.report._formats import (
     FORMATS,

@@ -1,15 +1,5 @@
 """The report formats by name: ``FORMATS`` maps each name to one renderer, ``render`` and
-``stream`` look it up.
-
-A renderer takes the reports of one run and the ``RenderOptions``, and yields the text to
-print, chunk by chunk, as each report arrives: a format that shows each report on its own (text,
-concise, GitHub annotations) yields as it goes; a format that is one document (JSON, JUnit)
-yields once, at the end. A report is whatever a command made: a validation ``Report`` (one
-per source), a ``ConformReport``, a ``Dispatched`` dry run or live check, or a ``DemoRun``; a
-format that cannot show a kind raises ``FormatError``.
-
-Adding a format is one function with the ``Renderer`` signature and one entry in ``FORMATS``.
-"""
+``stream`` look it up."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""``--format github``: problems as GitHub Actions workflow commands, so they annotate the file.
-
-A workflow command is one line, ``::error file=F,line=L,col=C,title=T::message``; GitHub turns
-it into an annotation on that line of the pull request. Its properties and its message have
-their own escapes (``%``, CR and LF everywhere, ``:`` and ``,`` in properties), applied here
-to every value, so a card's strings cannot end a command early or forge another one.
-"""
+"""``--format github``: problems as GitHub Actions workflow commands, so they annotate the file."""
 
 from __future__ import annotations
 
@@ -40,7 +34,8 @@ def annotation(
     column: int | None = None,
     title: str | None = None,
 ) -> str:
-    """One workflow command (``level`` is ``error``, ``warning`` or ``notice``), no newline."""
+    """One workflow command (``level`` is ``error``, ``warning`` or ``notice``), no newline.
+    Every value is escaped, so a card's strings cannot end the command early or forge another."""
     properties = []
     if file:
         properties.append(f"file={_escape_property(file)}")

@@ -1,10 +1,4 @@
-"""The conformance report as one self-contained HTML page (``th-ext conform --html FILE``).
-
-No script, no font, no image, no outside request: the styles are inline and a Content Security
-Policy forbids loading anything, so the file can be attached to a CI run or mailed as it is. The
-summary comes first; then a row per requirement whose ID links to its anchor on the published
-spec page, with the checks behind each verdict in a ``<details>`` element.
-"""
+"""The conformance report as one self-contained HTML page (``th-ext conform --html FILE``)."""
 
 from __future__ import annotations
 
@@ -148,6 +142,8 @@ def _other_section(report: ConformReport) -> str:
 
 
 def conform_html(report: ConformReport) -> str:
+    """The page: inline styles, and a Content Security Policy that forbids loading anything, so
+    the file can be attached to a CI run or mailed as it is."""
     agent = report.agent
     counts = report.counts()
     verdict = "passed" if report.passed else "failed"

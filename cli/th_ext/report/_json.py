@@ -1,13 +1,5 @@
 """JSON output that any JSON parser reads, whatever a card or an agent sent.
-
-Every ``--format json`` document goes through ``to_json``. Three things an agent can send
-would otherwise break it: a number such as ``1e400``, which Python reads as infinity and
-``json.dumps`` writes as ``Infinity`` (not JSON); a result nested hundreds of levels deep, which
-the standard encoder walks by recursion; and characters no terminal should receive raw.
-So the output is ASCII (``\\uXXXX`` escapes, lone surrogates included), a non-finite number is
-written as the string ``"Infinity"``, ``"-Infinity"`` or ``"NaN"``, and a document the standard
-encoder cannot handle is written by an encoder that keeps its own stack.
-"""
+Every ``--format json`` document goes through ``to_json``."""
 
 from __future__ import annotations
 
@@ -28,7 +20,8 @@ _NON_FINITE = {math.inf: '"Infinity"', -math.inf: '"-Infinity"'}
 
 
 def to_json(document: Any, *, indent: int = 2) -> str:
-    """``document`` as strict JSON text, indented like ``json.dumps(..., indent=indent)``."""
+    """``document`` as strict JSON text, indented like ``json.dumps(..., indent=indent)``: ASCII,
+    a non-finite number as a string (``"NaN"``), a document too deep for ``json`` by ``_chunks``."""
     try:
         return json.dumps(document, indent=indent, ensure_ascii=True, allow_nan=False)
     except (ValueError, RecursionError):

@@ -1,26 +1,5 @@
-"""JUnit XML, the test-result format CI systems show, built once with ElementTree.
-
-Every JUnit document th-ext writes comes from here: a validation report (one ``<testsuite>``
-per layer: source, document, card, extension; several reports in one document hold every
-report's suites), a conformance report (one suite per requirement kind), and the error
-document of a source or a command that could not be checked. ``junit_text`` indents the tree
-and adds the XML declaration. ElementTree does the escaping; what it does not do is refuse
-characters XML 1.0 cannot hold (most C0 controls, lone surrogates, U+FFFE, U+FFFF), so every
-text and attribute taken from a card or an agent goes through ``clean`` first.
-
-Validation: each problem is a ``<testcase>`` named after its code and path: an error (or, under
-``strict``, a warning) holds a ``<failure>``; a warning otherwise passes with the message in
-``<system-out>``. A layer without problems has one passing test case, and a layer that did not
-run (no card could be read) has one skipped test case, so every report shows all four layers.
-
-Conformance: one ``<testsuite>`` (``th-ext.conform``) with one ``<testcase>`` per requirement,
-named by its ID: a failed MUST requirement (or, under ``--strict``, a warned SHOULD one) holds a
-``<failure>`` listing its failing checks; a warning otherwise passes with the checks in
-``<system-out>``; a skipped requirement is ``<skipped>`` with the reason. The core A2A rules
-(``A2A-3.1.2``...) are a second suite, ``th-ext.conform.core-a2a``, whose warnings fail only
-under ``--strict``; the host's own extensions a third, ``th-ext.conform.other-extensions``,
-one test case per extension, failing likewise only under ``--strict``.
-"""
+"""JUnit XML, the test-result format CI systems show, built once with ElementTree: every JUnit
+document th-ext writes (validation and conformance reports, error documents)."""
 
 from __future__ import annotations
 
@@ -58,7 +37,9 @@ def _error_suite(root: ET.Element, title: str, source: str | None, code: str, me
 def run_junit(command: str | None, items: Iterable[Report | ConformReport | dict[str, Any]]) -> str:
     """One JUnit XML document of a run of ``th-ext command``: each validation or conformance
     report's suites and, for each source that could not be checked (its error document, as
-    ``jsonl`` writes it), a suite with one ``<error>``; the totals are those of every suite."""
+    ``jsonl`` writes it), a suite with one ``<error>``; the totals are those of every suite.
+    Text from a card or an agent goes through ``clean``: ElementTree escapes, but keeps what XML
+    1.0 cannot hold."""
     title = f"th-ext {command}" if command else "th-ext"
     root = ET.Element("testsuites", name=title)
     for item in items:

@@ -1,12 +1,4 @@
-"""``--format sarif``: one SARIF 2.1.0 log of a run, for GitHub code scanning and other viewers.
-
-One run of the tool ``th-ext``. Its rules are the problem codes (``th_ext.problems.CODES``,
-each with its help), or for ``conform`` the requirements the reports name (each with its
-summary and its spec anchor), and the error codes of sources that could not be checked. Each
-problem is one result: a file's problem placed at its line and column, a URL's at the URL,
-and either way named by its JSON pointer (a logical location). Conformance results are the
-failing checks of each failed or warned requirement, placed at the agent's card.
-"""
+"""``--format sarif``: one SARIF 2.1.0 log of a run, for GitHub code scanning and other viewers."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
 """The text formats, for people: validate's and conform's reports, dispatch's dry run and live
-check, the demo's steps, and a run's summary and counts by code (``--statistics``).
-
-Each problem, requirement or check is a line or a short block; colour (ANSI SGR) only when the
-caller asks for it. Every string that came from a card, a message or an agent goes through
-``clean`` first, because it is untrusted: no control character or escape sequence reaches the
-reader's terminal from here.
-"""
+check, the demo's steps, a run's summary and counts by code; card text goes through ``clean``."""
 
 from __future__ import annotations
 

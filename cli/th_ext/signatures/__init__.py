@@ -1,13 +1,5 @@
 """Signed agent cards (A2A 1.0 section 8.4): the bytes a signature covers, verdicts, signing.
-
-``canonical_form`` is the card as section 8.4.1 signs it and ``sdk_form`` as a2a-sdk 1.3
-does (``canonical_bytes`` serializes either by RFC 8785); ``check_signatures`` turns a card's
-signatures into problems with stable codes; ``sign_card`` appends a signature. Trusted keys
-come from ``read_keys`` / ``parse_jwks`` (JWKS documents); ``new_key`` / ``write_new_key``
-make a private key for an algorithm, and ``public_jwk`` / ``jwks`` the JWKS that publishes
-it. Nothing here prints; PyJWT and ``cryptography`` are imported only when a signature is
-checked or a key read or made.
-"""
+Nothing here prints; PyJWT and ``cryptography`` load only when a signature or key is used."""
 
 from th_ext.signatures._canonical import (
     MAX_DEPTH,

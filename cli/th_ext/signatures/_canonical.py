@@ -1,20 +1,4 @@
-"""The bytes a card signature covers: A2A 1.0 section 8.4.1's canonical form, and a2a-sdk's.
-
-Section 8.4.1 signs the card as its Protocol Buffer message would write it: a field with
-explicit presence (a proto3 ``optional`` scalar, a singular message, a oneof member) is kept
-when it is set, even at its default; a plain field at its default (``""``, ``false``, ``0``, an
-empty list or map) is dropped, unless it is REQUIRED; ``Struct`` contents (an extension's
-``params``, ``metadata``) are kept as written; ``signatures`` is removed; the rest is
-serialized by RFC 8785 (JCS). Which field is which comes from the card model generated from
-the A2A proto, so the rules follow the proto rather than a hand-written list.
-
-The official Python SDK (a2a-sdk 1.3, ``a2a.utils.signing``) signs something else: it removes
-every empty string, list and object and every null, at any depth, ``params`` included, and
-drops members the proto does not know. ``sdk_form`` computes that form without the SDK, so
-that a verifier can tell a card signed by the SDK from one altered on its way, and a signer
-can say when the SDK's verifier will reject its signature. Members the proto does not know
-are kept as written in section 8.4.1's form: the signature then covers all the card says.
-"""
+"""The bytes a card signature covers: A2A 1.0 section 8.4.1's canonical form, and a2a-sdk's."""
 
 from __future__ import annotations
 
@@ -57,7 +41,9 @@ class CanonicalFormError(ThExtError):
 
 def canonical_form(card: dict[str, Any]) -> dict[str, Any]:
     """The card as section 8.4.1 signs it (before JCS): presence rules applied, no
-    ``signatures``. The card itself is not changed."""
+    ``signatures``. The card itself is not changed. Which field has explicit presence comes
+    from the card model generated from the A2A proto; members the proto does not know are kept
+    as written, so that the signature covers all the card says."""
     form = _message(card, ROOT, 1)
     form.pop("signatures", None)
     return form
@@ -65,7 +51,8 @@ def canonical_form(card: dict[str, Any]) -> dict[str, Any]:
 
 def sdk_form(card: dict[str, Any]) -> dict[str, Any]:
     """The card as a2a-sdk 1.3 signs it (before JCS): section 8.4.1's form without members the
-    proto does not know, then without every empty string, list, object and null."""
+    proto does not know, then without every empty string, list, object and null: so that a
+    verifier tells a card the SDK signed from one altered on its way."""
     cleaned = _clean(_known(canonical_form(card), ROOT, 1), 1)
     return cleaned if isinstance(cleaned, dict) else {}
 

@@ -1,24 +1,4 @@
-"""Card signatures as JWS (RFC 7515): trusted keys, verification verdicts, and signing.
-
-A signature is trusted only as far as its key: keys come from JWKS documents the user names
-(``--keys``) or, when asked for, from a signature's ``jku`` on the card's own origin (same
-scheme, host and port; https, or http on a loopback address), read under the card fetch's caps
-with no header sent and no redirect off that origin. Any other ``jku`` is never contacted.
-
-Each signature gets one verdict with a stable code: ``signature-verified`` (a note),
-``signature-invalid``, ``signature-unverified``, ``signature-header``, ``signature-alg`` and
-``signature-sdk-form``; ``signature-sdk-rejects`` warns that a2a-sdk's verifier will refuse a
-signature that section 8.4.1 accepts. The policy is narrow on purpose: ES256/384/512,
-RS256/384/512, PS256/384/512 and EdDSA only; ``none`` and HMAC are refused (a shared secret
-says nothing about who signed a public card, and a public key used as an HMAC secret is the
-classic key confusion); a ``crit`` parameter is refused, since th-ext implements none; ``alg``
-must fit the key. The protected header is parsed strictly: bounded size and depth, no
-repeated member.
-
-The signature arithmetic is PyJWT's (``jwt.algorithms``, on ``cryptography``), imported only
-when a card has signatures and there are keys to check them with: validating an unsigned card
-never loads it.
-"""
+"""Card signatures as JWS (RFC 7515): trusted keys, verification verdicts, and signing."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""Signing keys: a new private key for an algorithm, and the JWKS that publishes public keys.
-
-``new_key`` makes a private key (PKCS #8 PEM) for any algorithm ``sign_card`` signs with;
-``write_new_key`` writes it to a file of its own, mode 0600, never over an existing one.
-``public_jwk`` reads a private or public key (PEM, or a JWK; an encrypted PEM with its
-password) and gives its public members with ``kid``, ``alg`` and ``use: sig``; ``jwks`` puts
-such keys in the JWKS document ``--keys`` and ``--fetch-keys`` read. A JWK made here never
-holds a private member. ``key_password`` reads the password of an encrypted PEM from a file or
-from ``TH_EXT_KEY_PASSWORD``. Every failure is a ``KeysError``, one line.
-
-``cryptography`` is imported where a key is read or made (see ``th_ext.signatures._jws``).
-"""
+"""Signing keys: a new private key for an algorithm, and the JWKS that publishes public keys."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""What the caching header fields of a card response tell its author (A2A 1.0 section 8.6).
-
-Section 8.6.1 asks a card's HTTP endpoint for a ``Cache-Control`` with a ``max-age`` that fits
-how often the card changes, for an ``ETag``, and allows a ``Last-Modified``: clients and
-registries, which read many cards again and again, keep each for the time its agent says and
-ask again with a condition. ``caching_problems`` turns the fields of one card response into
-warnings of the source layer, each with a code of its own and a hint that shows the field to
-send. A card read from a file or standard input has no response, and nothing is said of it.
-"""
+"""What the caching header fields of a card response tell its author (A2A 1.0 section 8.6):
+``caching_problems``, warnings with a code each and a hint that shows the field to send."""
 
 from __future__ import annotations
 

@@ -1,18 +1,5 @@
-"""Where a card comes from (a file, standard input ``-``, or an http(s) URL) and what a read
-may cost.
-
-Every command that reads a card reads it here, so they all accept the same sources with the same
-limits. ``SourceLimits`` holds the caller's headers (and the origins they may go to), the
-deadline and the byte cap; ``check_limits`` holds them to their ranges, so the library and the
-command line refuse the same values with the same words; ``read_bounded`` reads a stream in
-chunks, so that memory follows what arrives and never the cap.
-
-A URL whose path ends in ``.json`` is the card itself; any other URL is the agent's base URL,
-and the card is read from ``<base>/.well-known/agent-card.json``, falling back to the pre-0.3
-``<base>/.well-known/agent.json`` only when the first answers 404 (with a warning that the old
-path is deprecated). Nothing heavier than the standard library is imported here, and the HTTP
-code (httpx) only when the source is a URL.
-"""
+"""Where a card comes from (a file, standard input ``-``, or an http(s) URL) and what a read may
+cost; only the standard library is imported here, and httpx only when a source is a URL."""
 
 from __future__ import annotations
 

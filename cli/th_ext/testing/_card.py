@@ -1,6 +1,5 @@
-"""``check_card``: one call that validates an agent card and fails a test with the report; a
-card file is read and checked as ``th-ext validate`` does, by the library's one check of a source.
-"""
+"""``check_card``: one call that validates an agent card and fails a test with the report; a card
+file is checked as ``th-ext validate`` checks it, by the library's one check of a source."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
 """Checking an agent card: the document, the A2A 1.0 card, and the extensions it declares.
-
-The card layer is a JSON Schema (``card_schema_bytes``, published at ``CARD_SCHEMA_URL``) and
-the rules no schema can say (``BEYOND_SCHEMA``). ``validate_bytes`` turns a card document into
-a ``Report``; nothing here prints. A ``deadline`` bounds one validation, in any thread or task.
-"""
+``validate_bytes`` turns a card document into a ``Report``; nothing here prints."""
 
 from __future__ import annotations
 

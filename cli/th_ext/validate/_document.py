@@ -1,6 +1,5 @@
-"""The document layer: bytes to a JSON value (RFC 8259: UTF-8, no BOM, no ``NaN``, no repeated
-key, at most ``MAX_DEPTH`` deep), each fault named, a syntax error shown with a caret, and the
-card reading the other commands share."""
+"""The document layer: bytes to a JSON value under RFC 8259 (UTF-8, no BOM, no ``NaN``, no
+repeated key, at most ``MAX_DEPTH`` deep), and the card reading the other commands share."""
 
 from __future__ import annotations
 

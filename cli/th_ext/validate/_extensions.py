@@ -1,8 +1,5 @@
-"""The extension layer: each extension entry on the card, its params' schema problems (found by
-the card schema's one validator), and the rules beside the schema: a URI declared twice, one
-that nearly names a published extension, a required extension missing, and the commands
-extension's own rules (``check_commands_params``).
-"""
+"""The extension layer: each extension entry on the card, its params' schema problems, and the
+rules beside the schema, the commands extension's own (``check_commands_params``) among them."""
 
 from __future__ import annotations
 

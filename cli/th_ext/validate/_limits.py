@@ -1,12 +1,4 @@
-"""Bounds on the work one validation does, whatever the card holds.
-
-A card under the byte cap can still hold millions of items, each wrong in the same way. Every
-check collects its problems in a ``ProblemList``: it keeps the first ``MAX_PER_CODE`` problems
-of each code, counts the rest, and ends them with one "and M more" problem; once a layer has
-found ``MAX_PER_LAYER`` problems it stops that layer (``TooManyProblems``), because nothing a
-user can act on is gained past that point and a hostile card would otherwise buy unbounded time.
-Memory is then bounded by the stored problems, not by the card's item count.
-"""
+"""Bounds on the work one validation does, whatever the card holds."""
 
 from __future__ import annotations
 
@@ -35,7 +27,10 @@ class TooManyProblems(Exception):
 
 
 class ProblemList(list[Problem]):
-    """A list of problems that keeps at most ``MAX_PER_CODE`` of each code (see the module)."""
+    """A list of problems that keeps at most ``MAX_PER_CODE`` of each code and counts the rest;
+    at ``MAX_PER_LAYER`` it stops the layer (``TooManyProblems``). A card under the byte cap can
+    hold millions of items wrong in the same way: memory stays bounded by the problems kept,
+    and a hostile card buys no unbounded time."""
 
     def __init__(self, problems: Iterable[Problem] = ()) -> None:
         super().__init__()

@@ -1,25 +1,5 @@
-"""Where each problem is in the card's text, the order they are listed in, and their lines.
-
-A problem names its place with a JSON pointer; a person reads a line and a column, and fixes
-a card top to bottom. After a card read as text is checked, ``place_problems`` gives each
-problem its line and column (a misspelt key at the key, a missing member at the object it
-belongs in) and sorts them layer by layer, by position; ``source_lines`` keeps the text of
-the lines they are on, so that a renderer can show each line with a caret under the column.
-
-RFC 6901 JSON pointers: building them, resolving them, and finding the values to name.
-
-Where a JSON pointer's value starts in the card's text: its line and column.
-
-Problems name their place with an RFC 6901 pointer, which a program resolves; an editor, a
-pre-commit hook or a CI annotation wants a line and a column instead. ``locate`` finds them
-with one pass of a regular-expression tokenizer over the text, after the card was parsed, and
-only when there are problems to place: it descends only into the members and items that lead
-to a wanted pointer, skips every other value by counting brackets, and stops as soon as every
-pointer is placed. A pointer that names nothing (a missing member) is placed where the member
-belongs: at the key of the deepest object that does exist on its way, or at its opening brace
-when it has no key (the whole card, an array's item). A pointer listed in ``keys`` (an unknown
-or misspelt key) is placed at its key rather than at its value.
-"""
+"""Where each problem is in the card's text, the order they are listed in, and their lines;
+RFC 6901 JSON pointers: building them, resolving them, and finding the values to name."""
 
 from __future__ import annotations
 
@@ -153,7 +133,8 @@ class _Trie(dict[str, "_Trie"]):
 
 def locate(text: str, pointers: Iterable[str], *, keys: Iterable[str] = ()) -> dict[str, Position]:
     """The position of each pointer's value in ``text``, a JSON document that parsed (of its
-    key, for the pointers in ``keys``; see the module for a missing member).
+    key, for the pointers in ``keys``). A missing member is placed where it belongs: at the key
+    of the deepest value on its way that exists, or at its opening brace when it has no key.
 
     Pointers that are not well formed are left out of the answer.
     """

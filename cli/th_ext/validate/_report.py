@@ -1,10 +1,4 @@
-"""The result of validating one card: its problems, summaries, verdict and exit code.
-
-``to_dict`` is the JSON format (``--format json``); ``th_ext.report`` renders the same report
-in every other format. Strings that came from the card are cleaned of control characters
-and escape sequences in every format; ``path`` stays exact, since a program resolves it (JSON
-escapes its control characters).
-"""
+"""The result of validating one card: its problems, summaries, verdict and exit code."""
 
 from __future__ import annotations
 
@@ -124,6 +118,8 @@ class Report:
 
 
 def _clean_tree(value: Any) -> Any:
+    """``value`` with every string cleaned of control characters and escape sequences, but
+    ``path``, which stays exact since a program resolves it (JSON escapes it)."""
     if isinstance(value, str):
         return clean(value)
     if isinstance(value, list):

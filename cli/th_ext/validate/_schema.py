@@ -1,11 +1,5 @@
-"""JSON schemas run by jsonschema (draft 2020-12, every error), and their errors said in a card
-author's words: the key that is wrong, the name it most likely meant, a value that would pass.
-
-``$ref`` resolves only against the schemas given (no retrieval function: nothing is fetched).
-``pattern``, ``patternProperties`` and the ``additionalProperties`` beside them match with
-``regex`` instead of ``re``, with a timeout: the validation's ``Deadline``, held in a context
-variable while its errors are read, ends a pattern that backtracks without end.
-"""
+"""JSON schemas run by jsonschema (draft 2020-12, every error; patterns matched with ``regex``
+within the deadline), and their errors said in a card author's words."""
 
 from __future__ import annotations
 
@@ -96,7 +90,9 @@ class ParamsSchema:
 
 def safe_validator(schema: Any, resources: Mapping[str, Any]) -> Validator:
     """A draft 2020-12 validator of ``schema`` whose ``$ref`` reaches only ``resources`` (by
-    URL) and whose patterns are matched with ``regex`` within the deadline (see the module)."""
+    URL; nothing is fetched) and whose patterns (``pattern``, ``patternProperties`` and the
+    ``additionalProperties`` beside them) match with ``regex``: the validation's deadline, held
+    in ``_DEADLINE`` while its errors are read, stops a pattern that backtracks without end."""
     registry: Registry[Any] = Registry().with_resources(
         (url, Resource.from_contents(_own_dialect(contents), default_specification=DRAFT202012))
         for url, contents in resources.items()

@@ -1,6 +1,5 @@
 """Validation from end to end: bytes (or a parsed value) to a ``Report``, layer after layer:
-the document, then the card and its extensions' params in one schema pass, then the rules
-beside the schema."""
+the document, the card and its extensions' params in one schema pass, the rules beside it."""
 
 from __future__ import annotations
 
