@@ -233,33 +233,28 @@ def _chain(first: str, current: str, seen: list[str]) -> str:
 def redirect_target(current: str, location: str, *, where: str | None = None) -> str:
     """Where a redirect from ``current`` to ``location`` leads, or a ``RedirectError``: a
     target that is not http or https (``data:``, ``file:``, ``javascript:``...) is
-    ``redirect-not-http``, one that is not a URL httpx can send ``bad-redirect``. The message
-    begins with ``where`` (``current``, redacted, by default)."""
+    ``redirect-not-http``; one no request can go to (``url_problem``, then httpx's own parse)
+    is ``bad-redirect``. The message begins with ``where`` (``current``, redacted, by default)."""
     where = where or redact_url(current)
     try:
         target = urljoin(current, location)
-        parts = urlsplit(target)
-        parts.port  # noqa: B018 (raises for a port that is not a number)
-        scheme = parts.scheme.lower()
-    except ValueError as exc:  # an IPv6 host without its closing bracket, a port past 65535
-        raise RedirectError(
-            f"{where} redirects to {shorten(redact_url(location), 120)}, which is not a URL "
-            f"({shorten(str(exc), 80)})",
-            code="bad-redirect",
-        ) from None
+        foreign = urlsplit(target).scheme.lower() not in ("http", "https")
+    except ValueError:  # an IPv6 host without its closing bracket, which url_problem names
+        target, foreign = location, False
     to = shorten(redact_url(target), 120)
-    if scheme not in ("http", "https"):
+    if foreign:
         raise RedirectError(
             f"{where} redirects to {to}: only http and https redirects are followed",
             code="redirect-not-http",
         )
-    try:
-        httpx.URL(target)
-    except (httpx.InvalidURL, UnicodeError) as exc:
-        raise RedirectError(
-            f"{where} redirects to {to}, which is not a URL ({shorten(str(exc), 80)})",
-            code="bad-redirect",
-        ) from None
+    problem = url_problem(target)
+    if not problem:
+        try:
+            httpx.URL(target)
+        except (httpx.InvalidURL, UnicodeError) as exc:
+            problem = f"not a URL ({shorten(str(exc), 80)})"
+    if problem:
+        raise RedirectError(f"{where} redirects to {to}: {problem}", code="bad-redirect")
     return target
 
 

@@ -111,10 +111,14 @@ def test_endless_interim_responses_end_at_the_deadline(
         ("data:application/json,{}", "data:application/json,{}: only http and https redirects"),
         ("file:///etc/passwd", "file:///etc/passwd: only http and https redirects"),
         ("javascript:alert(1)", "javascript:alert(1): only http and https redirects"),
-        ("http://[::1/card.json", "http://[::1/card.json, which is not a URL"),
-        ("http://127.0.0.1:99999/card.json", "127.0.0.1:99999/card.json, which is not a URL"),
+        ("http://[::1/card.json", "http://[::1/card.json: not a URL (Invalid IPv6 URL)"),
+        (
+            "http://127.0.0.1:99999/card.json",
+            "127.0.0.1:99999/card.json: the port is not a number from 0 to 65535",
+        ),
+        ("https:///card.json", "https:///card.json: the URL names no host"),
     ],
-    ids=["data", "file", "javascript", "unclosed-ipv6", "port-past-65535"],
+    ids=["data", "file", "javascript", "unclosed-ipv6", "port-past-65535", "no-host"],
 )
 def test_a_redirect_to_what_cannot_be_followed_is_one_line(
     th_ext: Callable[..., Result],

@@ -388,9 +388,10 @@ def test_redirects_are_followed_and_listed(serve: Serve) -> None:
         ({"/a": "data:application/json,{}"}, "redirect-not-http", "only http and https"),
         ({"/a": "file:///etc/passwd"}, "redirect-not-http", "only http and https"),
         ({"/a": "javascript:alert(1)"}, "redirect-not-http", "only http and https"),
-        ({"/a": "http://[::1/x"}, "bad-redirect", "which is not a URL"),
-        ({"/a": "http://127.0.0.1:99999/x"}, "bad-redirect", "which is not a URL"),
-        ({"/a": "http://a\x7fb/x"}, "bad-redirect", "which is not a URL"),
+        ({"/a": "http://[::1/x"}, "bad-redirect", "[::1/x: not a URL (Invalid IPv6 URL)"),
+        ({"/a": "http://127.0.0.1:99999/x"}, "bad-redirect", "from 0 to 65535"),
+        ({"/a": "http://a\x7fb/x"}, "bad-redirect", "b/x: not a URL (Invalid non-printable"),
+        ({"/a": "https:///x"}, "bad-redirect", "https:///x: the URL names no host"),
     ],
 )
 def test_the_redirect_policy(serve: Serve, targets: dict[str, str], code: str, said: str) -> None:
