@@ -124,7 +124,7 @@ async def read_source_list(path: str) -> AsyncIterator[ListEntry]:
             return False
         return True
 
-    def read() -> None:
+    def read_lines() -> None:
         try:
             for batch in split_lines(_chunks(fd, name, stop), name, stdin=path == "-"):
                 room.acquire()
@@ -138,7 +138,7 @@ async def read_source_list(path: str) -> AsyncIterator[ListEntry]:
                 os.close(fd)
 
     # A daemon thread: a list on a FIFO that never ends must not keep the process alive.
-    threading.Thread(target=read, name="th-ext source list", daemon=True).start()
+    threading.Thread(target=read_lines, name="th-ext source list", daemon=True).start()
     try:
         while True:
             item = await arrived.get()

@@ -149,11 +149,11 @@ def check_cards(
     limiter = OriginLimiter(per_origin, rate)
     gate = OriginGate(per_origin, give_up)
 
-    async def run() -> AsyncIterator[Outcome]:
+    async def check_each() -> AsyncIterator[Outcome]:
         validating = asyncio.Semaphore(VALIDATION_THREADS)
         opened: list[CardReader] = []
 
-        def reader() -> CardReader:
+        def card_reader() -> CardReader:
             """The run's reader of card URLs, opened at its first URL: httpx and the run's
             transport (about 100 ms of imports, measured with -X importtime) load only then,
             so a run over card files never pays for them."""
@@ -169,7 +169,7 @@ def check_cards(
                 return await _check_card(
                     index,
                     source,
-                    reader,
+                    card_reader,
                     limits,
                     options_for,
                     leave,
@@ -194,7 +194,7 @@ def check_cards(
             if opened:
                 await opened[0].aclose()
 
-    return run()
+    return check_each()
 
 
 def check_agents(
@@ -230,11 +230,11 @@ def check_agents(
     limiter = OriginLimiter(per_origin, rate)
     gate = OriginGate(per_origin, give_up)
 
-    async def run() -> AsyncIterator[Outcome]:
+    async def conform_each() -> AsyncIterator[Outcome]:
         pools = origin_pools(per_origin, jobs)
         try:
 
-            async def check(index: int, source: str, leave: Leave) -> Outcome:
+            async def check_agent(index: int, source: str, leave: Leave) -> Outcome:
                 started = time.monotonic()
                 retried: list[Retry] = []
                 try:
@@ -261,13 +261,13 @@ def check_agents(
                 return failed(index, _label(error), error)
 
             async for outcome in _schedule(
-                sources, check, bad_line, failed, gate, jobs=jobs, skip=skip, counts=counts
+                sources, check_agent, bad_line, failed, gate, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
         finally:
             await pools.aclose()
 
-    return run()
+    return conform_each()
 
 
 def _check_counts(jobs: int, per_origin: int, rate: float | None, give_up: int) -> None:
@@ -342,7 +342,7 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
         f"the validation did not finish within the timeout ({limits.timeout:g} s)",
     )
 
-    def check() -> Report:  # the bytes handed over without another reference (see above)
+    def validate_body() -> Report:  # the bytes handed over without another reference (see above)
         return validate_bytes(
             body.pop(),
             source=source,
@@ -355,13 +355,13 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
     try:
         if len(body[0]) > LOOP_VALIDATION_BYTES:
             async with validating:
-                report = await asyncio.to_thread(check)
+                report = await asyncio.to_thread(validate_body)
         elif options.card_checks:
             # A card check may wait on the network (a signature's jku, with --fetch-keys): it
             # runs off the loop, so that the other sources' requests and deadlines go on.
-            report = await asyncio.to_thread(check)
+            report = await asyncio.to_thread(validate_body)
         else:
-            report = check()
+            report = validate_body()
     except DeadlineError as exc:  # what --format json gives for it: the error document
         outcome = _failed(index, source, exc, "validate", started)
         _with_retries(outcome.document or {}, retried)
@@ -446,7 +446,7 @@ async def _schedule(
     finished: asyncio.Queue[Any] = asyncio.Queue()
     tasks: set[asyncio.Task[None]] = set()
 
-    async def checked(index: int, source: str) -> Outcome:
+    async def check_in_turn(index: int, source: str) -> Outcome:
         if origin_of(source) is None:  # a file: the list's reader took its job (see there)
             try:
                 return await check(index, source, _stay)
@@ -455,7 +455,7 @@ async def _schedule(
         await gate.enter(source)  # first the origin, holding no job
         left = False
 
-        def leave(error: ThExtError | None, *, counted: bool = True) -> None:
+        def leave_origin(error: ThExtError | None, *, counted: bool = True) -> None:
             nonlocal left
             if not left:
                 left = True
@@ -466,15 +466,15 @@ async def _schedule(
                 refusal = gate.refusal(source)
                 if refusal is not None:
                     return failed(index, source, refusal)
-                outcome = await check(index, source, leave)
-                leave(outcome.error)
+                outcome = await check(index, source, leave_origin)
+                leave_origin(outcome.error)
                 return outcome
         finally:
-            leave(None, counted=False)
+            leave_origin(None, counted=False)
 
-    async def one(index: int, source: str) -> None:
+    async def check_to_queue(index: int, source: str) -> None:
         try:
-            outcome = await checked(index, source)
+            outcome = await check_in_turn(index, source)
         except asyncio.CancelledError:
             raise
         except BaseException as exc:
@@ -482,7 +482,7 @@ async def _schedule(
             return
         finished.put_nowait(outcome)
 
-    async def feed() -> int:
+    async def read_list_to_queue() -> int:
         try:
             return await read_list()
         except asyncio.CancelledError:
@@ -515,7 +515,7 @@ async def _schedule(
                         # taken from the list; a URL waits in its own task, for its origin
                         # first, so that the list goes on past a slow origin.
                         await checking.acquire()
-                    task = asyncio.create_task(one(index, entry))
+                    task = asyncio.create_task(check_to_queue(index, entry))
                     tasks.add(task)
                     task.add_done_callback(tasks.discard)
                 index += 1
@@ -527,7 +527,7 @@ async def _schedule(
         finished.put_nowait(_END)
         return index
 
-    feeder = asyncio.create_task(feed())
+    feeder = asyncio.create_task(read_list_to_queue())
     yielded = 0
     total: int | None = None
     try:

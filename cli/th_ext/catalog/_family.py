@@ -83,35 +83,39 @@ class ExternalExtension:
 def _entry(
     entry: object, number: int, publisher: str, folder: str, where: Path
 ) -> ExternalExtension:
-    def fail(why: str) -> CatalogError:
+    def entry_error(why: str) -> CatalogError:
         return CatalogError(f"{where}: extension {number}: {why}")
 
     if not isinstance(entry, dict):
-        raise fail("must be an [[extension]] table")
+        raise entry_error("must be an [[extension]] table")
     uri = entry.get("uri")
     if not isinstance(uri, str) or not uri.startswith("https://") or uri.endswith("/"):
-        raise fail("'uri' must be an https URI without a trailing '/'")
+        raise entry_error("'uri' must be an https URI without a trailing '/'")
     unknown = sorted(set(entry) - _KEYS)
     if unknown:
-        raise fail(f"unknown key {unknown[0]!r}")
+        raise entry_error(f"unknown key {unknown[0]!r}")
     host_file = entry.get("host_file")
     if host_file is not None and (
         not isinstance(host_file, str) or not _HOST_FILE.fullmatch(host_file)
     ):
-        raise fail("'host_file' must be a file name ending in .json")
+        raise entry_error("'host_file' must be a file name ending in .json")
     applies_to = entry.get("applies_to", [])
     if not isinstance(applies_to, list) or any(kind not in _APPLIES_TO for kind in applies_to):
-        raise fail(f"'applies_to' must be a list of: {', '.join(_APPLIES_TO)}")
+        raise entry_error(f"'applies_to' must be a list of: {', '.join(_APPLIES_TO)}")
     if len(set(applies_to)) != len(applies_to):
-        raise fail("'applies_to' names a place twice")
+        raise entry_error("'applies_to' names a place twice")
     metadata_key = entry.get("metadata_key")
     wants_key = {"Task.metadata key", "status update metadata key"} & set(applies_to)
     if bool(wants_key) != isinstance(metadata_key, str) or metadata_key == "":
-        raise fail("'metadata_key' is a non-empty string exactly when a metadata key is named")
+        raise entry_error(
+            "'metadata_key' is a non-empty string exactly when a metadata key is named"
+        )
     media_type = entry.get("media_type")
     wants_type = "data part media type" in applies_to
     if wants_type != (isinstance(media_type, str) and bool(_MEDIA_TYPE.fullmatch(media_type))):
-        raise fail("'media_type' is a media type exactly when a data part media type is named")
+        raise entry_error(
+            "'media_type' is a media type exactly when a data part media type is named"
+        )
     return ExternalExtension(
         uri=uri,
         publisher=publisher,

@@ -68,10 +68,10 @@ def http_fetcher(limits: SourceLimits) -> Fetcher:
     """GET a URL under ``limits``' timeout and byte cap, sending none of its headers."""
     bare = SourceLimits(timeout=limits.timeout, max_bytes=min(limits.max_bytes, MAX_SCHEMA_BYTES))
 
-    def get(url: str) -> bytes:
+    def read_schema_url(url: str) -> bytes:
         return read_source(url, bare, well_known=False).data
 
-    return get
+    return read_schema_url
 
 
 def _pins(catalog: Any) -> dict[str, str]:

@@ -96,7 +96,7 @@ def plain_usage(help_text: str) -> str:
     the arguments listed without their Python types (the columns kept aligned)."""
     usage, blank, rest = help_text.partition("\n\n")
 
-    def plain(match: re.Match[str]) -> str:
+    def plain_argument(match: re.Match[str]) -> str:
         return match.group(1) + ("..." if match.group(2) or match.group(3) else "")
 
     before, heading, after = rest.partition("Arguments:\n")
@@ -104,7 +104,7 @@ def plain_usage(help_text: str) -> str:
         listed, gap, tail = after.partition("\n\n")
         listed = _ARGUMENT_TYPE.sub(lambda m: m.group(1) + " " * len(m.group(2)), listed)
         after = listed + gap + tail
-    return _REQUIRED.sub(plain, usage) + blank + before + heading + after
+    return _REQUIRED.sub(plain_argument, usage) + blank + before + heading + after
 
 
 def summary(help_text: str | None) -> str:
@@ -140,7 +140,9 @@ def guarded(
     a ``--debug`` option (the ``debug`` declaration given)."""
 
     @functools.wraps(function)
-    def run(*args: Any, debug: bool = False, show_help: bool = False, **params: Any) -> Any:
+    def guarded_command(
+        *args: Any, debug: bool = False, show_help: bool = False, **params: Any
+    ) -> Any:
         try:
             result = function(*args, **params)
             _flush_stdout()
@@ -161,8 +163,8 @@ def guarded(
             raise typer.Exit(int(ExitCode.UNUSABLE)) from None
         return result
 
-    _with_debug(function, run, debug)
-    return run
+    _with_debug(function, guarded_command, debug)
+    return guarded_command
 
 
 def add_command(app: typer.Typer, name: str, function: Callable[..., Any]) -> None:

@@ -60,7 +60,7 @@ def generate_command(
 ) -> None:
     """Write the extension pages, schemas, examples and catalog to a folder."""
 
-    def work() -> str:
+    def generate_site() -> str:
         settings = ProjectSettings.from_config(config, load_config(config))
         plan = generate(
             settings.site_url,
@@ -71,7 +71,7 @@ def generate_command(
         )
         return f"wrote {len(plan.files)} files under {out}"
 
-    _report("generate", work)
+    _report("generate", generate_site)
 
 
 @app.command("zensical")
@@ -81,11 +81,11 @@ def zensical_command(
 ) -> None:
     """Build the whole site with Zensical."""
 
-    def work() -> str:
+    def build_site() -> str:
         build_zensical(config, site_dir)
         return f"built the site with Zensical into {site_dir}"
 
-    _report("zensical", work)
+    _report("zensical", build_site)
 
 
 @app.command("subtree")
@@ -107,7 +107,7 @@ def subtree_command(
 ) -> None:
     """Build the extensions' folder into an existing Pages artifact."""
 
-    def work() -> str:
+    def build_subtree_artifact() -> str:
         result = build_subtree(config, dest, work_dir, host_schemas)
         stale = f", removed {len(result.removed)} stale" if result.removed else ""
         skipped = (
@@ -117,7 +117,7 @@ def subtree_command(
         )
         return f"{skipped}wrote {len(result.written)} files under {dest}/a2a/ext{stale}"
 
-    _report("subtree", work)
+    _report("subtree", build_subtree_artifact)
 
 
 def _main(argv: list[str] | None) -> int:

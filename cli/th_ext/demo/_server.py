@@ -275,7 +275,7 @@ class CardValidators:
         unchanged = scope["method"] in ("GET", "HEAD") and self._unchanged(Headers(scope=scope))
         dropping = False
 
-        async def sending(message: AsgiMessage) -> None:
+        async def send_stamped(message: AsgiMessage) -> None:
             nonlocal dropping
             if message["type"] == "http.response.start":
                 fields = [*message.get("headers", ()), (b"last-modified", self.stamp)]
@@ -290,7 +290,7 @@ class CardValidators:
                 message = {"type": "http.response.body", "body": b""}
             await send(message)
 
-        await self.app(scope, receive, sending)
+        await self.app(scope, receive, send_stamped)
 
     def _unchanged(self, headers: Headers) -> bool:
         if "if-none-match" in headers or "if-modified-since" not in headers:

@@ -437,7 +437,7 @@ def _link(change: SourceChange, ids: dict[str, int]) -> str:
 
 
 def _lists(changes: Changes, ids: dict[str, int]) -> str:
-    def section(key: str, heading: str, items: list[SourceChange]) -> str:
+    def change_section(key: str, heading: str, items: list[SourceChange]) -> str:
         body = (
             "<ul>" + "".join(_link(item, ids) for item in items) + "</ul>"
             if items
@@ -455,8 +455,8 @@ def _lists(changes: Changes, ids: dict[str, int]) -> str:
     )
     return (
         f'<p class="meta">Latest run compared {against}.</p><div class="lists">'
-        + section("new-failures", "New failures", changes.new_failures)
-        + section("fixed", "Fixed", changes.fixed)
+        + change_section("new-failures", "New failures", changes.new_failures)
+        + change_section("fixed", "Fixed", changes.fixed)
         + "</div>"
     )
 

@@ -73,7 +73,7 @@ def check_diagrams(versions: list[ExtensionVersion]) -> list[str]:
 def inline_diagrams(version: ExtensionVersion) -> str:
     """The version's ``spec.md`` with every Mermaid block replaced by its drawing (raw HTML)."""
 
-    def drawing(match: re.Match[str]) -> str:
+    def inline_drawing(match: re.Match[str]) -> str:
         path = diagram_path(version, match["source"])
         if not path.exists() and not path.is_symlink():
             raise PublishError(
@@ -87,7 +87,7 @@ def inline_diagrams(version: ExtensionVersion) -> str:
             "</figure>"
         )
 
-    return MERMAID_FENCE.sub(drawing, spec_text(version))
+    return MERMAID_FENCE.sub(inline_drawing, spec_text(version))
 
 
 def _legible(svg: str) -> str:

@@ -54,7 +54,7 @@ def _blocks(spec: str) -> list[tuple[str, int, str]]:
     current: list[str] = []
     start = 0
 
-    def close() -> None:
+    def close_block() -> None:
         text = " ".join(" ".join(current).split())
         if text and not text.startswith("<!--"):
             found.append((text, start, section))
@@ -63,22 +63,22 @@ def _blocks(spec: str) -> list[tuple[str, int, str]]:
     for number, line in enumerate(spec.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith("```"):
-            close()
+            close_block()
             fence = not fence
             continue
         if fence:
             continue
         if stripped.startswith("#"):
-            close()
+            close_block()
             section = stripped.lstrip("#").strip()
             continue
         if not stripped or _ITEM.match(stripped) is not None:
-            close()
+            close_block()
         if stripped:
             if not current:
                 start = number
             current.append(stripped)
-    close()
+    close_block()
     return found
 
 

@@ -374,7 +374,7 @@ def expand_nav(nav: list[Any], versions: Sequence[NavEntry], index_page: str) ->
     """``nav`` with the entry that points at ``index_page`` grown into the extensions section:
     the index first ("All extensions"), then one entry per version (``SitePlan.nav``)."""
 
-    def expand(entry: Any) -> Any:
+    def expand_entry(entry: Any) -> Any:
         if isinstance(entry, dict) and len(entry) == 1:
             ((title, target),) = entry.items()
             if target == index_page:
@@ -382,7 +382,7 @@ def expand_nav(nav: list[Any], versions: Sequence[NavEntry], index_page: str) ->
                 pages += [{item.title: item.path} for item in versions]
                 return {title: pages}
             if isinstance(target, list):
-                return {title: [expand(child) for child in target]}
+                return {title: [expand_entry(child) for child in target]}
         return entry
 
-    return [expand(entry) for entry in nav]
+    return [expand_entry(entry) for entry in nav]

@@ -38,15 +38,15 @@ _AGENT = "https://your-agent.example"
 def check_box(version: ExtensionVersion, folder: str) -> list[str]:
     """The box's Markdown lines for the page at ``folder``/index.md."""
 
-    def page(name: str) -> str:
+    def page_link(name: str) -> str:
         return posixpath.relpath(f"{REFERENCE_DIR}/{name}", folder)
 
     conform = bool(load_requirements(version))
     lines = [
         '!!! tip "Check your agent"',
         "",
-        f"    With [th-ext]({page('index.md')}) installed "
-        f"([how]({page('index.md')}#install)), check that your agent's card declares this "
+        f"    With [th-ext]({page_link('index.md')}) installed "
+        f"([how]({page_link('index.md')}#install)), check that your agent's card declares this "
         "version with valid params"
         + (", then that the agent does what this page requires:" if conform else ":"),
         "",
@@ -59,12 +59,12 @@ def check_box(version: ExtensionVersion, folder: str) -> list[str]:
     lines += [
         "    ```",
         "",
-        f"    [`th-ext validate`]({page('validate.md')}) reads the card at "
+        f"    [`th-ext validate`]({page_link('validate.md')}) reads the card at "
         "`/.well-known/agent-card.json` (or a file) and shows each problem at its line.",
     ]
     if conform:
         lines[-1] += (
-            f" [`th-ext conform`]({page('conform.md')}) sends the agent real messages and "
+            f" [`th-ext conform`]({page_link('conform.md')}) sends the agent real messages and "
             "reports every requirement below by its ID."
         )
     return [*lines, ""]

@@ -118,10 +118,10 @@ def load_config(path: Path) -> dict[str, Any]:
     class Loader(yaml.SafeLoader):  # type: ignore[misc,name-defined]
         pass
 
-    def python_tag(loader: Any, suffix: str, node: Any) -> PythonTag:
+    def construct_python_tag(loader: Any, suffix: str, node: Any) -> PythonTag:
         return PythonTag(suffix, str(loader.construct_scalar(node)))
 
-    Loader.add_multi_constructor(_PYTHON_TAG, python_tag)
+    Loader.add_multi_constructor(_PYTHON_TAG, construct_python_tag)
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
     except OSError as exc:
@@ -140,10 +140,10 @@ def dump_config(config: dict[str, Any], path: Path) -> None:
     class Dumper(yaml.SafeDumper):  # type: ignore[misc,name-defined]
         pass
 
-    def python_tag(dumper: Any, tag: PythonTag) -> Any:
+    def represent_python_tag(dumper: Any, tag: PythonTag) -> Any:
         return dumper.represent_scalar(_PYTHON_TAG + tag.kind, tag.value)
 
-    Dumper.add_representer(PythonTag, python_tag)
+    Dumper.add_representer(PythonTag, represent_python_tag)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
         yaml.dump(config, Dumper=Dumper, sort_keys=False, allow_unicode=True), encoding="utf-8"
@@ -189,7 +189,7 @@ def rebase_links(
     such a target is linked as ``site_url`` plus its URL path.
     """
 
-    def fix(match: re.Match[str]) -> str:
+    def rebase_link(match: re.Match[str]) -> str:
         target = match["target"]
         if target.startswith(("#", "/")) or _SCHEME.match(target):
             return match.group(0)
@@ -214,7 +214,7 @@ def rebase_links(
             fenced = opening["fence"]
             parts.append(line)
         else:
-            parts.append(_REFERENCE.sub(fix, _INLINE.sub(fix, line)))
+            parts.append(_REFERENCE.sub(rebase_link, _INLINE.sub(rebase_link, line)))
     return "".join(parts)
 
 
@@ -359,25 +359,25 @@ def stage_subtree(
     )
     docs, root = _fresh_docs(config_out, site_dir)
 
-    def moved(path: str) -> str | None:
+    def moved_path(path: str) -> str | None:
         if path.startswith(index_dir + "/"):
             return path[len(index_dir) + 1 :]
         if path.split("/", 1)[0] in settings.subtree_pages:
             return path
         return None
 
-    def put(old: str, new: str, content: bytes) -> None:
+    def stage_file(old: str, new: str, content: bytes) -> None:
         target = docs / new
         if target.exists():
             raise SiteBuildError(f"{old} is generated from the extensions; remove it from docs")
         target.parent.mkdir(parents=True, exist_ok=True)
         if new.endswith(".md"):
-            text = rebase_links(content.decode("utf-8"), old, new, moved, site_url)
+            text = rebase_links(content.decode("utf-8"), old, new, moved_path, site_url)
             content = text.encode("utf-8")
         target.write_bytes(content)
 
     for generated in plan.files:
-        put(f"{index_dir}/{generated.path}", generated.path, generated.content)
+        stage_file(f"{index_dir}/{generated.path}", generated.path, generated.content)
     for path, content in host_files:
         target = docs / path
         if target.exists():
@@ -385,17 +385,17 @@ def stage_subtree(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content)
     for relative in regular_files(settings.docs_dir):  # a link in the docs is refused
-        new = moved(relative)
+        new = moved_path(relative)
         # Pages go only where they move to; other files (stylesheets, scripts) come along.
         if new is not None or not relative.endswith(".md"):
-            put(relative, new or relative, read_regular(settings.docs_dir, relative))
+            stage_file(relative, new or relative, read_regular(settings.docs_dir, relative))
     nav = config.get("nav")
     sub_nav = None
     if nav:
         versions = [
             NavEntry(title=e.title, path=f"{index_dir}/{e.path}") for e in [*plan.nav, *host_nav]
         ]
-        sub_nav = _subtree_nav(expand_nav(nav, versions, f"{index_dir}/index.md"), moved)
+        sub_nav = _subtree_nav(expand_nav(nav, versions, f"{index_dir}/index.md"), moved_path)
     staged = _derived_config(config, settings, root=root, docs=docs, site_dir=site_dir, nav=sub_nav)
     staged["site_url"] = sub_url
     dump_config(staged, config_out)

@@ -225,7 +225,7 @@ def _conflicts(
     and every symbolic link or special file on the way to them. A forwarding page (which
     leads to the clean-URL page at its address) shadows nothing."""
 
-    def foreign(relative: str) -> str | None:
+    def foreign_file(relative: str) -> str | None:
         blocker = in_the_way(dest, relative)
         if blocker is not None:
             return blocker
@@ -236,11 +236,11 @@ def _conflicts(
 
     found: list[str] = []
     for relative in planned:
-        found.append(foreign(relative) or "")
+        found.append(foreign_file(relative) or "")
         if relative.endswith("/index.html") and relative not in forwarding:
             # a clean-URL page answering the same address
-            found.append(foreign(relative.removesuffix("/index.html") + ".html") or "")
-    found += [foreign(path) or "" for path in owned if path not in planned]
+            found.append(foreign_file(relative.removesuffix("/index.html") + ".html") or "")
+    found += [foreign_file(path) or "" for path in owned if path not in planned]
     return sorted(set(found) - {""})
 
 

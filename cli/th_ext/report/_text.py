@@ -176,12 +176,12 @@ def _summary_lines(report: Report) -> list[str]:
 
 
 def _counts(problems: list[Problem]) -> str:
-    def found(problem: Problem) -> int:
+    def problems_in(problem: Problem) -> int:
         return problem.hidden if problem.code == "more-problems" else 1
 
-    errors = sum(found(p) for p in problems if p.severity == "error")
-    warnings = sum(found(p) for p in problems if p.severity == "warning")
-    notes = sum(found(p) for p in problems if p.severity == "info")
+    errors = sum(problems_in(p) for p in problems if p.severity == "error")
+    warnings = sum(problems_in(p) for p in problems if p.severity == "warning")
+    notes = sum(problems_in(p) for p in problems if p.severity == "info")
     parts = []
     if errors:
         parts.append(f"{errors} error{'s' * (errors != 1)}")
@@ -407,14 +407,14 @@ def render_plan(
 ) -> str:
     """The dry run, for people; ``compact`` leaves out the JSON bodies."""
 
-    def dump(value: Any, indent: int | None = None) -> list[str]:
+    def json_lines(value: Any, indent: int | None = None) -> list[str]:
         text = json.dumps(value, indent=indent, ensure_ascii=False)
         return [clean(line) for line in text.splitlines()]
 
     lines: list[str] = []
     if plan.outcome == "command":
         lines.append(f"outcome    {_paint('command', '1;32', color)} /{plan.command}")
-        lines.append(f"arguments  {dump(plan.arguments)[0]}")
+        lines.append(f"arguments  {json_lines(plan.arguments)[0]}")
     else:
         lines.append(f"outcome    {_paint('ordinary message', '1;34', color)} (reaches the model)")
     lines.append(f"reason     {clean(plan.reason)}")
@@ -436,18 +436,18 @@ def render_plan(
         if extra_headers:
             lines.append(f"  (and {extra_headers} header(s) from --header, not shown)")
         if compact:
-            parts = dump(plan.message.get("parts"))[0]
+            parts = json_lines(plan.message.get("parts"))[0]
             lines.append(f"  JSON-RPC {plan.request.body['method']}, message parts {parts}")
         else:
-            lines.extend("  " + line for line in dump(plan.request.body, 2))
+            lines.extend("  " + line for line in json_lines(plan.request.body, 2))
     lines.append("")
     reply = plan.expected_reply
     lines.append(f"expect     {reply['summary']}")
     if not compact and reply.get("stream") is not None:
         lines.append("  the stream, in order:")
-        lines.extend("  " + line for line in dump(reply["stream"], 2))
+        lines.extend("  " + line for line in json_lines(reply["stream"], 2))
     elif not compact and reply.get("stream_response") is not None:
-        lines.extend("  " + line for line in dump(reply["stream_response"], 2))
+        lines.extend("  " + line for line in json_lines(reply["stream_response"], 2))
     return "\n".join(lines)
 
 
@@ -473,25 +473,25 @@ def render_live(report: LiveReport, plan: DispatchPlan, *, color: bool = False) 
 
 
 def demo_text(run: DemoRun, *, color: bool) -> str:
-    def verdict(ok: bool) -> str:
+    def verdict_word(ok: bool) -> str:
         word, code = ("passed", "1;32") if ok else ("FAILED", "1;31")
         return f"\033[{code}m{word}\033[0m" if color else word
 
-    def heading(number: int, title: str, ok: bool) -> list[str]:
-        return ["", f"{number}. {title}: {verdict(ok)}"]
+    def step_heading(number: int, title: str, ok: bool) -> list[str]:
+        return ["", f"{number}. {title}: {verdict_word(ok)}"]
 
     lines = [f"demo agent listening at {run.base_url} (stopped again when the demo ends)"]
-    lines += heading(1, f"th-ext validate {run.base_url}", run.validation_passed)
+    lines += step_heading(1, f"th-ext validate {run.base_url}", run.validation_passed)
     lines += ["   " + line for line in _validation_lines(run.validation)]
-    lines += heading(
+    lines += step_heading(
         2, f"th-ext dispatch {run.base_url} '/model fast' (dry run)", run.dry_run_passed
     )
     plan_text = render_plan(run.dry_run, run.card_location, color=color, compact=True)
     lines += ["   " + line if line else "" for line in plan_text.splitlines()]
-    lines += heading(3, f"th-ext conform {run.base_url}", run.conformance.passed)
+    lines += step_heading(3, f"th-ext conform {run.base_url}", run.conformance.passed)
     report = conform_text(run.conformance, color=color)
     lines += ["   " + line if line else "" for line in report.splitlines()]
-    lines += ["", f"demo {verdict(run.passed)}"]
+    lines += ["", f"demo {verdict_word(run.passed)}"]
     return "\n".join(lines)
 
 

@@ -421,7 +421,7 @@ class _Verifier:
 def _protected_header(entry: Any, path: str) -> dict[str, Any] | Problem:
     """The signature's protected header, checked; or the ``signature-header`` problem."""
 
-    def bad(message: str, where: str = path) -> Problem:
+    def header_problem(message: str, where: str = path) -> Problem:
         return _problem(
             "error",
             "signature-header",
@@ -432,47 +432,51 @@ def _protected_header(entry: Any, path: str) -> dict[str, Any] | Problem:
 
     index = path.rsplit("/", 1)[1]
     if not isinstance(entry, dict):
-        return bad(f"signature {index} is not an object")
+        return header_problem(f"signature {index} is not an object")
     protected, signature = entry.get("protected"), entry.get("signature")
     if not isinstance(protected, str) or not isinstance(signature, str):
-        return bad(f"signature {index} needs protected and signature, both strings")
+        return header_problem(f"signature {index} needs protected and signature, both strings")
     if _b64decode(signature) is None:
-        return bad(f"signature {index}: signature is not base64url", f"{path}/signature")
+        return header_problem(f"signature {index}: signature is not base64url", f"{path}/signature")
     where = f"{path}/protected"
     if len(protected) > MAX_HEADER_BYTES * 4 // 3 + 4:
-        return bad(
+        return header_problem(
             f"signature {index}: the protected header is over {MAX_HEADER_BYTES} bytes", where
         )
     raw = _b64decode(protected)
     if raw is None:
-        return bad(f"signature {index}: protected is not base64url", where)
+        return header_problem(f"signature {index}: protected is not base64url", where)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return bad(f"signature {index}: the protected header is not UTF-8", where)
+        return header_problem(f"signature {index}: the protected header is not UTF-8", where)
     if _depth(text) > MAX_HEADER_DEPTH:
-        return bad(
+        return header_problem(
             f"signature {index}: the protected header is nested deeper than {MAX_HEADER_DEPTH}",
             where,
         )
     try:
         header = json.loads(text, object_pairs_hook=_no_repeats)
     except _RepeatedMemberError as exc:
-        return bad(f"signature {index}: the protected header repeats {exc.args[0]!r}", where)
+        return header_problem(
+            f"signature {index}: the protected header repeats {exc.args[0]!r}", where
+        )
     except (ValueError, RecursionError):
-        return bad(f"signature {index}: the protected header is not JSON", where)
+        return header_problem(f"signature {index}: the protected header is not JSON", where)
     if not isinstance(header, dict):
-        return bad(f"signature {index}: the protected header is not a JSON object", where)
+        return header_problem(
+            f"signature {index}: the protected header is not a JSON object", where
+        )
     for name in ("alg", "kid"):
         if not isinstance(header.get(name), str) or not header[name]:
-            return bad(f"signature {index}: the protected header has no {name!r}", where)
+            return header_problem(f"signature {index}: the protected header has no {name!r}", where)
     unprotected = entry.get("header")
     if unprotected is not None:
         if not isinstance(unprotected, dict):
-            return bad(f"signature {index}: header is not an object", f"{path}/header")
+            return header_problem(f"signature {index}: header is not an object", f"{path}/header")
         both = sorted(set(unprotected) & set(header))
         if both:
-            return bad(
+            return header_problem(
                 f"signature {index}: {both[0]!r} is in both the protected and the unprotected "
                 "header",
                 f"{path}/header",

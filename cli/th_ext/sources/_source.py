@@ -335,7 +335,7 @@ async def read_url_async(
     shown = redact_url(source)
     withheld_before = len(scope.withheld)
 
-    async def get(target: str) -> SourceBytes:
+    async def fetch_target(target: str) -> SourceBytes:
         result = await fetch_async(
             target,
             client=client,
@@ -363,13 +363,13 @@ async def read_url_async(
         )
 
     try:
-        return await get(url)
+        return await fetch_target(url)
     except HTTPStatusCodeError as exc:
         if exc.status != 404 or fallback is None:
             raise
         first = exc
     try:
-        found = await get(fallback)
+        found = await fetch_target(fallback)
     except HTTPStatusCodeError as exc:
         raise HTTPStatusCodeError(
             f"{first} (and {exc.status} at the deprecated {DEPRECATED_WELL_KNOWN_CARD})",

@@ -39,14 +39,14 @@ async def app_lifespan(app: ASGIApp) -> AsyncIterator[None]:
     inbox: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
     outbox: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
 
-    async def run() -> None:
+    async def run_app_lifespan() -> None:
         scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"}}
         try:
             await app(scope, inbox.get, outbox.put)
         except Exception:
             await outbox.put({"type": "lifespan.unsupported"})
 
-    task = asyncio.get_running_loop().create_task(run())
+    task = asyncio.get_running_loop().create_task(run_app_lifespan())
     await inbox.put({"type": "lifespan.startup"})
     answer = await asyncio.wait_for(outbox.get(), LIFESPAN_TIMEOUT)
     if answer["type"] == "lifespan.startup.failed":

@@ -232,13 +232,13 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
     problems: list[Problem] = []
     constants: list[str] = []
 
-    def constant(name: str) -> float:
+    def read_constant(name: str) -> float:
         constants.append(name)
         return float(name)  # NaN, Infinity, -Infinity: float() reads each as JSON writes it
 
     repeated = _RepeatedKeys()
     try:
-        value = json.loads(text, object_pairs_hook=repeated, parse_constant=constant)
+        value = json.loads(text, object_pairs_hook=repeated, parse_constant=read_constant)
     except RecursionError:
         problems.append(_too_deep(deep_path_in_text(text)))
         return ParsedDocument(None, tuple(problems))

@@ -347,7 +347,7 @@ def sort_problems(problems: list[Problem]) -> list[Problem]:
     """Layer by layer; in a layer, by line and column, the unplaced and summaries after."""
     far = 1 << 62
 
-    def key(problem: Problem) -> tuple[int, int, int, int]:
+    def sort_key(problem: Problem) -> tuple[int, int, int, int]:
         return (
             LAYERS.index(problem.layer),
             problem.code in SUMMARY_CODES,
@@ -355,7 +355,7 @@ def sort_problems(problems: list[Problem]) -> list[Problem]:
             far if problem.column is None else problem.column,
         )
 
-    return sorted(problems, key=key)
+    return sorted(problems, key=sort_key)
 
 
 def source_lines(text: str, problems: list[Problem]) -> dict[int, str]:

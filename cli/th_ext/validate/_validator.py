@@ -271,15 +271,15 @@ _INTERFACE_SUMMARY = ("url", "protocolBinding", "protocolVersion")
 def summarize_card(card: dict[str, Any]) -> dict[str, Any]:
     """The card's identity and shape, from the fields that have the right types."""
 
-    def text(key: str) -> str | None:
+    def string_at(key: str) -> str | None:
         value = card.get(key)
         return value if isinstance(value, str) else None
 
     interfaces = card.get("supportedInterfaces")
     skills = card.get("skills")
     return {
-        "name": text("name"),
-        "version": text("version"),
+        "name": string_at("name"),
+        "version": string_at("version"),
         "interfaces": [
             {k: _redact(i[k]) for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
             for i in (interfaces if isinstance(interfaces, list) else [])
