@@ -42,14 +42,22 @@ class ResumeState:
     seen: SeenSources = field(default_factory=SeenSources)
     lines: int = 0
     worst: int = 0
+    #: Bytes of whole reports from the start of the file; what follows is ``cut``'s fragment.
+    whole: int = 0
+    #: The number of the last line when it is the start of a report a stopped run was writing
+    #: (``{"`` or its first byte, no line end, not a whole report): not counted, cut at ``whole``.
+    cut: int | None = None
+    #: The last report has no line end (a file edited by hand): one goes before the next line.
+    unended: bool = False
 
 
 def read_resume(path: str, command: str) -> ResumeState:
     """The state in the JSON Lines file at ``path``, written by ``th-ext command``.
 
     A file that does not exist yet is an empty state (the same command line starts a run and
-    resumes it). Raises ``SourceArgumentError`` (one line) for any other file that is not
-    th-ext JSON Lines of ``command``; the file is only read.
+    resumes it), and a last line that is the start of a report, cut off where the machine
+    stopped the run, is the state's ``cut``. Raises ``SourceArgumentError`` (one line) for any
+    other file that is not th-ext JSON Lines of ``command``; the file is only read.
     """
     state = ResumeState()
     try:
@@ -71,7 +79,8 @@ def read_resume(path: str, command: str) -> ResumeState:
                 return state
             number += 1
             where = f"--resume {path} line {number}"
-            if not line.endswith(b"\n"):
+            ended = line.endswith(b"\n")
+            if not ended and (len(line) > _MAX_LINE or not b'{"'.startswith(line[:2])):
                 raise SourceArgumentError(
                     f"{where}: not a whole line; this is not JSON Lines written by th-ext "
                     f"{command} (the file is left as it is)"
@@ -81,6 +90,9 @@ def read_resume(path: str, command: str) -> ResumeState:
             except (ValueError, RecursionError):
                 document = None
             code = exit_code_of(document, command)
+            if code is None and not ended:  # the machine stopped the run as it wrote the line
+                state.cut = number
+                return state
             if code is None:
                 raise SourceArgumentError(
                     f"{where}: not a report of th-ext {command}; this is not JSON Lines written "
@@ -89,3 +101,5 @@ def read_resume(path: str, command: str) -> ResumeState:
             state.seen.add(document["source"])
             state.lines += 1
             state.worst = max(state.worst, code)
+            state.whole += len(line)
+            state.unended = not ended

@@ -131,7 +131,7 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         )
     ):
         revalidation = _revalidation(store, recorder.run_id, fleet.verdict or {})
-    out = _open_output(fleet)
+    out = _open_output(fleet, state)
     keep = (output_format in _WHOLE and not fleet.statistics) or junit_file is not None
     run = _Run(command, output_format, tally, out, fleet, state)
     run.single, run.keep, run.progress = single, keep or html is not None, progress
@@ -209,14 +209,31 @@ def _revalidation(store: HistoryStore, run_id: int, verdict: dict[str, Any]) -> 
     return Revalidation(tags.get, document_of)
 
 
-def _open_output(fleet: FleetOptions) -> IO[bytes] | None:
+def _open_output(fleet: FleetOptions, state: ResumeState) -> IO[bytes] | None:
+    """The file of ``-o`` or ``--resume``; a resumed file goes on after its last whole report:
+    a report cut off where the machine stopped the run is removed (and said so), and a last
+    report without its line end gets one."""
     path = fleet.resume or fleet.output
     if path is None:
         return None
     try:
         # Unbuffered: each line is one write of its bytes, so an interrupted run leaves whole
-        # lines only.
-        return path.open("ab" if fleet.resume is not None else "wb", buffering=0)
+        # lines only (unless the machine itself stops in the middle of one).
+        if fleet.resume is None:
+            return path.open("wb", buffering=0)
+        handle = path.open("r+b" if state.cut is not None else "ab", buffering=0)
+        if state.cut is not None:
+            size = handle.seek(0, 2) - state.whole
+            handle.truncate(state.whole)
+            handle.seek(state.whole)
+            write(
+                f"th-ext: --resume {path} line {state.cut}: the start of a report the stopped "
+                f"run was writing ({size} bytes) is removed; its source is checked again",
+                err=True,
+            )
+        if state.unended:
+            handle.write(b"\n")
+        return handle
     except OSError as exc:
         option = "--resume" if fleet.resume is not None else "-o"
         fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")

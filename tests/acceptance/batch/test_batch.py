@@ -163,6 +163,23 @@ def test_a_line_is_the_json_format_of_one_card_and_reads_back(tmp_path: Path) ->
     assert str(card) in state.seen and state.lines == 1 and state.worst == outcome.exit_code
 
 
+def test_a_resume_state_knows_a_cut_off_last_line_and_a_last_line_without_its_end(
+    tmp_path: Path,
+) -> None:
+    card = tmp_path / "card.json"
+    card.write_bytes(CARD)
+    [outcome] = run(check_cards([str(card)]))
+    line = render(outcome.document or {}, "jsonl").encode()
+    out = tmp_path / "run.jsonl"
+    out.write_bytes(line + line[:40])  # the machine stopped in the middle of the second line
+    state = read_resume(str(out), "validate")
+    assert (state.lines, state.whole, state.cut, state.unended) == (1, len(line), 2, False)
+    out.write_bytes(line[:-1])  # a whole report, its line end lost
+    state = read_resume(str(out), "validate")
+    assert (state.lines, state.whole, state.cut, state.unended) == (1, len(line) - 1, None, True)
+    assert out.read_bytes() == line[:-1]  # reading changes nothing
+
+
 def test_a_non_finite_number_is_written_as_strict_json() -> None:
     document = {"source": "x", "value": [float("inf"), {"n": float("nan")}, -float("inf")]}
     line = render(document, "jsonl")

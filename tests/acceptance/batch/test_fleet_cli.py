@@ -187,6 +187,49 @@ def test_a_resume_skips_what_the_file_holds_and_appends_the_rest(cards: Path) ->
     assert len(lines((cards / "run.jsonl").read_text())) == 3
 
 
+@pytest.mark.parametrize("kept", ["1 byte", "2 bytes", "half", "all but its line end"])
+def test_a_report_cut_off_where_the_machine_stopped_is_removed_and_checked_again(
+    cards: Path, kept: str
+) -> None:
+    """The machine stopped (a power cut, a full disk) while the run wrote its last line: the
+    same command line goes on, without the fragment, and each source is in the file once."""
+    th_ext_here("validate", "--from", "list.txt", "--resume", "run.jsonl", cwd=cards)
+    whole = (cards / "run.jsonl").read_bytes()
+    last = whole.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    head = whole[: len(whole) - len(last) - 1]
+    size = {"1 byte": 1, "2 bytes": 2, "half": len(last) // 2}.get(kept, len(last))
+    fragment = last[:size]
+    (cards / "run.jsonl").write_bytes(head + fragment)
+    run = th_ext_here("validate", "--from", "list.txt", "--resume", "run.jsonl", cwd=cards)
+    assert run.returncode == 2  # the worst of the whole run: bad.json and missing.json
+    again = (cards / "run.jsonl").read_bytes()
+    assert again.endswith(b"\n") and again.startswith(head)
+    found = sorted(str(d["source"]) for d in lines(again.decode()))
+    assert found == ["bad.json", "good.json", "missing.json"]
+    if size < len(last):
+        assert run.stderr == (
+            "th-ext: --resume run.jsonl line 3: the start of a report the stopped run was "
+            f"writing ({size} bytes) is removed; its source is checked again\n"
+        )
+    else:  # a whole report without its line end is kept, and ended
+        assert again == whole
+        assert "nothing left to check" in run.stderr
+
+
+def test_a_last_line_that_is_not_the_start_of_a_report_is_still_refused(cards: Path) -> None:
+    th_ext_here("validate", "--from", "list.txt", "--resume", "run.jsonl", cwd=cards)
+    target = cards / "run.jsonl"
+    content = target.read_bytes() + b"good.json"  # no line end, and not a report's start
+    target.write_bytes(content)
+    run = th_ext_here("validate", "--from", "list.txt", "--resume", "run.jsonl", cwd=cards)
+    assert run.returncode == 2
+    assert run.stderr == (
+        "th-ext: error: --resume run.jsonl line 4: not a whole line; this is not JSON Lines "
+        "written by th-ext validate (the file is left as it is)\n"
+    )
+    assert target.read_bytes() == content
+
+
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_stops_the_run_with_whole_lines_and_a_resume_finishes_it(
     tmp_path: Path, signum: int, code: int
