@@ -23,11 +23,11 @@ from th_ext.catalog._schemas import (
     read_schema_folder,
 )
 from th_ext.publish._field_table import FieldTable, field_tables
+from th_ext.validate._positions import first_difference, pointer
 
 __all__ = [
     "HostSchema",
     "HostSchemas",
-    "first_difference",
     "forwarding_page",
     "host_page_title",
     "read_host_schemas",
@@ -86,40 +86,9 @@ class HostSchemas:
     """``<file> (why)`` for each file that is not served: no ``$id``, or one elsewhere."""
 
 
-def _pointer_token(key: str | int) -> str:
-    return str(key).replace("~", "~0").replace("/", "~1")
-
-
-def first_difference(ours: Any, theirs: Any, pointer: str = "") -> str | None:
-    """The JSON pointer of the first place where two JSON values differ, or None.
-
-    Objects are walked in ``theirs``' key order, then ``ours``' extra keys; ``1`` and
-    ``1.0`` or ``true`` differ, as their bytes do.
-    """
-    if type(ours) is not type(theirs):
-        return pointer
-    if isinstance(ours, dict):
-        for key in [*theirs, *(key for key in ours if key not in theirs)]:
-            if key not in ours or key not in theirs:
-                return f"{pointer}/{_pointer_token(key)}"
-            found = first_difference(ours[key], theirs[key], f"{pointer}/{_pointer_token(key)}")
-            if found is not None:
-                return found
-        return None
-    if isinstance(ours, list):
-        for index, (left, right) in enumerate(zip(ours, theirs, strict=False)):
-            found = first_difference(left, right, f"{pointer}/{index}")
-            if found is not None:
-                return found
-        if len(ours) != len(theirs):
-            return f"{pointer}/{min(len(ours), len(theirs))}"
-        return None
-    return None if ours == theirs else pointer
-
-
 def _drift_message(host: HostSchema, version: ExtensionVersion) -> str:
     ours = parse_schema_bytes(schema_bytes(version), str(version.schema_path))
-    where = first_difference(ours, host.document)
+    where = first_difference(host.document, ours)  # the host's order of members first
     place = (
         "the same JSON in other bytes (spacing or key order)"
         if where is None
@@ -157,7 +126,7 @@ def _check(file: SchemaFile, prefix_url: str) -> tuple[HostSchema | None, str | 
         )
     defect = declared_schema_defect(file.document)
     if defect is not None:
-        where = "".join(f"/{_pointer_token(part)}" for part in defect.path) or "(root)"
+        where = pointer(defect.path) or "(root)"
         return None, None, f"{file.name}: not a valid JSON Schema at {where}: {defect.message}"
     return HostSchema(file=file, path=path), None, None
 

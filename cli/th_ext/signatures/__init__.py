@@ -7,7 +7,6 @@ from th_ext.signatures._canonical import (
     canonical_bytes,
     canonical_form,
     empty_values,
-    first_difference,
     sdk_form,
 )
 from th_ext.signatures._jws import (
@@ -35,6 +34,7 @@ from th_ext.signatures._keys import (
     read_key_file,
     write_new_key,
 )
+from th_ext.validate import first_difference
 
 __all__ = [
     "ALGORITHMS",

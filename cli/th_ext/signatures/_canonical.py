@@ -8,6 +8,7 @@ import rfc8785
 
 from th_ext._exceptions import ThExtError
 from th_ext.validate._a2a_model import ENUMS, MESSAGES, ROOT, Field
+from th_ext.validate._positions import pointer
 
 __all__ = [
     "MAX_DEPTH",
@@ -15,7 +16,6 @@ __all__ = [
     "canonical_bytes",
     "canonical_form",
     "empty_values",
-    "first_difference",
     "sdk_form",
 ]
 
@@ -68,27 +68,6 @@ def canonical_bytes(form: dict[str, Any]) -> bytes:
         raise CanonicalFormError(
             "the card has no RFC 8785 canonical form (text that is not Unicode)"
         ) from None
-
-
-def first_difference(left: Any, right: Any, path: str = "") -> str | None:
-    """The JSON pointer of the first place where ``left`` and ``right`` differ (members in
-    ``left``'s order, then those only ``right`` has); ``None`` when they are equal."""
-    if isinstance(left, dict) and isinstance(right, dict):
-        for key in [*left, *(k for k in right if k not in left)]:
-            if key not in left or key not in right:
-                return _join(path, key)
-            found = first_difference(left[key], right[key], _join(path, key))
-            if found is not None:
-                return found
-        return None
-    if isinstance(left, list) and isinstance(right, list):
-        for index, (a, b) in enumerate(zip(left, right, strict=False)):
-            found = first_difference(a, b, _join(path, index))
-            if found is not None:
-                return found
-        return None if len(left) == len(right) else _join(path, min(len(left), len(right)))
-    same = type(left) is type(right) or (_number(left) and _number(right))
-    return None if same and left == right else path
 
 
 def empty_values(card: dict[str, Any]) -> list[str]:
@@ -191,26 +170,18 @@ def _clean(value: Any, depth: int) -> Any:
 def _walk_removed(form: Any, known: Any, path: str, found: list[str]) -> None:
     if isinstance(form, dict):
         for key, item in form.items():
-            where = _join(path, key)
+            where = path + pointer([key])
             if not isinstance(known, dict) or key not in known or _clean(item, 1) is None:
                 found.append(where)
             else:
                 _walk_removed(item, known[key], where, found)
     elif isinstance(form, list) and isinstance(known, list):
         for index, (item, kept) in enumerate(zip(form, known, strict=True)):
-            where = _join(path, index)
+            where = path + pointer([index])
             if _clean(item, 1) is None:
                 found.append(where)
             else:
                 _walk_removed(item, kept, where, found)
-
-
-def _join(path: str, key: str | int) -> str:
-    return f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}"
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _check_container(depth: int) -> None:

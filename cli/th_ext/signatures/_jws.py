@@ -20,10 +20,10 @@ from th_ext.signatures._canonical import (
     canonical_bytes,
     canonical_form,
     empty_values,
-    first_difference,
     sdk_form,
 )
 from th_ext.sources._source import SourceLimits, read_source
+from th_ext.validate._positions import first_difference
 
 if TYPE_CHECKING:
     from jwt.algorithms import Algorithm
@@ -325,7 +325,8 @@ class _Verifier:
         return self.forms
 
     def _sdk_form_problem(self, index: int, path: str, kid: str, alg: str, source: str) -> Problem:
-        where = first_difference(canonical_form(self.card), sdk_form(self.card)) or ""
+        canonical, sdk = canonical_form(self.card), sdk_form(self.card)
+        where = first_difference(canonical, sdk, numbers_by_value=True) or ""
         return _problem(
             "warning",
             "signature-sdk-form",

@@ -20,7 +20,7 @@ from th_ext.validate._document import (
     parse_card,
     parse_document,
 )
-from th_ext.validate._positions import pointer
+from th_ext.validate._positions import first_difference, pointer
 from th_ext.validate._report import FORMAT_VERSION, Report
 from th_ext.validate._schema import SchemaOverride, read_schema_override
 from th_ext.validate._validator import (
@@ -49,6 +49,7 @@ __all__ = [
     "card_schema",
     "card_schema_bytes",
     "clean",
+    "first_difference",
     "load_card",
     "parse_card",
     "parse_document",

@@ -18,6 +18,7 @@ __all__ = [
     "Position",
     "children",
     "find_path",
+    "first_difference",
     "iter_paths",
     "locate",
     "needs_place",
@@ -33,7 +34,41 @@ PathPart = str | int
 
 def pointer(parts: Iterable[PathPart]) -> str:
     """``("capabilities", "extensions", 0)`` as ``/capabilities/extensions/0``."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+    return "".join(_step("", part) for part in parts)
+
+
+def first_difference(
+    left: Any, right: Any, at: str = "", *, numbers_by_value: bool = False
+) -> str | None:
+    """The JSON pointer of the first place where two JSON values differ (members in ``left``'s
+    order, then those only ``right`` has), or ``None``. ``1`` and ``1.0`` differ, as their bytes
+    do, unless ``numbers_by_value`` (as canonical JSON writes both ``1``); ``true`` and ``1``
+    always differ."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        for key in [*left, *(key for key in right if key not in left)]:
+            here = _step(at, key)
+            if key not in left or key not in right:
+                return here
+            found = first_difference(left[key], right[key], here, numbers_by_value=numbers_by_value)
+            if found is not None:
+                return found
+        return None
+    if isinstance(left, list) and isinstance(right, list):
+        for index, (a, b) in enumerate(zip(left, right, strict=False)):
+            found = first_difference(a, b, _step(at, index), numbers_by_value=numbers_by_value)
+            if found is not None:
+                return found
+        return None if len(left) == len(right) else _step(at, min(len(left), len(right)))
+    numbers = numbers_by_value and _is_number(left) and _is_number(right)
+    return None if (type(left) is type(right) or numbers) and left == right else at
+
+
+def _step(at: str, part: PathPart) -> str:
+    return f"{at}/{str(part).replace('~', '~0').replace('/', '~1')}"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def resolve_pointer(document: Any, pointer: str) -> Any:

@@ -12,7 +12,8 @@ import pytest
 from tests.support.host_schemas import PREFIX, URIS, make_host_schemas, status_schema
 from th_ext._exceptions import HostSchemaDriftError, PublishError, SiteBuildError
 from th_ext.catalog._reader import discover
-from th_ext.publish._host import first_difference, read_host_schemas
+from th_ext.publish._host import read_host_schemas
+from th_ext.validate import first_difference
 
 
 @pytest.fixture
@@ -170,4 +171,4 @@ def test_a_missing_folder_means_nothing_could_be_built(
 def test_first_difference_names_the_first_place_two_documents_differ(
     ours: Any, theirs: Any, pointer: str | None
 ) -> None:
-    assert first_difference(ours, theirs) == pointer
+    assert first_difference(theirs, ours) == pointer  # the host's order of members first

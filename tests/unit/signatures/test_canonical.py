@@ -111,7 +111,9 @@ def test_the_first_difference_names_a_pointer() -> None:
     where = first_difference(canonical_form(card), sdk_form(card))
     assert where == "/capabilities/extensions/0/params"
     assert first_difference({"a": [1, {"b~": 1}]}, {"a": [1, {"b~": 2}]}) == "/a/1/b~0"
-    assert first_difference({"a": 1}, {"a": 1.0}) is None
+    assert first_difference({"a": 1}, {"a": 1.0}, numbers_by_value=True) is None
+    assert first_difference({"a": 1}, {"a": 1.0}) == "/a"
+    assert first_difference({"a": True}, {"a": 1}, numbers_by_value=True) == "/a"
     assert first_difference([1], [1, 2]) == "/1"
 
 
