@@ -357,7 +357,9 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
     key_text = _read(key, "--key")
     try:
         password = key_password(password_file)
-        signed = sign_card(data, key_text, kid=kid, jku=jku, alg=alg, password=password)
+        signed = sign_card(
+            data, key_text, kid=kid, jku=jku, alg=alg, password=password, key_name=f"--key {key}"
+        )
     except KeysError as exc:
         fail(str(exc), ExitCode.UNUSABLE)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -516,10 +516,12 @@ def sign_card(
     jku: str | None = None,
     alg: str | None = None,
     password: bytes | None = None,
+    key_name: str = "the key",
 ) -> SignedCard:
     """``data`` (a card's text) with one more signature over section 8.4.1's form.
 
-    ``key_text`` is a private key, PEM or JWK (an encrypted PEM with its ``password``). The
+    ``key_text`` is a private key, PEM or JWK (an encrypted PEM with its ``password``), named
+    ``key_name`` in a ``KeysError`` (``--key k.pem`` on the command line). The
     protected header is ``alg``, ``typ`` ``JOSE``, ``kid`` and ``jku`` when given; ``alg``
     defaults to what the key is for (ES256 for a P-256 key). Every byte of ``data`` outside the
     ``signatures`` array stays as it was. Raises ``KeysError`` (the key) or ``ValueError`` (the
@@ -530,10 +532,10 @@ def sign_card(
     card = json.loads(text)
     if not isinstance(card, dict):
         raise ValueError("the card is not a JSON object")
-    private, key_alg = load_key(key_text, "--key", password=password)
+    private, key_alg = load_key(key_text, key_name, password=password)
     alg = alg or key_alg
     own = _key_jwk(algorithm_for(key_alg), private)
-    fitting_key(own, alg, "--key")
+    fitting_key(own, alg, key_name)
     algorithm = algorithm_for(alg)
     header: dict[str, str] = {"alg": alg, "typ": "JOSE", "kid": kid}
     if jku is not None:

@@ -242,8 +242,13 @@ def test_a_wrong_password_is_one_line(tmp_path: Path) -> None:
     ],
 )
 def test_a_file_that_is_not_a_key_is_one_line(tmp_path: Path, content: bytes, words: str) -> None:
-    (tmp_path / "key.pem").write_bytes(content)
-    one_line_error(run("keys", "jwks", str(tmp_path / "key.pem"), "--kid", "k"), words)
+    key = tmp_path / "key.pem"
+    key.write_bytes(content)
+    one_line_error(run("keys", "jwks", str(key), "--kid", "k"), words)
+    card = tmp_path / "card.json"
+    card.write_text(json.dumps(good_card()), encoding="utf-8")
+    signed = run("sign", str(card), "--key", str(key), "--kid", "k")
+    one_line_error(signed, f"th-ext: error: --key {key}: ")  # the file named, as jwks names it
 
 
 @pytest.mark.parametrize(
