@@ -44,7 +44,7 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
-from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
+from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url, shown_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.net._fetch import Retry
 from th_ext.problems import Selection
@@ -244,7 +244,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     if len(unreachable) == len(wires):
         wire, reason = next(iter(unreachable.items()))
         raise AgentUnreachableError(
-            f"the agent cannot be reached at {redact_url(wire.url)}: {reason}"
+            f"the agent cannot be reached at {shown_url(wire.url)}: {reason}"
         )
     sent: Counter[str] = Counter()
     for group in groups:

@@ -22,7 +22,7 @@ from th_ext.dispatch import _verdict as verdict
 from th_ext.dispatch._jsonrpc import JsonRpcClient
 from th_ext.dispatch._plan import DispatchPlan
 from th_ext.dispatch._verdict import LiveCheck
-from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url
+from th_ext.net import HarRecorder, HeaderScope, client_options, shown_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.sources._source import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT
 
@@ -231,7 +231,7 @@ class _Run:
     def _unreachable(self, exchange: RpcExchange) -> None:
         """The first request found no server: nothing can be checked."""
         raise AgentUnreachableError(
-            f"the agent cannot be reached at {redact_url(self.request.url)}: {exchange.problem()}"
+            f"the agent cannot be reached at {shown_url(self.request.url)}: {exchange.problem()}"
         )
 
     def _take(self, checks: list[Check]) -> None:

@@ -14,7 +14,16 @@ from th_ext.net._har import (
     check_har_path,
     har_recording,
 )
-from th_ext.net._scope import HeaderScope, Origin, origin_of, redact, redact_url, url_problem
+from th_ext.net._scope import (
+    MAX_URL_LENGTH,
+    HeaderScope,
+    Origin,
+    origin_of,
+    redact,
+    redact_url,
+    shown_url,
+    url_problem,
+)
 
 if TYPE_CHECKING:
     import ssl
@@ -25,6 +34,7 @@ __all__ = [
     "HAR_MAX_HEADERS",
     "HAR_MAX_HEADER_VALUE",
     "HAR_MAX_TOTAL_BODY_BYTES",
+    "MAX_URL_LENGTH",
     "HarError",
     "HarRecorder",
     "HeaderScope",
@@ -35,6 +45,7 @@ __all__ = [
     "origin_of",
     "redact",
     "redact_url",
+    "shown_url",
     "ssl_context",
     "url_problem",
 ]

@@ -374,8 +374,12 @@ async def _exchange(  # noqa: PLR0917 (one private step of exchange_http)
         words = describe(exc)
         if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
             words = f"cannot connect ({words})"
+        if isinstance(exc, httpx.InvalidURL):  # what url_problem let through and httpx refuses
+            words = f"not a URL ({exc})"
         exchange.failure = redact(words)
-        exchange.unreachable = not exchange.answered and cannot_connect(exc)
+        exchange.unreachable = not exchange.answered and (
+            cannot_connect(exc) or isinstance(exc, httpx.InvalidURL)
+        )
 
 
 async def _read(  # noqa: PLR0917 (one private step of exchange_http)

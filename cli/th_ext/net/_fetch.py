@@ -38,7 +38,7 @@ from th_ext.net._exchange import (
     shorten,
 )
 from th_ext.net._har import HarEntry, HarRecorder
-from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url, url_problem
+from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url, shown_url, url_problem
 
 __all__ = [
     "BACKOFF_SECONDS",
@@ -241,7 +241,7 @@ def redirect_target(current: str, location: str, *, where: str | None = None) ->
         foreign = urlsplit(target).scheme.lower() not in ("http", "https")
     except ValueError:  # an IPv6 host without its closing bracket, which url_problem names
         target, foreign = location, False
-    to = shorten(redact_url(target), 120)
+    to = shown_url(target)
     if foreign:
         raise RedirectError(
             f"{where} redirects to {to}: only http and https redirects are followed",
@@ -261,7 +261,7 @@ def redirect_target(current: str, location: str, *, where: str | None = None) ->
 def check_url(url: str) -> str:
     """``url`` redacted, once it is known to be a URL a request can be sent to; else a
     one-line ``SourceArgumentError`` that says why (``url_problem``)."""
-    where = shorten(redact_url(url), 120)
+    where = shown_url(url)
     problem = url_problem(url)
     if problem:
         raise SourceArgumentError(f"{where}: {problem}")

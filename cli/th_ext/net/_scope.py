@@ -7,7 +7,16 @@ from collections.abc import Iterable
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-__all__ = ["HeaderScope", "Origin", "origin_of", "redact", "redact_url", "url_problem"]
+__all__ = [
+    "MAX_URL_LENGTH",
+    "HeaderScope",
+    "Origin",
+    "origin_of",
+    "redact",
+    "redact_url",
+    "shown_url",
+    "url_problem",
+]
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -43,10 +52,16 @@ def origin_of(url: str) -> Origin | None:
     return Origin(scheme, host, port if port is not None else _DEFAULT_PORTS[scheme])
 
 
+#: The longest URL a request can go to: httpx refuses a longer one (servers often stop at 8 KB).
+MAX_URL_LENGTH = 65_536
+
+
 def url_problem(url: str) -> str:
-    """Why a request cannot be sent to ``url``, in a few words; ``""`` when it can be: not a
-    URL at all (an IPv6 host without its closing bracket), a port that is not a number from 0
-    to 65535, or no host."""
+    """Why a request cannot be sent to ``url``, in a few words; ``""`` when it can be: longer
+    than ``MAX_URL_LENGTH``, not a URL at all (an IPv6 host without its closing bracket), a
+    port that is not a number from 0 to 65535, or no host."""
+    if len(url) > MAX_URL_LENGTH:
+        return f"the URL is longer than {MAX_URL_LENGTH:,} characters ({len(url):,})"
     try:
         parts = urlsplit(url)
     except ValueError as exc:
@@ -56,6 +71,12 @@ def url_problem(url: str) -> str:
     except ValueError:
         return "the port is not a number from 0 to 65535"
     return "" if parts.hostname else "the URL names no host"
+
+
+def shown_url(url: str, limit: int = 120) -> str:
+    """``url`` as a message shows it: credentials redacted, at most ``limit`` characters."""
+    shown = redact(url)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def redact_url(url: str) -> str:

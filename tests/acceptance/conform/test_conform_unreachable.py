@@ -66,14 +66,23 @@ def unreachable_urls(kind: str, agent: DemoServer, closed: int, silent: int) -> 
         # URLs of the right form that no request can be sent to
         "bracket": ["http://[::1/a2a", "http://[::1/rest"],
         "port": ["http://127.0.0.1:99999/a2a", "http://127.0.0.1:65536/rest"],
+        "long": [LONG + "/a2a", LONG + "/rest"],
+        "control": ["http://127.0.0.1:9/a\x7fb/a2a", "http://127.0.0.1:9/a\x7fb/rest"],
     }[kind]
 
 
-KINDS = ["refused", "dns", "tls", "timeout", "bracket", "port"]
+KINDS = ["refused", "dns", "tls", "timeout", "bracket", "port", "long", "control"]
+#: A URL longer than any a request can go to (httpx refuses it: "URL too long").
+LONG = "http://127.0.0.1:9/" + "a" * 70_000
 #: What the one line says for each kind of URL no request can be sent to.
 UNSENDABLE = {
     "bracket": "http://[::1/a2a: not a URL (Invalid IPv6 URL)",
     "port": "http://127.0.0.1:99999/a2a: the port is not a number from 0 to 65535",
+    "long": f"{LONG[:119]}…: the URL is longer than 65,536 characters (70,023)",
+    "control": (
+        "http://127.0.0.1:9/a\\x7fb/a2a: not a URL (Invalid non-printable ASCII character in "
+        "URL, '\\x7f' at position 20.)"
+    ),
 }
 
 

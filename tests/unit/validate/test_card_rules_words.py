@@ -31,6 +31,7 @@ def unusable_urls(c: Card) -> None:
     c["supportedInterfaces"][0]["url"] = "http://[::1/a2a"
     c["provider"] = {"url": "https://agent.example:65536/", "organization": "Example"}
     c["documentationUrl"] = "http://:80/docs"
+    c["iconUrl"] = "https://agent.example/" + "a" * 70_000  # longer than httpx takes
 
 
 def a2a_0_2_card(c: Card) -> None:
@@ -161,6 +162,15 @@ EXPECTED: dict[Callable[[Card], None], list[tuple[str, str, str, str, str, bool]
             "invalid-url",
             "/documentationUrl",
             "'documentationUrl' is not a URL a client can use: the URL names no host",
+            "use a full URL such as https://agent.example/a2a (a port from 1 to 65535)",
+            False,
+        ),
+        (
+            "warning",
+            "invalid-url",
+            "/iconUrl",
+            "'iconUrl' is not a URL a client can use: the URL is longer than 65,536 characters "
+            "(70,022)",
             "use a full URL such as https://agent.example/a2a (a port from 1 to 65535)",
             False,
         ),
