@@ -137,7 +137,7 @@ async def fetch_async(
                     if current == url:
                         raise
                     if isinstance(exc, RedirectError):  # begins with current (redirect_target)
-                        rest = str(exc).removeprefix(redact_url(current))
+                        rest = str(exc).removeprefix(shown_url(current))
                         raise _reworded(exc, f"{_chain(url, current, seen)}, which{rest}") from None
                     hops = "" if len(seen) == 2 else f" {len(seen) - 1} times, last"
                     raise _reworded(exc, f"{redact_url(url)} redirects{hops} to {exc}") from None
@@ -148,7 +148,7 @@ async def fetch_async(
                     )
                 current = _follow(url, current, location, seen, max_redirects, same_origin)
     except TimeoutError:
-        raise FetchTimeoutError(f"{redact_url(current)}: {deadline.message}") from None
+        raise FetchTimeoutError(f"{shown_url(current)}: {deadline.message}") from None
 
 
 def fetch(
@@ -202,9 +202,9 @@ def _follow(  # noqa: PLR0917 (one private step of fetch_async)
 ) -> str:
     """The URL a redirect to ``location`` leads to, once it passes the redirect policy. A
     refusal after the first hop names ``first`` and the hops that led to ``current``."""
-    where = redact_url(current) if current == first else f"{_chain(first, current, seen)}, which"
+    where = shown_url(current) if current == first else f"{_chain(first, current, seen)}, which"
     target = redirect_target(current, location, where=where)
-    to = redact_url(target)
+    to = shown_url(target)
     if same_origin and origin_of(target) != origin_of(first):
         raise RedirectError(
             f"{where} redirects to {to}, on another origin: not followed",
@@ -227,15 +227,15 @@ def _follow(  # noqa: PLR0917 (one private step of fetch_async)
 def _chain(first: str, current: str, seen: list[str]) -> str:
     """``first redirects to current``, with the number of hops when there were more than one."""
     hops = "" if len(seen) == 2 else f" {len(seen) - 1} times, last"
-    return f"{redact_url(first)} redirects{hops} to {redact_url(current)}"
+    return f"{shown_url(first)} redirects{hops} to {shown_url(current)}"
 
 
 def redirect_target(current: str, location: str, *, where: str | None = None) -> str:
     """Where a redirect from ``current`` to ``location`` leads, or a ``RedirectError``: a
     target that is not http or https (``data:``, ``file:``, ``javascript:``...) is
     ``redirect-not-http``; one no request can go to (``url_problem``, then httpx's own parse)
-    is ``bad-redirect``. The message begins with ``where`` (``current``, redacted, by default)."""
-    where = where or redact_url(current)
+    is ``bad-redirect``. The message begins with ``where`` (``shown_url(current)`` by default)."""
+    where = where or shown_url(current)
     try:
         target = urljoin(current, location)
         foreign = urlsplit(target).scheme.lower() not in ("http", "https")

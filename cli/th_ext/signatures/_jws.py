@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import SourceError, ThExtError
-from th_ext.net import HeaderScope, origin_of, redact_url
+from th_ext.net import HeaderScope, origin_of, redact_url, shown_url
 from th_ext.problems._problem import Problem
 from th_ext.signatures._canonical import (
     CanonicalFormError,
@@ -375,7 +375,7 @@ class _Verifier:
                         keys.append(key)
                         sources.append(fetched.source)
                 if not keys:
-                    unreached = f"jku {redact_url(jku)} has no key {kid!r}"
+                    unreached = f"jku {shown_url(jku)} has no key {kid!r}"
         elif jku is not None:
             unreached = "its jku is not a string"
         return keys, sources, unreached
@@ -387,7 +387,7 @@ class _Verifier:
         return self.fetched[jku]
 
     def _read_jku(self, jku: str) -> KeySet | str:
-        shown = redact_url(jku)
+        shown = shown_url(jku)
         if not self.options.fetch_keys:
             return f"jku {shown} not contacted (--fetch-keys not given)"
         card_url = self.options.card_url

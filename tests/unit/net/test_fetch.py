@@ -403,6 +403,27 @@ def test_the_redirect_policy(serve: Serve, targets: dict[str, str], code: str, s
     assert said in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("targets", "code"),
+    [
+        ({"/a": "/" + "b" * 20_000, "/" + "b" * 20_000: "/a"}, "redirect-loop"),
+        ({"/a": "/" + "b" * 20_000, "/" + "b" * 20_000: "ftp://x/" + "c" * 20_000}, None),
+        ({"/a": "http://127.0.0.1:99999/" + "b" * 20_000}, "bad-redirect"),
+    ],
+    ids=["loop", "not-http", "bad-port"],
+)
+def test_a_refused_redirect_shows_each_url_cut_to_a_line(
+    serve: Serve, targets: dict[str, str], code: str | None
+) -> None:
+    """A server chooses its Location: 20,000 characters of it are not repeated in the line."""
+    server: RawServer = serve(_redirects(targets))
+    with pytest.raises(RedirectError) as raised:
+        get(server.base_url + "/a")
+    assert raised.value.code == (code or "redirect-not-http")
+    assert len(str(raised.value)) < 500, str(raised.value)[:300]
+    assert "…" in str(raised.value)
+
+
 def test_five_redirects_are_allowed_and_six_are_not(serve: Serve) -> None:
     server: RawServer = serve(_redirects({f"/{n}": f"/{n + 1}" for n in range(5)}))
     assert len(get(server.base_url + "/0").redirects) == 5
