@@ -17,6 +17,7 @@ from th_ext.checks._observe import (
     stream_order_check,
     task_of,
 )
+from th_ext.problems._text import quoted
 
 _TERMINAL = frozenset(
     {"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"}
@@ -119,7 +120,7 @@ def command_checks(obs: Observation, name: str) -> list[Check]:
     checks.append(_placement(obs, reply, message, name))
     checks.append(_both_places(obs, reply, message))
     role = message.get("role")
-    checks.append(check(obs, "CMD-9", role == "ROLE_AGENT", f"role {role!r}"))
+    checks.append(check(obs, "CMD-9", role == "ROLE_AGENT", f"role {quoted(role)}"))
     checks.append(_names_task(obs, reply, message))
     checks.append(_state_unchanged(obs, reply))
     if obs.stream:
@@ -157,10 +158,10 @@ def _placement(
             "neither the reply message's metadata nor the status update's holds command, so "
             "a client takes this answer for the model's",
         )
-    wrong = [f"{where} is {found!r}" for where, found in places.items() if found != name]
+    wrong = [f"{where} is {quoted(found)}" for where, found in places.items() if found != name]
     if wrong:
-        return check(obs, "CMD-3", False, "; ".join(wrong) + f", not {name!r}")
-    return check(obs, "CMD-3", True, f"{' and '.join(places)} name {name!r}")
+        return check(obs, "CMD-3", False, "; ".join(wrong) + f", not {quoted(name)}")
+    return check(obs, "CMD-3", True, f"{' and '.join(places)} name {quoted(name)}")
 
 
 def _places(obs: Observation, reply: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
@@ -221,7 +222,8 @@ def _names_task(obs: Observation, reply: dict[str, Any], message: dict[str, Any]
         obs,
         "CMD-11",
         ok,
-        f"message taskId {message.get('taskId')!r}, contextId {message.get('contextId')!r}",
+        f"message taskId {quoted(message.get('taskId'))}, "
+        f"contextId {quoted(message.get('contextId'))}",
     )
 
 
@@ -327,7 +329,7 @@ async def task_ref_check(wire: TaskReader, obs: Observation, reply: dict[str, An
     if ref is None:
         return check(obs, "CMD-4", None, "the command started no sub-task (no task_ref)")
     if not isinstance(ref, str) or not ref:
-        return check(obs, "CMD-4", False, f"task_ref {ref!r} is not a task id")
+        return check(obs, "CMD-4", False, f"task_ref {quoted(ref)} is not a task id")
     exchange = await wire.get_task(ref)
     task = exchange.results[0] if exchange.ok and exchange.results else None
     if isinstance(task, dict) and task.get("id") == ref:

@@ -12,6 +12,7 @@ from th_ext.checks._observe import (
     metadata,
     task_of,
 )
+from th_ext.problems._text import quoted
 
 __all__ = ["ordinary_checks", "stale_task_metadata"]
 
@@ -29,11 +30,13 @@ def ordinary_checks(obs: Observation, requirement: str) -> list[Check]:
             continue  # a stream's Task shows the task as it was before this message
         event = result[kind]
         if kind == "statusUpdate" and "command" in metadata(event):
-            flagged.append(f"a status update has metadata.command {metadata(event)['command']!r}")
+            flagged.append(
+                f"a status update has metadata.command {quoted(metadata(event)['command'])}"
+            )
         message = event if kind == "message" else message_of(event)
         if "command" in metadata(message):
             where = "the task's status.message" if kind == "task" else f"a {kind} message"
-            flagged.append(f"{where} has metadata.command {metadata(message)['command']!r}")
+            flagged.append(f"{where} has metadata.command {quoted(metadata(message)['command'])}")
     if flagged:
         return [check(obs, requirement, False, "answered as a command: " + "; ".join(flagged))]
     kept, seen = _as_sent(obs)
@@ -89,6 +92,6 @@ def stale_task_metadata(obs: Observation) -> str | None:
         return None
     return (
         f"{obs.binding}: after an ordinary message the task's metadata still holds command "
-        f"{command!r} from an earlier update; conform (like every client) ignores it and reads "
-        "status.message.metadata"
+        f"{quoted(command)} from an earlier update; conform (like every client) ignores it and "
+        "reads status.message.metadata"
     )

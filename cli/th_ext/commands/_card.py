@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from th_ext.commands._entry import EXTENSION_URI, entry_fault, listed_twice, repeated_names
+from th_ext.problems._text import quoted
 
 __all__ = [
     "CardCommand",
@@ -82,7 +83,7 @@ def read_card_commands(card: Any, uri: str = EXTENSION_URI) -> CardCommands:
             problems=(f"{at}/commands: params.commands is not a list",),
         )
     problems = [
-        f"{at}/{_escaped(key)}: params has an unknown field {key!r}"
+        f"{at}/{_escaped(key)}: params has an unknown field {quoted(key)}"
         for key in params
         if key != "commands"
     ]

@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from th_ext.problems._text import quoted
+
 __all__ = [
     "COMMAND_NAME_PATTERN",
     "ENTRY_FIELDS",
@@ -42,28 +44,28 @@ def is_command_name(value: object) -> bool:
 
 def name_mismatch(name: object) -> str:
     """What is wrong with a listed name that breaks the rule."""
-    return f"name {name!r} does not match {NAME_RULE}"
+    return f"name {quoted(name)} does not match {NAME_RULE}"
 
 
 def name_requirement(name: object) -> str:
     """Why a program may not register or answer with ``name``."""
-    return f"command name {name!r} must match {NAME_RULE}"
+    return f"command name {quoted(name)} must match {NAME_RULE}"
 
 
 def duplicate_message(name: str, first: int) -> str:
     """What is wrong with a name listed again after index ``first``, in a report."""
-    return f"command {name!r} is already registered at index {first}"
+    return f"command {quoted(name)} is already registered at index {first}"
 
 
 def listed_twice(name: str) -> str:
     """What is wrong with a name listed again, for a client that leaves the entry out."""
-    return f"{name!r} is listed twice"
+    return f"{quoted(name)} is listed twice"
 
 
 def runs_on_message(name: object) -> str:
     """Why an entry with ``runsOn`` does not belong on a commands v1 card, and the ways out."""
     return (
-        f"command {name!r} carries runsOn: tiny-harness 0.9 writes runsOn for a command the "
+        f"command {quoted(name)} carries runsOn: tiny-harness 0.9 writes runsOn for a command the "
         "client runs itself; commands v1 as published does not allow it"
     )
 
@@ -76,16 +78,16 @@ def entry_fault(raw: Any) -> str | None:
         return runs_on_message(raw.get("name"))
     unknown = sorted(set(raw) - ENTRY_FIELDS)
     if unknown:
-        return f"unknown field {unknown[0]!r}"
+        return f"unknown field {quoted(unknown[0])}"
     name = raw.get("name")
     if not isinstance(name, str):
         return "name is missing or not a string"
     if not is_command_name(name):
         return name_mismatch(name)
     if not isinstance(raw.get("description"), str):
-        return f"{name!r} has no description"
+        return f"{quoted(name)} has no description"
     if not isinstance(raw.get("argument_hint", ""), str):
-        return f"{name!r}: argument_hint is not a string"
+        return f"{quoted(name)}: argument_hint is not a string"
     return None
 
 

@@ -27,7 +27,7 @@ from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._verdict import task_id_of
 from th_ext.net import redact_url
 from th_ext.net._exchange import FINAL_STATES
-from th_ext.problems._text import clean
+from th_ext.problems._text import clean, quoted
 
 if TYPE_CHECKING:
     import httpx
@@ -311,9 +311,9 @@ def _event(result: Any) -> str:
         if text:
             words.append(repr(text if len(text) <= _TEXT else text[: _TEXT - 1] + "…"))
         if "command" in metadata(message):
-            words.append(f"message metadata.command={metadata(message)['command']!r}")
+            words.append(f"message metadata.command={quoted(metadata(message)['command'])}")
     if kind != "message" and "command" in metadata(event):
-        words.append(f"metadata.command={metadata(event)['command']!r}")
+        words.append(f"metadata.command={quoted(metadata(event)['command'])}")
     return " ".join(words)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from th_ext.dispatch._answer import read_answer
 from th_ext.net._exchange import RpcExchange, exchange_http
+from th_ext.problems._text import quoted
 
 if TYPE_CHECKING:
     import httpx
@@ -87,7 +88,9 @@ def _take(exchange: RpcExchange, data: bytes) -> None:
         return
     expected = exchange.request.get("id")
     if value.get("id") != expected and not (value.get("id") is None and "error" in value):
-        exchange.failure = f"the answer has id {value.get('id')!r}, not the request's {expected!r}"
+        exchange.failure = (
+            f"the answer has id {quoted(value.get('id'))}, not the request's {quoted(expected)}"
+        )
         return
     if "error" in value:
         error = value["error"]

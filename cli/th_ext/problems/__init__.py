@@ -12,7 +12,7 @@ from th_ext.problems._problem import (
     error_code,
     error_record,
 )
-from th_ext.problems._text import clean, closest_name, escape_unsafe
+from th_ext.problems._text import clean, closest_name, cut, escape_unsafe, quoted
 
 __all__ = [
     "CODES",
@@ -24,7 +24,9 @@ __all__ = [
     "Severity",
     "clean",
     "closest_name",
+    "cut",
     "error_code",
     "error_record",
     "escape_unsafe",
+    "quoted",
 ]

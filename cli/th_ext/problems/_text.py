@@ -9,7 +9,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from unicodedata import normalize
 
-__all__ = ["clean", "closest_name", "escape_unsafe"]
+__all__ = ["clean", "closest_name", "cut", "escape_unsafe", "quoted"]
 
 # Pattern texts, not compiled patterns: ``re`` compiles each on the first string that needs it
 # (and caches it), so a run that prints only printable text never pays for compiling them.
@@ -24,6 +24,19 @@ _ESCAPE_SEQUENCES = (
 _SPACES = r"[\t\n\v\f\r\x85\u2028\u2029]"
 _INVISIBLE = r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]"
 _SURROGATES = r"[\ud800-\udfff]"
+
+
+def quoted(value: object, limit: int = 80) -> str:
+    """``repr(value)`` for a message, at most ``limit`` characters: a card or an agent may send
+    a name of megabytes, and a message names it rather than repeats it."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 2]}…{text[-1]}"
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` when it has at most ``limit`` characters, else its start and ``…`` (a line a
+    person reads: a pointer or a name from a card)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def clean(text: str) -> str:

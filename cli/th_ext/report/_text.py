@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from th_ext.net import redact_url
-from th_ext.problems import LAYERS, Problem, clean
+from th_ext.problems import LAYERS, Problem, clean, cut
 
 if TYPE_CHECKING:
     from th_ext.batch import Statistics, Summary
@@ -150,15 +150,17 @@ def _summary_lines(report: Report) -> list[str]:
     card: dict[str, Any] | None = report.card
     if card is None:
         return []
-    name = clean(card.get("name") or "(no name)")
-    version = clean(card.get("version") or "?")
+    name = _named(card.get("name") or "(no name)")
+    version = _named(card.get("version") or "?")
     lines = [f"  card        {name} {version}"]
     for interface in card.get("interfaces", []):
-        parts = [interface.get(k, "?") for k in ("protocolBinding", "url", "protocolVersion")]
-        lines.append(f"  interface   {clean(parts[0])} {clean(parts[1])} (A2A {clean(parts[2])})")
+        binding, url, version = (
+            interface.get(k, "?") for k in ("protocolBinding", "url", "protocolVersion")
+        )
+        lines.append(f"  interface   {_named(binding)} {_named(url, 120)} (A2A {_named(version)})")
     skills = card.get("skills", [])
     if skills:
-        lines.append(f"  skills      {clean(', '.join(skills))}")
+        lines.append(f"  skills      {_listing(skills)}")
     for extension in report.extensions:
         uri = clean(extension["uri"])
         if not extension.get("checked"):
@@ -168,11 +170,20 @@ def _summary_lines(report: Report) -> list[str]:
         if "commands" not in extension:  # an extension without commands (media/v1)
             continue
         commands = extension["commands"]
-        shown = ", ".join(clean(c) for c in commands[:_SHOWN_COMMANDS])
-        more = f", … ({len(commands)} in all)" if len(commands) > _SHOWN_COMMANDS else ""
-        listed = f": {shown}{more}" if commands else ""
+        listed = f": {_listing(commands)}" if commands else ""
         lines.append(f"              {len(commands)} command{'s' * (len(commands) != 1)}{listed}")
     return lines
+
+
+def _named(text: str, limit: int = 80) -> str:
+    """A name from the card for the summary: cleaned, at most ``limit`` characters."""
+    return cut(clean(text), limit)
+
+
+def _listing(names: list[str]) -> str:
+    """The first names of a card's list, each cut to a line's share, and how many in all."""
+    shown = ", ".join(_named(name, 40) for name in names[:_SHOWN_COMMANDS])
+    return shown + (f", … ({len(names)} in all)" if len(names) > _SHOWN_COMMANDS else "")
 
 
 def _counts(problems: list[Problem]) -> str:
@@ -199,7 +210,7 @@ def _problem_lines(problem: Problem, report: Report, style: _Style) -> list[str]
     else:
         marked = style.red(label) if report.fails(problem) else style.yellow(label)
     if problem.path:
-        where = f" at {clean(problem.path)}"
+        where = f" at {cut(clean(problem.path), 120)}"
     else:
         where = "" if problem.layer == "source" else " at (the whole document)"
     if problem.line is not None:
@@ -261,7 +272,9 @@ def check_line(check: Check, shared: set[str]) -> str:
     """``binding mode, scenario: detail``; with the interface's URL when its binding has more
     than one interface (``shared``)."""
     where = (
-        f"{check.binding} {clean(check.interface)}" if check.binding in shared else check.binding
+        f"{check.binding} {_named(check.interface, 120)}"
+        if check.binding in shared
+        else check.binding
     )
     return f"{where} {check.mode}, {clean(check.scenario)}: {clean(check.detail)}"
 
@@ -272,10 +285,10 @@ def interface_table(report: ConformReport, color: bool = False) -> list[str]:
 
     rows = interface_rows(report)
     width = max((len(row.binding) for row in rows), default=0)
-    url_width = max((len(clean(row.url)) for row in rows), default=0)
+    url_width = max((len(_named(row.url, 120)) for row in rows), default=0)
     lines = ["interfaces"]
     for row in rows:
-        head = f"  {row.binding:<{width}}  {clean(row.url):<{url_width}}  "
+        head = f"  {row.binding:<{width}}  {_named(row.url, 120):<{url_width}}  "
         if row.status in ("unreachable", "not checked"):
             lines.append(head + f"{row.status}: {clean(row.reason)}")
             continue
@@ -293,7 +306,7 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
     bindings = [i.binding for i in agent.interfaces if i.status == "checked"]
     shared = {b for b in bindings if bindings.count(b) > 1}
     lines = [
-        f"conform {clean(agent.name)} ({clean(agent.card_url)})",
+        f"conform {_named(agent.name)} ({clean(agent.card_url)})",
         f"  extension  {agent.extension_uri}",
         "  bindings   "
         + ", ".join(agent.bindings_checked)

@@ -14,7 +14,7 @@ from jsonschema.protocols import Validator
 from th_ext._deadline import Deadline
 from th_ext.net import url_problem
 from th_ext.problems._problem import Problem
-from th_ext.problems._text import closest_name
+from th_ext.problems._text import closest_name, quoted
 from th_ext.validate._a2a_model import MESSAGES, ROOT, Field
 from th_ext.validate._card_schema import binding, card_schema
 from th_ext.validate._limits import MAX_PER_LAYER, ProblemList, TooManyProblems
@@ -444,7 +444,7 @@ def _fields(value: Any, message: str, path: Path, found: list[Problem], old: str
                 _warning(
                     "unknown-field",
                     (*path, key),
-                    f"{key!r} is not an A2A 1.0 field here; clients will ignore it",
+                    f"{quoted(key)} is not an A2A 1.0 field here; clients will ignore it",
                     _unknown_hint(key, fields),
                     at_key=True,
                 )
@@ -471,7 +471,7 @@ def _old_field(key: str, fate: str, path: Path, found: list[Problem], old: str) 
                 "info",
                 "a2a-0.3-compat-field",
                 pointer(path),
-                f"{key!r} is an A2A 0.3 field, kept for the card's 0.3 interface",
+                f"{quoted(key)} is an A2A 0.3 field, kept for the card's 0.3 interface",
                 "nothing to do while the agent serves A2A 0.3 too; " + fate,
                 "card",
                 at_key=True,
@@ -482,7 +482,7 @@ def _old_field(key: str, fate: str, path: Path, found: list[Problem], old: str) 
         _warning(
             "a2a-0.3-field",
             path,
-            f"{key!r} is an A2A 0.3 field that 1.0 no longer has",
+            f"{quoted(key)} is an A2A 0.3 field that 1.0 no longer has",
             fate,
             at_key=True,
         )
@@ -524,8 +524,8 @@ def _interfaces(interfaces: Any, found: list[Problem]) -> None:
                     _warning(
                         "unknown-protocol-binding",
                         (*path, "protocolBinding"),
-                        f"protocol binding {binding_name!r} is not JSONRPC, GRPC, HTTP+JSON or "
-                        "a URI",
+                        f"protocol binding {quoted(binding_name)} is not JSONRPC, GRPC, HTTP+JSON "
+                        "or a URI",
                         "use one of the standard bindings (upper case) or a URI for a custom one",
                     )
                 )
@@ -564,7 +564,7 @@ def _loose_url(
         _warning(
             "invalid-url",
             (*path, key),
-            f"{key!r} is not an absolute http(s) URL",
+            f"{quoted(key)} is not an absolute http(s) URL",
             "use a full URL such as https://agent.example/a2a",
         )
     )
@@ -581,7 +581,7 @@ def _unsendable_url(holder: dict[str, Any], key: str, path: Path, found: list[Pr
             _warning(
                 "invalid-url",
                 (*path, key),
-                f"{key!r} is not a URL a client can use: {problem}",
+                f"{quoted(key)} is not a URL a client can use: {problem}",
                 "use a full URL such as https://agent.example/a2a (a port from 1 to 65535)",
             )
         )
@@ -598,7 +598,7 @@ def _skills(skills: Any, found: list[Problem]) -> None:
                 _warning(
                     "duplicate-skill-id",
                     ("skills", index, "id"),
-                    f"skill id {skill_id!r} is used by an earlier skill",
+                    f"skill id {quoted(skill_id)} is used by an earlier skill",
                     "give every skill its own id",
                 )
             )

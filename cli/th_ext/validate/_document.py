@@ -14,6 +14,7 @@ from th_ext._deadline import Deadline
 from th_ext._exceptions import CardDocumentError
 from th_ext.net import HarRecorder, HeaderScope
 from th_ext.problems._problem import Problem
+from th_ext.problems._text import quoted
 from th_ext.sources._source import SourceBytes, SourceLimits, read_source
 from th_ext.validate._limits import MAX_PER_CODE, ProblemList, TooManyProblems
 from th_ext.validate._positions import PathPart, children, iter_paths, pointer
@@ -375,7 +376,7 @@ class _RepeatedKeys:
                     _error(
                         "duplicate-key",
                         pointer((*path, key)),
-                        f"the key {key!r} appears more than once in this object",
+                        f"the key {quoted(key)} appears more than once in this object",
                         "keep one; parsers disagree on which of the values wins",
                     )
                 )

@@ -19,6 +19,7 @@ from th_ext.commands._entry import (
     runs_on_message,
 )
 from th_ext.problems._problem import Problem
+from th_ext.problems._text import quoted
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._positions import pointer
 from th_ext.validate._schema import ParamsSchema
@@ -80,7 +81,7 @@ def _version_difference(candidate: str, known: str) -> str | None:
         return f"a missing version segment (/{version})"
     head, _, other = candidate.rpartition("/")
     if head.lower() == parent.lower() and other and urlsplit(candidate).path:
-        return f"its version segment ({other!r} instead of {version!r})"
+        return f"its version segment ({quoted(other)} instead of {quoted(version)})"
     return None
 
 

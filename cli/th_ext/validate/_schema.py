@@ -22,7 +22,7 @@ from referencing.jsonschema import DRAFT202012
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SchemaError, SourceError
 from th_ext.problems._problem import Layer, Problem
-from th_ext.problems._text import closest_name
+from th_ext.problems._text import closest_name, quoted
 from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._card_schema import URL_PATTERN
 from th_ext.validate._document import json_type, parse_document
@@ -252,7 +252,7 @@ def problems_for(
             return [
                 _problem(
                     (*path, key),
-                    f"{key!r} is not a key this object may have",
+                    f"{quoted(key)} is not a key this object may have",
                     _unknown_key_hint(key, allowed),
                     layer,
                     at_key=True,
@@ -269,7 +269,7 @@ def problems_for(
             return [
                 _problem(
                     (*path, key),
-                    f"the required {'field' if card else 'key'} {key!r} is missing",
+                    f"the required {'field' if card else 'key'} {quoted(key)} is missing",
                     f"add {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}",
                     layer,
                     code="missing-field" if card else "schema-violation",

@@ -1,0 +1,66 @@
+"""A card's names and lists of any length: a report names them, it does not repeat them. Every
+line a person reads stays short however long the card's strings are, or however many skills."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.acceptance.hostile.conftest import EXAMPLE_CARD, Result
+from th_ext.problems import quoted
+
+LONG = "x" * 200_000
+
+
+def _long_card() -> dict[str, Any]:
+    """The example card with a 200,000-character name and version, two commands of that name
+    (a duplicate), 10,000 skills, and unknown keys and a binding of that length."""
+    card: dict[str, Any] = json.loads(EXAMPLE_CARD.read_text(encoding="utf-8"))
+    card["name"] = card["version"] = LONG
+    card["skills"] = [dict(card["skills"][0], id=f"skill-{n}") for n in range(10_000)]
+    card["skills"].append(dict(card["skills"][0], id=LONG))
+    card["skills"].append(dict(card["skills"][0], id=LONG))
+    commands = card["capabilities"]["extensions"][0]["params"]["commands"]
+    commands[1]["name"] = commands[2]["name"] = "y" * 200_000
+    card[LONG] = 1
+    card["supportedInterfaces"].append(dict(card["supportedInterfaces"][0], protocolBinding=LONG))
+    return card
+
+
+@pytest.mark.parametrize("output_format", ["text", "concise", "github"])
+def test_every_line_of_a_validate_report_is_short(
+    th_ext: Callable[..., Result], tmp_path: Path, output_format: str
+) -> None:
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(_long_card()), encoding="utf-8")
+    result = th_ext("validate", str(path), "-f", output_format)
+    assert result.exit_code == 1, result.stderr
+    longest = max(result.stdout.splitlines(), key=len)
+    assert len(longest) < 600, longest[:200]  # a file name, a message and a hint at most
+    codes = {"duplicate-command", "duplicate-skill-id", "unknown-field", "unknown-protocol-binding"}
+    assert all(code in result.stdout for code in codes)
+    if output_format == "text":
+        assert "… (10002 in all)" in result.stdout  # the skills: the first ten, and how many
+
+
+def test_the_commands_warnings_name_a_long_command_in_a_line(
+    th_ext: Callable[..., Result], tmp_path: Path
+) -> None:
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(_long_card()), encoding="utf-8")
+    result = th_ext("commands", str(path))
+    warnings = result.stderr.splitlines()
+    assert warnings and all(len(line) < 300 for line in warnings), warnings[0][:200]
+    assert "is listed twice" in result.stderr
+
+
+def test_quoted_keeps_a_short_value_whole_and_cuts_a_long_one_keeping_its_quote() -> None:
+    assert quoted("model") == "'model'"
+    assert quoted(None) == "None"
+    assert quoted("x" * 78) == repr("x" * 78)  # 80 characters with its quotes
+    assert quoted("x" * 79) == "'" + "x" * 77 + "…'"
+    assert len(quoted(LONG)) == 80 and quoted(LONG, 20) == "'" + "x" * 17 + "…'"
