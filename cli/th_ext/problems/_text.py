@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
-from unicodedata import normalize
+from unicodedata import is_normalized, normalize
 
 __all__ = ["clean", "closest_name", "cut", "escape_unsafe", "quoted"]
 
@@ -28,8 +28,11 @@ _SURROGATES = r"[\ud800-\udfff]"
 
 def quoted(value: object, limit: int = 80) -> str:
     """``repr(value)`` for a message, at most ``limit`` characters: a card or an agent may send
-    a name of megabytes, and a message names it rather than repeats it."""
-    text = repr(value)
+    a name of megabytes, and a message names it rather than repeats it. A string that is not in
+    Unicode's composed form (NFC) is written with escapes (``'cafe\\u0301'``), so two keys that
+    differ only in their normalisation do not read alike."""
+    composed = not isinstance(value, str) or is_normalized("NFC", value)
+    text = repr(value) if composed else ascii(value)
     return text if len(text) <= limit else f"{text[: limit - 2]}…{text[-1]}"
 
 

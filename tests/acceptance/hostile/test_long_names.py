@@ -64,3 +64,15 @@ def test_quoted_keeps_a_short_value_whole_and_cuts_a_long_one_keeping_its_quote(
     assert quoted("x" * 78) == repr("x" * 78)  # 80 characters with its quotes
     assert quoted("x" * 79) == "'" + "x" * 77 + "…'"
     assert len(quoted(LONG)) == 80 and quoted(LONG, 20) == "'" + "x" * 17 + "…'"
+
+
+def test_two_keys_that_differ_only_in_normalisation_do_not_read_alike(
+    th_ext: Callable[..., Result], tmp_path: Path
+) -> None:
+    text = EXAMPLE_CARD.read_text(encoding="utf-8").rstrip().removesuffix("}")
+    path = tmp_path / "card.json"
+    path.write_text(text + ', "caf\u00e9": 1, "cafe\u0301": 2}', encoding="utf-8")
+    result = th_ext("validate", str(path), "-f", "concise")
+    assert "warning unknown-field 'café' is not an A2A 1.0 field" in result.stdout
+    assert "warning unknown-field 'cafe\\u0301' is not an A2A 1.0 field" in result.stdout
+    assert quoted("cafe\u0301") == "'cafe\\u0301'" and quoted("caf\u00e9") == "'café'"
