@@ -199,7 +199,12 @@ def parse_http_date(text: str) -> datetime:
         raise MalformedHeaderError("it is not an HTTP date") from None
     if when.tzinfo is not None and when.utcoffset() != UTC.utcoffset(None):
         raise MalformedHeaderError("it is not in GMT, as an HTTP date must be")
-    if when.tzinfo is None or email.utils.format_datetime(when, usegmt=True) != text:
+    written = email.utils.format_datetime(when, usegmt=True) if when.tzinfo else ""
+    if written[3:] == text[3:] and written[:3].lower() != text[:3].lower():  # another weekday
+        raise MalformedHeaderError(
+            f"its day of the week is {text[:3]}, but {written[5:16]} is a {written[:3]}"
+        )
+    if when.tzinfo is None or written != text:
         raise MalformedHeaderError(
             "it is not in the IMF-fixdate form an HTTP date is sent in "
             "(such as 'Sun, 06 Nov 1994 08:49:37 GMT')"

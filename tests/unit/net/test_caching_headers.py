@@ -121,7 +121,9 @@ def test_an_imf_fixdate_is_read_and_written_back_the_same() -> None:
         ("Sunday, 06-Nov-94 08:49:37 GMT", "it is not in the IMF-fixdate form"),
         ("Sun Nov  6 08:49:37 1994", "it is not in the IMF-fixdate form"),
         ("Sun, 06 Nov 1994 08:49:37 -0000", "it is not in the IMF-fixdate form"),
-        ("Mon, 06 Nov 1994 08:49:37 GMT", "it is not in the IMF-fixdate form"),  # a Sunday
+        ("Mon, 06 Nov 1994 08:49:37 GMT", "its day of the week is Mon, but 06 Nov 1994 is a Sun"),
+        ("Sun, 06 Nov 2094 08:49:37 GMT", "its day of the week is Sun, but 06 Nov 2094 is a Sat"),
+        ("sun, 06 Nov 1994 08:49:37 GMT", "it is not in the IMF-fixdate form"),  # its case
         ("x" * 100_000, "it is 100000 characters long: no HTTP date is"),
     ],
 )
