@@ -17,6 +17,7 @@ MAX_LINE = 8 * 1024
 """The longest line of a list (bytes): far beyond any URL a server accepts."""
 _CHUNK = 64 * 1024
 _BATCHES_AHEAD = 4  # chunks read ahead of the loop: the bound on a list's memory
+_BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark, which some editors write first
 
 ListEntry = str | SourceArgumentError
 """A source, or the error of a line that cannot be one."""
@@ -31,7 +32,8 @@ def split_lines(
     dropped up to the next newline and it becomes one error entry. With ``stdin`` (the list is
     standard input) a line ``-`` is an error entry too. A list whose first source begins with
     ``{`` or ``[`` is a JSON document (a card given to ``--from`` by mistake):
-    ``SourceUnreadableError``, before any line of it is checked as a source.
+    ``SourceUnreadableError``, before any line of it is checked as a source. A UTF-8 byte order
+    mark at the start of the list (as editors on Windows write one) is not part of its first line.
     """
     pending = b""
     number = 0
@@ -47,7 +49,7 @@ def split_lines(
                 overlong = False
                 batch.append(_too_long(name, number))
                 continue
-            entry = _entry(line, name, number, stdin)
+            entry = _entry(line.removeprefix(_BOM) if number == 1 else line, name, number, stdin)
             if entry is not None:
                 if first:
                     _refuse_json_document(entry, name)
@@ -62,7 +64,9 @@ def split_lines(
     if overlong:
         yield [_too_long(name, number + 1)]
     elif pending:
-        entry = _entry(pending, name, number + 1, stdin)
+        entry = _entry(
+            pending.removeprefix(_BOM) if number == 0 else pending, name, number + 1, stdin
+        )
         if entry is not None:
             if first:
                 _refuse_json_document(entry, name)

@@ -28,6 +28,23 @@ def test_lines_comments_and_blanks() -> None:
     assert found == ["a.json", "https://x.example", "last.json"]
 
 
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        (b"\xef\xbb\xbfa.json\r\nb.json\n",),
+        (
+            b"\xef",
+            b"\xbb\xbfa.json\nb.json",
+        ),
+        (b"\xef\xbb\xbfa.json",),
+    ],
+)
+def test_a_byte_order_mark_before_the_first_line_is_not_part_of_it(chunks: tuple[bytes]) -> None:
+    found = entries(*chunks)
+    assert found[0] == "a.json" and found[1:] in ([], ["b.json"])
+    assert entries(b"a.json\n\xef\xbb\xbfb.json\n")[1] == "\ufeffb.json"  # only the list's start
+
+
 def test_a_line_split_across_chunks_is_one_source() -> None:
     assert entries(b"https://agent.", b"example/card", b".json\nb\n") == [
         "https://agent.example/card.json",
