@@ -347,18 +347,19 @@ def _is_help(exc: typer.TyperException) -> bool:
     return ctx is not None and exc.message == ctx.get_help()
 
 
-def run_app(app: typer.Typer, args: Sequence[str] | None = None) -> int:
-    """Run the command line ``app`` on ``args`` (``sys.argv`` by default) and return its exit
-    code: a usage error is one line in th-ext's words (``usage_words``), then the usage."""
+def run_app(app: typer.Typer, args: Sequence[str] | None = None, prog: str = "th-ext") -> int:
+    """Run the command line ``app`` (the program ``prog``) on ``args`` (``sys.argv`` by default)
+    and return its exit code: a usage error is one line in th-ext's words (``usage_words``),
+    then the usage."""
     try:
         # the arguments given, or the script's own (then the name it was started by)
-        name = None if args is None else "th-ext"
+        name = None if args is None else prog
         result = app(args=args, prog_name=name, standalone_mode=False)
     except typer.TyperException as exc:
         if _is_help(exc):
             write(plain_usage(exc.message), err=True)
         else:
-            error_line(usage_words(exc))
+            error_line(usage_words(exc), prog)
             hint = _usage_hint(getattr(exc, "ctx", None))
             if hint is not None:
                 write(hint, err=True)

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from th_ext import PublishError, SiteBuildError, ThExtError
-from th_ext.cli._boundary import run_guarded
+from th_ext.cli._boundary import run_app, run_guarded
 from th_ext.publish import ProjectSettings, build_subtree, build_zensical, generate, load_config
 
 __all__ = ["app", "main"]
@@ -25,9 +25,12 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
-ConfigOption = Annotated[Path, typer.Option("--config", help="the site's mkdocs.yml")]
+ConfigOption = Annotated[
+    Path, typer.Option("--config", metavar="FILE", help="the site's mkdocs.yml")
+]
 
 
 def _one_line(text: str) -> str:
@@ -55,7 +58,7 @@ def _report(command: str, work: Callable[[], str]) -> None:
 
 @app.command("generate")
 def generate_command(
-    out: Annotated[Path, typer.Option("--out", help="folder to write into")],
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="folder to write into")],
     config: ConfigOption = Path("mkdocs.yml"),
 ) -> None:
     """Write the extension pages, schemas, examples and catalog to a folder."""
@@ -77,7 +80,9 @@ def generate_command(
 @app.command("zensical")
 def zensical_command(
     config: ConfigOption = Path("mkdocs.yml"),
-    site_dir: Annotated[Path, typer.Option("--site-dir")] = Path("build/zensical"),
+    site_dir: Annotated[
+        Path, typer.Option("--site-dir", metavar="DIR", help="folder to build into")
+    ] = Path("build/zensical"),
 ) -> None:
     """Build the whole site with Zensical."""
 
@@ -90,11 +95,11 @@ def zensical_command(
 
 @app.command("subtree")
 def subtree_command(
-    dest: Annotated[Path, typer.Option("--dest", help="the Pages artifact folder")],
+    dest: Annotated[Path, typer.Option("--dest", metavar="DIR", help="the Pages artifact folder")],
     config: ConfigOption = Path("mkdocs.yml"),
-    work_dir: Annotated[Path, typer.Option("--work-dir", help="scratch folder")] = Path(
-        "build/pages-subtree"
-    ),
+    work_dir: Annotated[
+        Path, typer.Option("--work-dir", metavar="DIR", help="scratch folder")
+    ] = Path("build/pages-subtree"),
     host_schemas: Annotated[
         Path | None,
         typer.Option(
@@ -120,14 +125,7 @@ def subtree_command(
     _report("subtree", build_subtree_artifact)
 
 
-def _main(argv: list[str] | None) -> int:
-    try:
-        app(args=argv, prog_name=_PROG)
-    except SystemExit as exc:  # typer ends every run, a good one too, with the exit code
-        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Run ``th-ext-publish`` behind the command line's boundary; return the exit code."""
-    return run_guarded(lambda: _main(argv))
+    """Run ``th-ext-publish`` behind the command line's boundary, its usage errors in the
+    words of ``th-ext``'s (``run_app``); return the exit code."""
+    return run_guarded(lambda: run_app(app, argv, _PROG))

@@ -69,12 +69,13 @@ def write(text: str, *, err: bool = False) -> None:
     stream.write(text if text.endswith("\n") else text + "\n")
 
 
-def error_line(message: str) -> None:
-    """Print ``th-ext: error: <message>`` on one line to stderr (``error`` in red on a
-    terminal). Standard error closed too is not an error: the exit code still tells."""
+def error_line(message: str, prog: str = "th-ext") -> None:
+    """Print ``th-ext: error: <message>`` (``prog`` for ``th-ext``) on one line to stderr
+    (``error`` in red on a terminal). Standard error closed too is not an error: the exit code
+    still tells."""
     label = "\x1b[31;1merror\x1b[0m" if use_color(sys.stderr) else "error"
     with suppress(BrokenPipeError):
-        write(f"th-ext: {label}: {' '.join(message.split())}", err=True)
+        write(f"{prog}: {label}: {' '.join(message.split())}", err=True)
 
 
 def fail(message: str, code: ExitCode = ExitCode.UNUSABLE) -> NoReturn:

@@ -209,6 +209,25 @@ def test_the_generate_command_reports_a_missing_config_on_one_line(tmp_path: Pat
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["generate"], "th-ext-publish generate needs --out"),
+        (["genrate"], "th-ext-publish has no command 'genrate'; did you mean 'generate'?"),
+        (["generate", "--out", "x", "--confg", "m.yml"], "has no option --confg"),
+        ([], "missing command"),
+    ],
+)
+def test_a_usage_error_is_one_line_in_th_ext_s_words(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    result = _publish(*args, cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    error, usage = result.stderr.splitlines()
+    assert error.startswith("th-ext-publish: error: ") and said in error, error
+    assert usage.startswith("Usage: th-ext-publish") and usage.endswith("--help for more)")
+
+
 def test_the_generate_command_exits_1_listing_each_broken_rule(
     repo_root: Path, tmp_path: Path
 ) -> None:
