@@ -12,6 +12,7 @@ from typing import Any
 
 from th_ext.commands._card import CardCommand, asks_for_argument
 from th_ext.commands._dispatch_rule import ASCII_WHITESPACE, NON_TEXT_CONTENT, decide
+from th_ext.problems._text import quoted
 
 __all__ = [
     "RuleEdge",
@@ -200,10 +201,12 @@ def _part_edges(name: str, registered: list[str]) -> list[RuleEdge]:
     kinds = {"raw": "a file part (raw)", "url": "a file part (url)", "data": "a data part"}
     where = "condition 1"
     edges = [
-        _edge(f"{text!r} beside {kinds[kind]}", [{"text": text}, other[kind]], where, registered)
+        _edge(
+            f"{quoted(text)} beside {kinds[kind]}", [{"text": text}, other[kind]], where, registered
+        )
         for kind in NON_TEXT_CONTENT
     ]
-    edges.append(_edge(f"{text!r} alone in a data part", [other["data"]], where, registered))
+    edges.append(_edge(f"{quoted(text)} alone in a data part", [other["data"]], where, registered))
     return edges
 
 

@@ -276,7 +276,7 @@ def check_line(check: Check, shared: set[str]) -> str:
         if check.binding in shared
         else check.binding
     )
-    return f"{where} {check.mode}, {clean(check.scenario)}: {clean(check.detail)}"
+    return f"{where} {check.mode}, {_named(check.scenario, 120)}: {_named(check.detail, 400)}"
 
 
 def interface_table(report: ConformReport, color: bool = False) -> list[str]:
@@ -284,11 +284,11 @@ def interface_table(report: ConformReport, color: bool = False) -> list[str]:
     from th_ext.conform import interface_rows  # loaded already: the report came from it
 
     rows = interface_rows(report)
-    width = max((len(row.binding) for row in rows), default=0)
+    width = max((len(_named(row.binding, 40)) for row in rows), default=0)
     url_width = max((len(_named(row.url, 120)) for row in rows), default=0)
     lines = ["interfaces"]
     for row in rows:
-        head = f"  {row.binding:<{width}}  {_named(row.url, 120):<{url_width}}  "
+        head = f"  {_named(row.binding, 40):<{width}}  {_named(row.url, 120):<{url_width}}  "
         if row.status in ("unreachable", "not checked"):
             lines.append(head + f"{row.status}: {clean(row.reason)}")
             continue
@@ -311,7 +311,7 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
         "  bindings   "
         + ", ".join(agent.bindings_checked)
         + (
-            f"; not checked: {', '.join(map(clean, agent.bindings_not_checked))}"
+            f"; not checked: {_listing(agent.bindings_not_checked)}"
             if agent.bindings_not_checked
             else ""
         ),
@@ -322,7 +322,7 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
             else "SendMessage (the card does not offer streaming)"
         ),
         "  commands   ran "
-        + (", ".join(map(clean, report.commands_run)) or "none")
+        + (_listing(report.commands_run) or "none")
         + " (each may have side effects)",
         "",
         *interface_table(report, color),
@@ -341,7 +341,7 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
         lines += _other_lines(report, color)
     if report.notes:
         lines += ["", "notes (not failures of the extension):"]
-        lines += [f"  - {clean(note)}" for note in report.notes]
+        lines += [f"  - {_named(note, 400)}" for note in report.notes]
     counts = report.counts()
     verdict = "passed" if report.passed else "FAILED"
     paint = "1;32" if report.passed else "1;31"
