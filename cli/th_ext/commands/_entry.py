@@ -1,5 +1,5 @@
 """What a usable entry of the commands extension's ``params.commands`` is: the one definition,
-with the URI, the name rule and the messages every part shares (standard library only)."""
+with the URI, the name rule and the messages every part shares (no third-party import)."""
 
 from __future__ import annotations
 
