@@ -207,13 +207,32 @@ def _additional_properties(
             )
 
 
-#: Draft 2020-12, with the keywords that match a pattern using ``regex`` (see the module).
+def _within_deadline(keyword: Any) -> Any:
+    """``keyword`` checking this validation's deadline before it descends: it runs once per
+    object or array, so a large value that has no error still stops at the deadline."""
+
+    def checked(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        deadline = _DEADLINE.get()
+        if deadline is not None:
+            deadline.check()
+        return keyword(validator, value, instance, schema)
+
+    return checked
+
+
+_DRAFT = Draft202012Validator.VALIDATORS
+
+#: Draft 2020-12, with the keywords that match a pattern using ``regex`` (see the module) and
+#: the keywords that descend keeping the deadline.
 _SafeValidator: Any = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     {
         "pattern": _pattern,
-        "patternProperties": _pattern_properties,
-        "additionalProperties": _additional_properties,
+        "properties": _within_deadline(_DRAFT["properties"]),
+        "items": _within_deadline(_DRAFT["items"]),
+        "prefixItems": _within_deadline(_DRAFT["prefixItems"]),
+        "patternProperties": _within_deadline(_pattern_properties),
+        "additionalProperties": _within_deadline(_additional_properties),
     },
 )
 

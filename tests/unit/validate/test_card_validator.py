@@ -3,14 +3,16 @@ checked against the metaschema when a schema is not bundled, and bounded in what
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
-from th_ext._exceptions import SchemaError
+from th_ext._deadline import Deadline
+from th_ext._exceptions import DeadlineError, SchemaError
 from th_ext.validate._card import _CACHED_VALIDATORS, _validators, card_validator, check_card
 from th_ext.validate._limits import MAX_PER_LAYER
-from th_ext.validate._schema import ParamsSchema
+from th_ext.validate._schema import ParamsSchema, reading_errors, safe_validator
 
 from .conftest import COMMANDS_URI, example_card
 
@@ -85,3 +87,24 @@ def test_of_two_problems_at_one_path_the_one_that_says_more_is_kept() -> None:
     card["skills"][0]["tags"] = ""  # a wrong type, not an empty string
     (problem,) = check_card(card, card_validator({}))[0]
     assert (problem.code, problem.path) == ("wrong-type", "/skills/0/tags")
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance"),
+    [
+        ({"properties": {"a": {"type": "integer"}}}, {"a": 1}),
+        ({"items": {"type": "integer"}}, [1, 2]),
+        ({"prefixItems": [{"type": "integer"}]}, [1]),
+        ({"additionalProperties": {"type": "integer"}}, {"a": 1}),
+    ],
+)
+def test_each_keyword_that_descends_keeps_the_deadline(schema: Any, instance: Any) -> None:
+    """A large value with no error and no pattern still stops when the deadline passes."""
+    validator = safe_validator(schema, {})
+    assert list(validator.iter_errors(instance)) == []
+    passed = Deadline(time.monotonic() - 1, "the card took too long")
+    with (
+        pytest.raises(DeadlineError, match="the card took too long"),
+        reading_errors("the schema", passed),
+    ):
+        list(validator.iter_errors(instance))
