@@ -364,6 +364,16 @@ def check_lock(
     return problems
 
 
+def _locked_digest(entries: dict[str, str], key: str, digest: str) -> str | None:
+    """The sha256 the lock holds for ``key``, or None; a locked schema is never replaced."""
+    known = entries.get(key)
+    if known is not None and known != digest:
+        raise PublishedSchemaChangedError(
+            f"{key}: already published with sha256 {known}; a published schema cannot be replaced"
+        )
+    return known
+
+
 def add_to_lock(path: Path, version: ExtensionVersion) -> bool:
     """Lock ``version``'s schema and record its words. False if nothing changed.
 
@@ -374,12 +384,7 @@ def add_to_lock(path: Path, version: ExtensionVersion) -> bool:
     if version.status == "draft":
         raise PublishError(f"{version.key}: a draft is not published; set its status first")
     entries = read_lock(path)
-    known = entries.get(version.key)
-    if known is not None and known != schema_sha256(version):
-        raise PublishedSchemaChangedError(
-            f"{version.key}: already published with sha256 {known}; a published schema"
-            " cannot be replaced"
-        )
+    known = _locked_digest(entries, version.key, schema_sha256(version))
     words = _word_lines(path)
     record = read_words(path).get(version.key)
     if known is not None and record is not None:
@@ -399,14 +404,8 @@ def lock_card_schema(path: Path) -> bool:
     """Lock the agent card schema's rules (the schema with no extension bound: each extension
     version adds its own binding). False if they were locked already."""
     entries = read_lock(path)
-    known = entries.get(CARD_SCHEMA_KEY)
     digest = card_rules_sha256()
-    if known is not None and known != digest:
-        raise PublishedSchemaChangedError(
-            f"{CARD_SCHEMA_KEY}: already published with sha256 {known}; a published schema"
-            " cannot be replaced"
-        )
-    if known is not None:
+    if _locked_digest(entries, CARD_SCHEMA_KEY, digest) is not None:
         return False
     entries[CARD_SCHEMA_KEY] = digest
     write_lock(path, entries)
