@@ -45,14 +45,14 @@ def _canonical(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
-def build_versions(root: str = "th-ext", extras: tuple[str, ...] = ("site",)) -> dict[str, str]:
-    """``{distribution: version}`` for ``root`` with ``extras`` and everything it requires,
+def build_versions() -> dict[str, str]:
+    """``{distribution: version}`` for th-ext with its ``site`` extra and all they require,
     as installed; distributions that are not installed (another platform's) are left out."""
     # packaging comes with the site extra (MkDocs requires it), not with th-ext itself
     from packaging.requirements import Requirement
 
     found: dict[str, str] = {}
-    pending: list[tuple[str, tuple[str, ...]]] = [(root, extras)]
+    pending: list[tuple[str, tuple[str, ...]]] = [("th-ext", ("site",))]
     while pending:
         name, wanted = pending.pop()
         key = _canonical(name)
