@@ -69,10 +69,8 @@ DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 def relative_path(uri: str, site_url: str) -> str | None:
     """The path of ``uri`` inside the site (``a2a/ext/commands/v1``), or None if outside it."""
     base = site_url if site_url.endswith("/") else site_url + "/"
-    if not uri.startswith(base) or len(uri) == len(base):
-        return None
-    rest = uri[len(base) :]
-    if any(part in ("", ".", "..") for part in rest.split("/")):
+    rest = uri.removeprefix(base)
+    if not uri.startswith(base) or any(part in ("", ".", "..") for part in rest.split("/")):
         return None
     return rest
 
