@@ -41,14 +41,10 @@ class FieldTable(BaseModel):
     rows: tuple[FieldRow, ...]
 
 
-def _ref_name(ref: str) -> str:
-    return ref.rsplit("/", 1)[-1]
-
-
 def describe_type(prop: dict[str, Any]) -> str:
     """A short human name for a property's type (``array of CommandSpec``, ``string``...)."""
     if "$ref" in prop:
-        return _ref_name(str(prop["$ref"]))
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
     for combinator in ("anyOf", "oneOf"):
         if combinator in prop:
             return " or ".join(describe_type(option) for option in prop[combinator])
