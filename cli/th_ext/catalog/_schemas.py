@@ -108,10 +108,8 @@ class SchemaFile:
     @property
     def schema_id(self) -> str | None:
         """The top-level ``$id``, or None when the document has none."""
-        if isinstance(self.document, dict):
-            value = self.document.get("$id")
-            return value if isinstance(value, str) else None
-        return None
+        value = self.document.get("$id") if isinstance(self.document, dict) else None
+        return value if isinstance(value, str) else None
 
     @property
     def sha256(self) -> str:
