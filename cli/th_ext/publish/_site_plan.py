@@ -75,12 +75,6 @@ def relative_path(uri: str, site_url: str) -> str | None:
     return rest
 
 
-def check_uri(version: ExtensionVersion, site_url: str) -> list[str]:
-    if relative_path(version.uri, site_url) is None:
-        return [f"{version.key}: URI {version.uri} is not under the site URL {site_url}"]
-    return []
-
-
 def schema_defect(version: ExtensionVersion) -> str | None:
     """Why ``schema.json`` is not a valid draft 2020-12 schema, or None when it is."""
     defect = check_schema(schema_document(version))
@@ -176,7 +170,10 @@ def check_schema_source(version: ExtensionVersion) -> list[str]:
 
 def check_version(version: ExtensionVersion, site_url: str) -> list[str]:
     """Every publishing rule for one version."""
-    problems = [*check_uri(version, site_url), *check_schema_document(version)]
+    problems = []
+    if relative_path(version.uri, site_url) is None:
+        problems.append(f"{version.key}: URI {version.uri} is not under the site URL {site_url}")
+    problems += check_schema_document(version)
     if schema_defect(version) is None:  # examples can only be checked against a sound schema
         problems += check_examples(version)
     return problems + check_schema_source(version)
