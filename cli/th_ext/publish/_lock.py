@@ -349,10 +349,7 @@ def check_lock(
         if version.status != "draft" and version.key not in lock
     )
     if words is not None:
-        for key in sorted(lock):
-            version = by_key.get(key)
-            if version is None:
-                continue
+        for key in sorted(lock.keys() & by_key.keys()):
             record = words.get(key)
             if record is None:
                 problems.append(
@@ -360,7 +357,7 @@ def check_lock(
                     f" run: th-ext lock add {key}"
                 )
             else:
-                problems += check_words(version, record)
+                problems += check_words(by_key[key], record)
     return problems
 
 
