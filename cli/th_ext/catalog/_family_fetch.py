@@ -162,13 +162,11 @@ def fetch_family_schemas(
             continue
         digest = hashlib.sha256(content).hexdigest()
         if pin is not None and digest != pin:
-            changed.append(
-                (
-                    entry,
-                    f"the schema at {entry.schema_url} changed: sha256 {digest}, but"
-                    f" {pinned_by} has {pin}; a published schema never changes",
-                )
+            message = (
+                f"the schema at {entry.schema_url} changed: sha256 {digest}, but"
+                f" {pinned_by} has {pin}; a published schema never changes"
             )
+            changed.append((entry, message))
             continue
         try:
             schemas.append(_schema(content, entry, entry.schema_url))

@@ -297,18 +297,6 @@ REQUIREMENTS_FILE = "requirements.toml"
 Level = Literal["MUST", "SHOULD", "MAY"]
 _LEVELS = ("MUST", "SHOULD", "MAY")
 _SUBJECTS = ("agent", "client")
-_ID = re.compile(r"^[A-Z][A-Z0-9]*-[1-9][0-9]*$")
-_KEYS = {
-    "id",
-    "level",
-    "subject",
-    "summary",
-    "annotates",
-    "conform",
-    "why_not",
-    "retired",
-    "retired_why",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,7 +367,7 @@ def load_requirements(version: ExtensionVersion) -> tuple[Requirement, ...]:
 def _requirement(table: object, where: str) -> Requirement:
     if not isinstance(table, dict):
         raise CatalogError(f"{where}: not a table")
-    unknown = sorted(set(table) - _KEYS)
+    unknown = sorted(set(table) - {f.name for f in fields(Requirement)})
     if unknown:
         raise CatalogError(f"{where}: unknown key {unknown[0]!r}")
     retired = table.get("retired", "")
@@ -396,7 +384,7 @@ def _requirement(table: object, where: str) -> Requirement:
             raise CatalogError(f"{where}: {key} must be a non-empty string")
     if retired and table.get("conform", False):
         raise CatalogError(f"{where}: a retired requirement is not checked (conform = false)")
-    if not _ID.fullmatch(table["id"]):
+    if not _REQUIREMENT_ID.fullmatch(table["id"]):
         raise CatalogError(f"{where}: id {table['id']!r} is not like CMD-1")
     if table["level"] not in _LEVELS:
         raise CatalogError(f"{where}: level must be one of {', '.join(_LEVELS)}")

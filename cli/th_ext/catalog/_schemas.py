@@ -40,13 +40,17 @@ class SchemaDefect:
     path: tuple[str | int, ...]
 
 
-def schema_defect(schema: Any) -> SchemaDefect | None:
-    """Why ``schema`` is not a valid draft 2020-12 schema, or None when it is."""
+def _defect(validator: type[Validator], schema: Any) -> SchemaDefect | None:
     try:
-        Draft202012Validator.check_schema(schema)
+        validator.check_schema(schema)
     except JSONSchemaError as exc:
         return SchemaDefect(exc.message, tuple(exc.absolute_path))
     return None
+
+
+def schema_defect(schema: Any) -> SchemaDefect | None:
+    """Why ``schema`` is not a valid draft 2020-12 schema, or None when it is."""
+    return _defect(Draft202012Validator, schema)
 
 
 def declared_schema_defect(schema: Any) -> SchemaDefect | None:
@@ -56,20 +60,13 @@ def declared_schema_defect(schema: Any) -> SchemaDefect | None:
         return schema_defect(schema)
     declared = schema["$schema"]
 
-    class Unknown:  # what validator_for answers for a $schema it does not know
-        pass
-
-    unknown: Any = Unknown
+    unknown: Any = None  # what validator_for answers for a $schema it does not know
     validator: type[Validator] | None = (
         validator_for(schema, default=unknown) if isinstance(declared, str) else None
     )
-    if validator is None or validator is unknown:
+    if validator is None:
         return SchemaDefect(f"$schema {declared!r} is not a JSON Schema draft th-ext knows", ())
-    try:
-        validator.check_schema(schema)
-    except JSONSchemaError as exc:
-        return SchemaDefect(exc.message, tuple(exc.absolute_path))
-    return None
+    return _defect(validator, schema)
 
 
 def local_validator(schema: dict[str, Any], resources: dict[str, Any] | None = None) -> Any:
@@ -111,10 +108,8 @@ class SchemaFile:
     @property
     def schema_id(self) -> str | None:
         """The top-level ``$id``, or None when the document has none."""
-        if isinstance(self.document, dict):
-            value = self.document.get("$id")
-            return value if isinstance(value, str) else None
-        return None
+        value = self.document.get("$id") if isinstance(self.document, dict) else None
+        return value if isinstance(value, str) else None
 
     @property
     def sha256(self) -> str:

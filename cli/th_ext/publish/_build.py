@@ -45,14 +45,14 @@ def _canonical(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
-def build_versions(root: str = "th-ext", extras: tuple[str, ...] = ("site",)) -> dict[str, str]:
-    """``{distribution: version}`` for ``root`` with ``extras`` and everything it requires,
+def build_versions() -> dict[str, str]:
+    """``{distribution: version}`` for th-ext with its ``site`` extra and all they require,
     as installed; distributions that are not installed (another platform's) are left out."""
     # packaging comes with the site extra (MkDocs requires it), not with th-ext itself
     from packaging.requirements import Requirement
 
     found: dict[str, str] = {}
-    pending: list[tuple[str, tuple[str, ...]]] = [(root, extras)]
+    pending: list[tuple[str, tuple[str, ...]]] = [("th-ext", ("site",))]
     while pending:
         name, wanted = pending.pop()
         key = _canonical(name)
@@ -113,15 +113,14 @@ def host_font_rules(css: str) -> list[str]:
 def write_host_fonts(dest: Path, built: Path) -> int:
     """Write the Inter ``@font-face`` rules of the host's stylesheets (``dest/assets/*.css``,
     regular files only) into ``built``'s host-fonts stylesheet; return how many."""
-    rules: list[str] = []
+    rules: dict[str, None] = {}  # each rule once, in the order found
     assets = dest / "assets"
     if assets.is_dir() and not assets.is_symlink():
         for css in sorted(assets.glob("*.css")):
             if css.is_symlink() or not css.is_file() or css.stat().st_size > _MAX_CSS_BYTES:
                 continue
-            for rule in host_font_rules(css.read_text(encoding="utf-8", errors="replace")):
-                if rule not in rules:
-                    rules.append(rule)
+            css_text = css.read_text(encoding="utf-8", errors="replace")
+            rules.update(dict.fromkeys(host_font_rules(css_text)))
     target = built / HOST_FONTS_CSS
     target.parent.mkdir(parents=True, exist_ok=True)
     header = "/* The host's Inter, from its own build (th-ext-publish subtree). */\n"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from th_ext.catalog._family import ExternalExtension
 from th_ext.catalog._reader import schema_sha256
 from th_ext.catalog._records import ExtensionVersion
+from th_ext.publish._spec_page import _cell
 
 __all__ = ["OWN_OWNER", "ServedSchema", "render_catalog_json", "render_index_page"]
 
@@ -27,10 +28,6 @@ class ServedSchema:
     sha256: str
     page_generated: bool
     """True for a page generated from the schema; False when the host has a page there."""
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
 
 
 def render_index_page(
@@ -99,7 +96,7 @@ def _external_section(
             page = (
                 f"[reference]({folder}/index.md)"
                 if known.page_generated
-                else (f"[at its URI]({entry.uri})")
+                else f"[at its URI]({entry.uri})"
             )
             schema, digest = f"[schema.json]({folder}/schema.json)", f"`{known.sha256[:12]}…`"
         data = "; ".join(entry.applies_to) or "—"

@@ -43,10 +43,6 @@ def diagram_path(version: ExtensionVersion, source: str) -> Path:
     return version.folder / DIAGRAMS_DIR / f"{diagram_key(source)}.svg"
 
 
-def _line(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
-
-
 def check_diagrams(versions: list[ExtensionVersion]) -> list[str]:
     """Every diagram without a current drawing, and every drawing of no diagram."""
     problems: list[str] = []
@@ -57,8 +53,9 @@ def check_diagrams(versions: list[ExtensionVersion]) -> list[str]:
             path = diagram_path(version, match["source"])
             wanted.add(path)
             if not path.is_file():
+                line = text.count("\n", 0, match.start()) + 1
                 problems.append(
-                    f"{version.key}: the diagram at spec.md line {_line(text, match.start())} "
+                    f"{version.key}: the diagram at spec.md line {line} "
                     f"has no drawing {DIAGRAMS_DIR}/{path.name}; {_HINT}"
                 )
         for stale in sorted((version.folder / DIAGRAMS_DIR).glob("*.svg")):

@@ -41,14 +41,10 @@ class FieldTable(BaseModel):
     rows: tuple[FieldRow, ...]
 
 
-def _ref_name(ref: str) -> str:
-    return ref.rsplit("/", 1)[-1]
-
-
 def describe_type(prop: dict[str, Any]) -> str:
     """A short human name for a property's type (``array of CommandSpec``, ``string``...)."""
     if "$ref" in prop:
-        return _ref_name(str(prop["$ref"]))
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
     for combinator in ("anyOf", "oneOf"):
         if combinator in prop:
             return " or ".join(describe_type(option) for option in prop[combinator])
@@ -123,29 +119,24 @@ def _descriptions(version: ExtensionVersion) -> dict[str, Any]:
         raise PublishError(f"{version.key}: {FIELDS_FILE} cannot be read ({exc})") from None
 
 
-def _required_order(version: ExtensionVersion, title: str) -> list[str]:
-    schema = schema_document(version)
-    definition = (
-        schema
-        if str(schema.get("title", "params")) == title
-        else (schema.get("$defs", {}).get(title, {}))
-    )
-    required = definition.get("required", []) if isinstance(definition, dict) else []
-    return [str(name) for name in required]
+def _definition(schema: dict[str, Any], title: str) -> Any:
+    """The object definition of ``schema`` that the table ``title`` shows."""
+    if str(schema.get("title", "params")) == title:
+        return schema
+    return schema.get("$defs", {}).get(title, {})
 
 
 def _described(
     version: ExtensionVersion, table: FieldTable, words: dict[str, Any]
 ) -> tuple[FieldTable, list[str]]:
+    definition = _definition(schema_document(version), table.title)
     problems: list[str] = []
     rows: list[FieldRow] = []
     for row in table.rows:
         text = words.get(row.name)
         description = " ".join(str(text).split()) if isinstance(text, str) else ""
         if not description:  # the schema's own description, never its title
-            prop = schema_document(version).get("properties", {}).get(row.name, {})
-            if table.title != str(schema_document(version).get("title", "params")):
-                prop = schema_document(version)["$defs"][table.title]["properties"][row.name]
+            prop = definition.get("properties", {}).get(row.name, {})
             description = " ".join(str(prop.get("description", "")).split())
         if not description:
             problems.append(
@@ -153,7 +144,8 @@ def _described(
                 f"add it to {FIELDS_FILE} under [{table.title}]"
             )
         rows.append(row.model_copy(update={"description": description}))
-    order = _required_order(version, table.title)
+    required = definition.get("required", []) if isinstance(definition, dict) else []
+    order = [str(name) for name in required]
     rows.sort(key=lambda row: (0, order.index(row.name)) if row.name in order else (1, 0))
     return table.model_copy(update={"rows": tuple(rows)}), problems
 

@@ -3,7 +3,6 @@ for each that has none of its own."""
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import posixpath
@@ -14,7 +13,7 @@ from typing import Any
 
 from th_ext._exceptions import HostSchemaDriftError, PublishError, SchemaError, SiteBuildError
 from th_ext.catalog._family import ExternalExtension
-from th_ext.catalog._reader import schema_bytes
+from th_ext.catalog._reader import schema_bytes, schema_sha256
 from th_ext.catalog._records import ExtensionVersion
 from th_ext.catalog._schemas import (
     SchemaFile,
@@ -94,10 +93,9 @@ def _drift_message(host: HostSchema, version: ExtensionVersion) -> str:
         if where is None
         else f"first difference at {where or '(root)'}"
     )
-    published = hashlib.sha256(schema_bytes(version)).hexdigest()
     return (
         f"{host.schema_id}: the host's {host.file.name} (sha256 {host.file.sha256}) is not the"
-        f" schema this project published (sha256 {published}),"
+        f" schema this project published (sha256 {schema_sha256(version)}),"
         f" {place}; a published schema never changes: restore the published one and publish"
         f" the change as a new version ({version.name}/v{_next(version.version)})"
     )
@@ -116,14 +114,8 @@ def _check(file: SchemaFile, prefix_url: str) -> tuple[HostSchema | None, str | 
         return None, f"{file.name} ($id outside {prefix_url})", None
     path = schema_id[len(prefix_url) :]
     if not _plain_id_path(path):
-        return (
-            None,
-            None,
-            (
-                f"{file.name}: $id {schema_id} must be an extension URI under {prefix_url}"
-                f" followed by {_SUFFIX}"
-            ),
-        )
+        why = f"must be an extension URI under {prefix_url} followed by {_SUFFIX}"
+        return None, None, f"{file.name}: $id {schema_id} {why}"
     defect = declared_schema_defect(file.document)
     if defect is not None:
         where = pointer(defect.path) or "(root)"

@@ -349,10 +349,7 @@ def check_lock(
         if version.status != "draft" and version.key not in lock
     )
     if words is not None:
-        for key in sorted(lock):
-            version = by_key.get(key)
-            if version is None:
-                continue
+        for key in sorted(lock.keys() & by_key.keys()):
             record = words.get(key)
             if record is None:
                 problems.append(
@@ -360,8 +357,18 @@ def check_lock(
                     f" run: th-ext lock add {key}"
                 )
             else:
-                problems += check_words(version, record)
+                problems += check_words(by_key[key], record)
     return problems
+
+
+def _locked_digest(entries: dict[str, str], key: str, digest: str) -> str | None:
+    """The sha256 the lock holds for ``key``, or None; a locked schema is never replaced."""
+    known = entries.get(key)
+    if known is not None and known != digest:
+        raise PublishedSchemaChangedError(
+            f"{key}: already published with sha256 {known}; a published schema cannot be replaced"
+        )
+    return known
 
 
 def add_to_lock(path: Path, version: ExtensionVersion) -> bool:
@@ -374,12 +381,7 @@ def add_to_lock(path: Path, version: ExtensionVersion) -> bool:
     if version.status == "draft":
         raise PublishError(f"{version.key}: a draft is not published; set its status first")
     entries = read_lock(path)
-    known = entries.get(version.key)
-    if known is not None and known != schema_sha256(version):
-        raise PublishedSchemaChangedError(
-            f"{version.key}: already published with sha256 {known}; a published schema"
-            " cannot be replaced"
-        )
+    known = _locked_digest(entries, version.key, schema_sha256(version))
     words = _word_lines(path)
     record = read_words(path).get(version.key)
     if known is not None and record is not None:
@@ -399,14 +401,8 @@ def lock_card_schema(path: Path) -> bool:
     """Lock the agent card schema's rules (the schema with no extension bound: each extension
     version adds its own binding). False if they were locked already."""
     entries = read_lock(path)
-    known = entries.get(CARD_SCHEMA_KEY)
     digest = card_rules_sha256()
-    if known is not None and known != digest:
-        raise PublishedSchemaChangedError(
-            f"{CARD_SCHEMA_KEY}: already published with sha256 {known}; a published schema"
-            " cannot be replaced"
-        )
-    if known is not None:
+    if _locked_digest(entries, CARD_SCHEMA_KEY, digest) is not None:
         return False
     entries[CARD_SCHEMA_KEY] = digest
     write_lock(path, entries)

@@ -69,18 +69,10 @@ DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 def relative_path(uri: str, site_url: str) -> str | None:
     """The path of ``uri`` inside the site (``a2a/ext/commands/v1``), or None if outside it."""
     base = site_url if site_url.endswith("/") else site_url + "/"
-    if not uri.startswith(base) or len(uri) == len(base):
-        return None
-    rest = uri[len(base) :]
-    if any(part in ("", ".", "..") for part in rest.split("/")):
+    rest = uri.removeprefix(base)
+    if not uri.startswith(base) or any(part in ("", ".", "..") for part in rest.split("/")):
         return None
     return rest
-
-
-def check_uri(version: ExtensionVersion, site_url: str) -> list[str]:
-    if relative_path(version.uri, site_url) is None:
-        return [f"{version.key}: URI {version.uri} is not under the site URL {site_url}"]
-    return []
 
 
 def schema_defect(version: ExtensionVersion) -> str | None:
@@ -178,7 +170,10 @@ def check_schema_source(version: ExtensionVersion) -> list[str]:
 
 def check_version(version: ExtensionVersion, site_url: str) -> list[str]:
     """Every publishing rule for one version."""
-    problems = [*check_uri(version, site_url), *check_schema_document(version)]
+    problems = []
+    if relative_path(version.uri, site_url) is None:
+        problems.append(f"{version.key}: URI {version.uri} is not under the site URL {site_url}")
+    problems += check_schema_document(version)
     if schema_defect(version) is None:  # examples can only be checked against a sound schema
         problems += check_examples(version)
     return problems + check_schema_source(version)

@@ -108,23 +108,12 @@ def check_draft_examples(versions: list[ExtensionVersion]) -> list[str]:
             text = example_bytes(draft, example).decode("utf-8", errors="replace")
             for uri in others:
                 # the URI followed by a character that cannot continue it (a quote, a slash...)
-                if any(
-                    text[at + len(uri) : at + len(uri) + 1] in ('"', "/", "", " ")
-                    for at in _occurrences(text, uri)
-                ):
+                if re.search(re.escape(uri) + r'(?:["/ ]|\Z)', text) is not None:
                     problems.append(
                         f"{draft.key}: example {example.file} still names {uri}; "
                         f"a draft's examples must use its own URI {draft.uri}"
                     )
     return problems
-
-
-def _occurrences(text: str, needle: str) -> list[int]:
-    found, start = [], text.find(needle)
-    while start != -1:
-        found.append(start)
-        start = text.find(needle, start + 1)
-    return found
 
 
 # The requirement IDs on a spec page: an anchored marker before each annotated passage, and

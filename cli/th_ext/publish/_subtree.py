@@ -57,9 +57,7 @@ def check_plain_relative(relative: str) -> PurePosixPath:
 def _lstat(path: Path) -> os.stat_result | None:
     try:
         return path.lstat()
-    except FileNotFoundError:
-        return None
-    except NotADirectoryError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
 
 
@@ -90,11 +88,8 @@ def in_the_way(root: Path, relative: str, *, file: bool = True) -> str | None:
 def _refuse_link(root: Path, relative: str, *, file: bool) -> None:
     blocker = in_the_way(root, relative, file=file)
     if blocker is not None:
-        raise UnsafePathError(f"{root / blocker.split(' (')[0]} is not a regular {_kind(file)}")
-
-
-def _kind(file: bool) -> str:
-    return "file" if file else "folder"
+        kind = "file" if file else "folder"
+        raise UnsafePathError(f"{root / blocker.split(' (')[0]} is not a regular {kind}")
 
 
 def read_regular(root: Path, relative: str, *, limit: int | None = None) -> bytes:
@@ -218,29 +213,30 @@ def _built_files(built: Path) -> list[str]:
     return [path for path in regular_files(built) if path not in _ROOT_ONLY]
 
 
+def _foreign(dest: Path, relative: str, owned: dict[str, str]) -> str | None:
+    """What in ``dest`` at ``relative`` this build did not write: a file not in the manifest
+    (or changed since), or the link or special file in the way; None when there is none."""
+    blocker = in_the_way(dest, relative)
+    if blocker is not None:
+        return blocker
+    if not (dest / relative).exists():
+        return None
+    return None if owned.get(relative) == _sha256(read_regular(dest, relative)) else relative
+
+
 def _conflicts(
     dest: Path, planned: list[str], owned: dict[str, str], forwarding: frozenset[str]
 ) -> list[str]:
-    """Files in ``dest`` that the build would overwrite, shadow or remove but did not write,
-    and every symbolic link or special file on the way to them. A forwarding page (which
-    leads to the clean-URL page at its address) shadows nothing."""
-
-    def foreign_file(relative: str) -> str | None:
-        blocker = in_the_way(dest, relative)
-        if blocker is not None:
-            return blocker
-        path = dest / relative
-        if not path.exists():
-            return None
-        return None if owned.get(relative) == _sha256(read_regular(dest, relative)) else relative
-
+    """Files in ``dest`` that the build would overwrite, shadow or remove but did not write.
+    A forwarding page (which leads to the clean-URL page at its address) shadows nothing."""
     found: list[str] = []
     for relative in planned:
-        found.append(foreign_file(relative) or "")
+        found.append(_foreign(dest, relative, owned) or "")
         if relative.endswith("/index.html") and relative not in forwarding:
             # a clean-URL page answering the same address
-            found.append(foreign_file(relative.removesuffix("/index.html") + ".html") or "")
-    found += [foreign_file(path) or "" for path in owned if path not in planned]
+            clean_url = relative.removesuffix("/index.html") + ".html"
+            found.append(_foreign(dest, clean_url, owned) or "")
+    found += [_foreign(dest, path, owned) or "" for path in owned if path not in planned]
     return sorted(set(found) - {""})
 
 
@@ -265,14 +261,8 @@ def host_page_at(dest: Path, folder: str, prefix: str = "a2a/ext") -> str | None
     (in its manifest, unchanged) is not the host's."""
     prefix = prefix.strip("/")
     owned = check_destination(dest, prefix)
-    for relative in (f"{prefix}/{folder}.html", f"{prefix}/{folder}/index.html"):
-        if in_the_way(dest, relative) is not None:  # a link or a folder: not this build's
-            return relative
-        if (dest / relative).exists() and owned.get(relative) != _sha256(
-            read_regular(dest, relative)
-        ):
-            return relative
-    return None
+    pages = (f"{prefix}/{folder}.html", f"{prefix}/{folder}/index.html")
+    return next((page for page in pages if _foreign(dest, page, owned) is not None), None)
 
 
 def install_subtree(
