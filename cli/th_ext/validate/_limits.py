@@ -109,8 +109,3 @@ def bounded(check: Callable[..., T], *args: Any) -> tuple[T | None, list[Problem
         return check(*args), None
     except TooManyProblems as exc:
         return None, exc.problems.finished()
-
-
-def finish(problems: list[Problem]) -> list[Problem]:
-    """``problems`` with its "and M more" problems, if it is a ``ProblemList``."""
-    return problems.finished() if isinstance(problems, ProblemList) else problems

@@ -17,7 +17,6 @@ __all__ = [
     "SUMMARY_CODES",
     "Position",
     "children",
-    "find_path",
     "first_difference",
     "iter_paths",
     "locate",
@@ -89,23 +88,9 @@ def resolve_pointer(document: Any, pointer: str) -> Any:
     return value
 
 
-def find_path(
-    value: Any, predicate: Callable[[Any], bool], limit: int | None = None
-) -> list[tuple[PathPart, ...]]:
-    """The paths, in document order, of the values (containers or not) that match ``predicate``.
-
-    Iterative, so any nesting the parser accepted is safe to walk; ``limit`` stops early.
-    """
-    found: list[tuple[PathPart, ...]] = []
-    for path in iter_paths(value, predicate):
-        found.append(path)
-        if limit is not None and len(found) >= limit:
-            break
-    return found
-
-
 def iter_paths(value: Any, predicate: Callable[[Any], bool]) -> Iterator[tuple[PathPart, ...]]:
-    """``find_path`` one path at a time, in memory that grows with the depth, not the size."""
+    """The paths, in document order, of the values (containers or not) that match
+    ``predicate``: iterative, in memory that grows with the depth, not the size."""
     if predicate(value):
         yield ()
     stack: list[tuple[tuple[PathPart, ...], Iterator[tuple[PathPart, Any]]]] = [
