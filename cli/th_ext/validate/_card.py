@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -27,7 +28,7 @@ from th_ext.validate._schema import (
     safe_validator,
 )
 
-__all__ = ["BEYOND_SCHEMA", "CardSchema", "card_validator", "check_card"]
+__all__ = ["BEYOND_SCHEMA", "CardSchema", "card_validator", "check_card", "extension_entries"]
 
 #: The card layer's rules beyond the schema (the site says why no schema can state each).
 BEYOND_SCHEMA = (
@@ -145,7 +146,7 @@ def check_card(
     """
     by_path: dict[str, Problem] = {}
     params: dict[int, list[tuple[list[tuple[bool, str | int]], Problem]]] = {}
-    entries = _extension_entries(card)
+    entries = extension_entries(card)
     stopped = False
     with reading_errors("the card schema", deadline):
         for count, error in enumerate(schema.validator.iter_errors(card)):
@@ -185,12 +186,9 @@ def _skills_hint(problem: Problem) -> Problem:
 def _bounded(problems: list[Problem], stopped: bool) -> list[Problem]:
     """``problems`` with each code capped, and a note when reading stopped early."""
     found = ProblemList()
-    try:
+    with suppress(TooManyProblems):
         found.extend(problems)
-    except TooManyProblems:
-        return found.finished()
-    if stopped:
-        found.stopped = True
+    found.stopped = found.stopped or stopped
     return found.finished()
 
 
@@ -199,7 +197,8 @@ def _path_key(problem: Problem) -> list[tuple[bool, str | int]]:
     return [(not _INDEX.fullmatch(p), int(p) if _INDEX.fullmatch(p) else p) for p in parts]
 
 
-def _extension_entries(card: dict[str, Any]) -> list[Any]:
+def extension_entries(card: dict[str, Any]) -> list[Any]:
+    """``capabilities.extensions``, or no entry when it is not a list."""
     capabilities = card.get("capabilities")
     entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
     return entries if isinstance(entries, list) else []

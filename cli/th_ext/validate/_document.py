@@ -7,6 +7,7 @@ import json
 import math
 import re
 import sys
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ __all__ = [
     "SyntaxExplanation",
     "decode_document",
     "explain",
+    "fatal_problem",
     "json_type",
     "load_card",
     "parse_document",
@@ -172,7 +174,7 @@ class ParsedDocument:
         return any(p.fatal for p in self.problems)
 
 
-def _fatal(code: str, path: str, message: str, hint: str) -> Problem:
+def fatal_problem(code: str, path: str, message: str, hint: str) -> Problem:
     return Problem("error", code, path, message, hint, "document", fatal=True)
 
 
@@ -211,14 +213,14 @@ def decode_document(data: bytes) -> tuple[str | None, list[Problem]]:
         offset = len(_BOM)
     if not data or data.isspace():  # not data.strip(), which copies a body ending in a newline
         problems.append(
-            _fatal("empty-document", "", "the document is empty", "serve the card as JSON")
+            fatal_problem("empty-document", "", "the document is empty", "serve the card as JSON")
         )
         return None, problems
     try:
         return data.decode("utf-8"), problems
     except UnicodeDecodeError as exc:
         problems.append(
-            _fatal(
+            fatal_problem(
                 "invalid-utf8",
                 "",
                 f"the document is not valid UTF-8 (byte {exc.start + offset})",
@@ -230,7 +232,6 @@ def decode_document(data: bytes) -> tuple[str | None, list[Problem]]:
 
 def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
     """Parse decoded JSON text. Never raises but ``DeadlineError`` once ``deadline`` passes."""
-    problems: list[Problem] = []
     constants: list[str] = []
 
     def read_constant(name: str) -> float:
@@ -241,39 +242,34 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
     try:
         value = json.loads(text, object_pairs_hook=repeated, parse_constant=read_constant)
     except RecursionError:
-        problems.append(_too_deep(deep_path_in_text(text)))
-        return ParsedDocument(None, tuple(problems))
+        return ParsedDocument(None, (_too_deep(deep_path_in_text(text)),))
     except json.JSONDecodeError as exc:
         why = explain(text, exc)
-        problems.append(
-            Problem(
-                "error",
-                "invalid-json",
-                "",
-                why.message,
-                why.hint,
-                "document",
-                fatal=True,
-                line=why.line,
-                column=why.column,
-                excerpt=why.excerpt,
-            )
+        invalid = Problem(
+            "error",
+            "invalid-json",
+            "",
+            why.message,
+            why.hint,
+            "document",
+            fatal=True,
+            line=why.line,
+            column=why.column,
+            excerpt=why.excerpt,
         )
-        return ParsedDocument(None, tuple(problems))
+        return ParsedDocument(None, (invalid,))
     except ValueError:  # an integer longer than Python's int-string limit
-        problems.append(
-            _fatal(
-                "number-too-long",
-                "",
-                f"a number has more than {sys.get_int_max_str_digits()} digits",
-                "no card needs a number this long; this is likely malformed or hostile",
-            )
+        too_long = fatal_problem(
+            "number-too-long",
+            "",
+            f"a number has more than {sys.get_int_max_str_digits()} digits",
+            "no card needs a number this long; this is likely malformed or hostile",
         )
-        return ParsedDocument(None, tuple(problems))
+        return ParsedDocument(None, (too_long,))
     too_deep = too_deep_path(value, deadline)
     if too_deep is not None:
-        problems.append(_too_deep(too_deep))
-        return ParsedDocument(None, tuple(problems))
+        return ParsedDocument(None, (_too_deep(too_deep),))
+    problems: list[Problem] = []
     if repeated.count:
         problems.extend(repeated.problems(value))
     if constants:
@@ -281,7 +277,7 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
     if not isinstance(value, dict):
         kind = "an array" if isinstance(value, list) else f"a {json_type(value)}"
         problems.append(
-            _fatal(
+            fatal_problem(
                 "not-an-object",
                 "",
                 f"the document is {kind}, not a JSON object",
@@ -294,7 +290,7 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
 def _non_finite_problems(value: Any) -> list[Problem]:
     """A problem per ``NaN`` / ``Infinity``, bounded as every check is (``ProblemList``)."""
     found = ProblemList()
-    try:
+    with suppress(TooManyProblems):
         for path in iter_paths(value, _non_finite):
             found.append(
                 _error(
@@ -304,8 +300,6 @@ def _non_finite_problems(value: Any) -> list[Problem]:
                     "use null or a finite number",
                 )
             )
-    except TooManyProblems:
-        pass
     return found.finished()
 
 
@@ -388,7 +382,7 @@ class _RepeatedKeys:
 
 
 def _too_deep(path: str) -> Problem:
-    return _fatal(
+    return fatal_problem(
         "too-deep",
         path,
         f"arrays and objects are nested more than {MAX_DEPTH} deep",

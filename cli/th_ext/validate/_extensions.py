@@ -20,6 +20,7 @@ from th_ext.commands._entry import (
 )
 from th_ext.problems._problem import Problem
 from th_ext.problems._text import quoted
+from th_ext.validate._card import extension_entries
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._positions import pointer
 from th_ext.validate._schema import ParamsSchema
@@ -270,10 +271,7 @@ def check_extensions(
     ``schema_problems`` are the params' schema problems, by the entry's index."""
     problems = ProblemList()
     summaries: list[dict[str, Any]] = []
-    capabilities = card.get("capabilities")
-    entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
-    if not isinstance(entries, list):
-        entries = []
+    entries = extension_entries(card)
     declared: dict[str, int] = {}
     for index, entry in enumerate(entries):
         if deadline is not None:
@@ -319,7 +317,7 @@ def check_extensions(
                 **summary,
             }
         )
-    problems.extend(_missing(required, declared, known, entries is not None and bool(entries)))
+    problems.extend(_missing(required, declared, known, bool(entries)))
     return problems.finished(), summaries
 
 
