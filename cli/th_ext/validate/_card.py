@@ -570,9 +570,8 @@ def _loose_url(
 
 
 def _unsendable_url(holder: dict[str, Any], key: str, path: Path, found: list[Problem]) -> None:
-    """An http(s) URL that no request can be sent to (``url_problem``: too long, an IPv6 host
-    without its closing bracket, a port out of range, no host): a warning, since the card is
-    well formed; a client fails on it only when it connects."""
+    """An http(s) URL no request can be sent to (``url_problem``): a warning, since the card
+    is well formed; a client fails on it only when it connects."""
     value = holder.get(key)
     problem = url_problem(value) if isinstance(value, str) and _HTTP_URL.match(value) else ""
     if problem:

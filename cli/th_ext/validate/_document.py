@@ -64,9 +64,8 @@ def explain(text: str, error: json.JSONDecodeError) -> SyntaxExplanation:
 
 
 def _without_position(parser_message: str) -> str:
-    """The parser's message without the words that lead to a position, which ``explain``
-    gives itself: ``json`` ends some of its messages with "at" (``Unterminated string starting
-    at``), meant to be followed by its own ": line 1 column 7"."""
+    """The parser's message without a trailing "at" (``Unterminated string starting at``),
+    which led to its own position: ``explain`` gives the position itself."""
     words = parser_message.rstrip(" :")
     return words.removesuffix(" at").rstrip()
 
@@ -415,11 +414,8 @@ def too_deep_path(value: Any, deadline: Deadline | None = None) -> str | None:
 
 
 def deep_path_in_text(text: str) -> str:
-    """The pointer to where nesting first exceeds ``MAX_DEPTH``, read from the raw text.
-
-    Used only when the parser itself ran out of stack, so the value was never built. Scans
-    until the limit is passed, tracking array indices and object keys.
-    """
+    """The pointer to where nesting first exceeds ``MAX_DEPTH``, read from the raw text: for
+    when the parser itself ran out of stack, so the value was never built."""
     decoder = json.JSONDecoder()
     stack: list[list[Any]] = []  # [kind, current key or index]
     i, n = 0, len(text)

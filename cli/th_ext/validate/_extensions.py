@@ -96,7 +96,6 @@ RUNS_ON_HINT = (
 # Possessive (``*+``): each name ends at its newline, so there is nothing to backtrack into,
 # and telling the engine so makes the match several times faster on a long list.
 _ALL_NAMES = re.compile(f"{COMMAND_NAME_PATTERN.pattern}(?:\n{COMMAND_NAME_PATTERN.pattern})*+")
-_STR_ONLY = frozenset({str})
 
 
 def check_commands_params(
@@ -119,7 +118,8 @@ def check_commands_params(
     commands = params.get("commands") if isinstance(params, dict) else None
     if not isinstance(commands, list):
         return problems.finished(), {"commands": []}
-    names, all_strings = _names(commands)
+    names: list[Any] = [c.get("name") if isinstance(c, dict) else None for c in commands]
+    all_strings = set(map(type, names)) <= {str}
     strings = names if all_strings else [n for n in names if isinstance(n, str)]
     if not _names_ok(strings):
         for index, name in enumerate(names):
@@ -187,10 +187,8 @@ _NAME_HINT = "use lower-case letters, digits and '-', starting with a letter"
 
 
 def _name_hint(name: str) -> str:
-    """The hint for a malformed command name, with the valid name it most likely meant: the
-    name in lower case, or the name with one character left out at either end, or one
-    separator inside it (a space, ``_``, ``.``) made a ``-``; as unknown keys get the key they
-    most likely meant."""
+    """The hint for a malformed command name, with the valid name it most likely meant, as
+    unknown keys get the key they most likely meant."""
     meant = _meant_name(name)
     return f"{_NAME_HINT}; did you mean {meant!r}?" if meant is not None else _NAME_HINT
 
@@ -217,16 +215,6 @@ def _runs_on_index(problem: Problem, prefix: str) -> int | None:
         return None
     index, _, rest = problem.path[len(prefix) :].partition("/")
     return int(index) if rest == "runsOn" and index.isdigit() else None
-
-
-def _names(commands: list[Any]) -> tuple[list[Any], bool]:
-    """Each command's name (``None`` where there is none), and whether all are strings."""
-    names = [c.get("name") if isinstance(c, dict) else None for c in commands]
-    return names, _all_strings(names)
-
-
-def _all_strings(values: list[Any]) -> bool:
-    return set(map(type, values)) <= _STR_ONLY
 
 
 def _names_ok(names: list[str]) -> bool:

@@ -344,7 +344,7 @@ def place_problems(text: str, problems: list[Problem]) -> list[Problem]:
     """``problems`` with ``line`` and ``column`` set from their paths in ``text``, in the
     order a reader fixes them: layer by layer, each layer's problems by position (the "and M
     more" summaries last)."""
-    unplaced = _unplaced(problems)
+    unplaced = [p.path for p in problems if needs_place(p)]
     if not unplaced:
         return sort_problems(problems)
     keys = [p.path for p in problems if p.at_key and p.line is None]
@@ -393,8 +393,3 @@ def source_lines(text: str, problems: list[Problem]) -> dict[int, str]:
 
 def needs_place(problem: Problem) -> bool:
     return problem.line is None and problem.layer != "source" and problem.code not in SUMMARY_CODES
-
-
-def _unplaced(problems: list[Problem]) -> list[str]:
-    """The paths of the problems that still need a line and column."""
-    return [p.path for p in problems if needs_place(p)]
