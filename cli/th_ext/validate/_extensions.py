@@ -232,11 +232,6 @@ ExtensionRules = Callable[
 #: The rules beyond the schema, by extension name (every version of it shares them).
 RULES: dict[str, ExtensionRules] = {"commands": check_commands_params}
 
-ExplainSchema = Callable[[list[Problem], Any, tuple[str | int, ...]], list[Problem]]
-#: Schema problems a known departure explains better, by extension name: a card written for
-#: a later version of the extension (``runsOn`` on a commands v1 card).
-EXPLAINED: dict[str, ExplainSchema] = {"commands": explain_runs_on}
-
 
 class KnownExtension(NamedTuple):
     """An extension URI the validator can check: its key, schema and extra rules."""
@@ -380,9 +375,8 @@ def _check_entry(
     params = entry.get("params", {})
     if not isinstance(params, dict):
         return [], {}  # the card layer reports the wrong type
-    explain = EXPLAINED.get(extension.key.split("/", 1)[0])
-    if explain is not None:
-        problems = explain(problems, params, base)
+    if extension.key.split("/", 1)[0] == "commands":  # a card written for a later version
+        problems = explain_runs_on(problems, params, base)
     summary: dict[str, Any] = {}
     if extension.rules is not None:
         found, summary = extension.rules(entry, params, base)

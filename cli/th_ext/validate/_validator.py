@@ -18,7 +18,7 @@ from th_ext.problems._problem import Problem, Selection
 from th_ext.validate._card import card_validator, check_card, extension_entries
 from th_ext.validate._document import decode_document, fatal_problem, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
-from th_ext.validate._limits import bounded
+from th_ext.validate._limits import TooManyProblems
 from th_ext.validate._positions import place_problems, source_lines
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema, SchemaOverride
@@ -165,8 +165,10 @@ def _check_value(
     checked, params = check_card(card, schema, deadline)
     report.problems.extend(checked)
     required = tuple(_resolve_uri(name) for name in options.extensions)
-    result, stopped = bounded(check_extensions, card, known, required, deadline, params)
-    found, summaries = result if result is not None else (stopped or [], [])
+    try:
+        found, summaries = check_extensions(card, known, required, deadline, params)
+    except TooManyProblems as exc:
+        found, summaries = exc.problems.finished(), []
     report.problems.extend(found)
     for check in options.card_checks:
         report.problems.extend(check(card))
