@@ -72,13 +72,11 @@ def _is_number(value: Any) -> bool:
 
 def resolve_pointer(document: Any, pointer: str) -> Any:
     """The value at an RFC 6901 ``pointer``; ``KeyError`` when it is absent or not a pointer."""
-    if pointer == "":
-        return document
-    if not pointer.startswith("/"):
+    tokens = _reference_tokens(pointer)
+    if tokens is None:
         raise KeyError(pointer)
     value = document
-    for token in pointer[1:].split("/"):
-        key = token.replace("~1", "/").replace("~0", "~")
+    for key in tokens:
         if isinstance(value, list) and key.isdigit() and int(key) < len(value):
             value = value[int(key)]
         elif isinstance(value, dict) and key in value:
@@ -383,12 +381,9 @@ def source_lines(text: str, problems: list[Problem]) -> dict[int, str]:
     wanted = {p.line for p in problems if p.line is not None and not p.excerpt}
     if not wanted:
         return {}
-    found: dict[int, str] = {}
     last = max(wanted)
-    for number, line in enumerate(text.split("\n", last)[:last], start=1):
-        if number in wanted:
-            found[number] = line.rstrip("\r")
-    return found
+    lines = enumerate(text.split("\n", last)[:last], start=1)
+    return {number: line.rstrip("\r") for number, line in lines if number in wanted}
 
 
 def needs_place(problem: Problem) -> bool:
