@@ -308,14 +308,11 @@ def _non_finite(value: Any) -> bool:
 
 class _RepeatedKeys:
     """The parser's ``object_pairs_hook``: builds each object as ``json.loads`` would (the last
-    of a repeated key's values wins) and notes every object that names a key twice.
+    of a repeated key's values wins) and notes, by ``id``, every object that names a key twice.
 
-    ``count`` is the number of duplicate-key problems in the parsed value: one per key an
-    object repeats. An object inside a value that a repeated key replaced is not in the value
-    (no pointer names it), so it is left out again when its container is replaced; every object
-    noted is therefore alive in the value, and its ``id`` names it. Only the ids and the keys
-    are kept (a key alone when it is the only one): a card of nothing but such objects must
-    not hold a second structure per object.
+    ``count`` is the number of duplicate-key problems: one per key an object repeats. An object
+    inside a value a repeated key replaced is forgotten again, so every object noted is alive in
+    the value. Only ids and keys are kept, so a card of such objects holds no second structure.
     """
 
     def __init__(self) -> None:

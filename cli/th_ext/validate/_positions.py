@@ -210,12 +210,9 @@ class _AllPlaced(Exception):
 
 
 class _Scanner:
-    """A cursor over the text that reads one token at a time, or skips a whole value.
-
-    It stops the scan (``_AllPlaced``) once every wanted pointer is settled: placed, or known to
-    name a missing member once the value that would hold it has been read. So placing the first
-    problems of a huge card costs the text up to them, not the whole card.
-    """
+    """A cursor over the text that reads one token at a time, or skips a whole value. It stops
+    (``_AllPlaced``) once every wanted pointer is placed or known to be missing: placing the
+    first problems of a huge card costs the text up to them, not the whole card."""
 
     def __init__(self, text: str, wanted: set[tuple[str, ...]]) -> None:
         self.text = text
