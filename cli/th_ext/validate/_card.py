@@ -51,7 +51,6 @@ SKILLS_HINT = (
     'with no skills must still serve "skills": [], but the official A2A SDKs leave an empty '
     "list out of the card they serve, so only a declared skill keeps the member"
 )
-_A2A = "A2A 1.0"
 #: Of two problems the schema finds at one path, the one that says more about what to do.
 _RANK = {"wrong-type": 0, "missing-field": 1, "empty-field": 2, "empty-array": 2}
 _INTERFACES_HINT = (
@@ -164,7 +163,7 @@ def check_card(
                     (key, problem) for problem in problems_for(error, (), name)
                 )
                 continue
-            for problem in problems_for(error, (), _A2A, layer="card", root=schema.schema):
+            for problem in problems_for(error, (), "A2A 1.0", layer="card", root=schema.schema):
                 known = by_path.get(problem.path)
                 if known is None or _RANK.get(problem.code, 9) < _RANK.get(known.code, 9):
                     by_path[problem.path] = _skills_hint(problem)
