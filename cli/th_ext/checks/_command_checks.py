@@ -98,17 +98,17 @@ def command_checks(obs: Observation, name: str) -> list[Check]:
         checks.append(stream_order_check(obs))
     if reply is None and obs.stream and not command_ran(obs, name):
         reply = unmarked_reply(obs)
-    if reply is None and obs.stream and not command_ran(obs, name):
-        detail = (
-            f"the command did not run on {obs.binding}: no answer names /{name} in its command "
-            "metadata, so a client takes it for the model's"
-        )
-        return [
-            *checks,
-            check(obs, "CMD-1", False, detail),
-            check(obs, "CMD-2", None, "no command reply to judge: the command did not run"),
-            check(obs, "CMD-3", False, "no answer holds command metadata in either place"),
-        ]
+        if reply is None:
+            detail = (
+                f"the command did not run on {obs.binding}: no answer names /{name} in its "
+                "command metadata, so a client takes it for the model's"
+            )
+            return [
+                *checks,
+                check(obs, "CMD-1", False, detail),
+                check(obs, "CMD-2", None, "no command reply to judge: the command did not run"),
+                check(obs, "CMD-3", False, "no answer holds command metadata in either place"),
+            ]
     if reply is None:
         return [*checks, check(obs, "CMD-2", False, _no_reply(obs, kinds))]
     message = message_of(reply) or {}

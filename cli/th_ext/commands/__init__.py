@@ -74,15 +74,10 @@ _ON_PYDANTIC = frozenset(
 
 
 def __getattr__(name: str) -> Any:
-    """The registry and the params models, on first use.
-
-    They stand on pydantic: importing them took a command that reads cards from 19 ms to 107 ms
-    of start-up (measured, median of 12 fresh interpreters). Where pydantic is loaded already
-    (typer 0.29 loads it for every command line), building the models still costs about 17 ms
-    (``python -X importtime``). ``th-ext validate``, the dry run and every client that only
-    decides messages import this package and never register a command, so this is the
-    package's one deferred import.
-    """
+    """The registry and the params models, on first use: they stand on pydantic, which took a
+    command that reads cards from 19 ms to 107 ms of start-up, and building the models costs
+    about 17 ms even where pydantic is loaded. ``th-ext validate``, the dry run and every client
+    that only decides messages never register a command."""
     if name in _ON_PYDANTIC:
         from th_ext.commands import _registry  # deferred: pydantic, see the docstring
 

@@ -114,15 +114,9 @@ def _escaped(key: str) -> str:
 
 def _find_entry(card: Any, uri: str) -> tuple[int, dict[str, Any]] | None:
     """The extension's entry in ``capabilities.extensions`` and its place there."""
-    if not isinstance(card, dict):
-        return None
-    capabilities = card.get("capabilities")
-    if not isinstance(capabilities, dict):
-        return None
-    extensions = capabilities.get("extensions")
-    if not isinstance(extensions, list):
-        return None
-    for place, entry in enumerate(extensions):
+    capabilities = card.get("capabilities") if isinstance(card, dict) else None
+    extensions = capabilities.get("extensions") if isinstance(capabilities, dict) else None
+    for place, entry in enumerate(extensions if isinstance(extensions, list) else []):
         if isinstance(entry, dict) and entry.get("uri") == uri:
             return place, entry
     return None

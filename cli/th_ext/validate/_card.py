@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -27,7 +28,7 @@ from th_ext.validate._schema import (
     safe_validator,
 )
 
-__all__ = ["BEYOND_SCHEMA", "CardSchema", "card_validator", "check_card"]
+__all__ = ["BEYOND_SCHEMA", "CardSchema", "card_validator", "check_card", "extension_entries"]
 
 #: The card layer's rules beyond the schema (the site says why no schema can state each).
 BEYOND_SCHEMA = (
@@ -50,7 +51,6 @@ SKILLS_HINT = (
     'with no skills must still serve "skills": [], but the official A2A SDKs leave an empty '
     "list out of the card they serve, so only a declared skill keeps the member"
 )
-_A2A = "A2A 1.0"
 #: Of two problems the schema finds at one path, the one that says more about what to do.
 _RANK = {"wrong-type": 0, "missing-field": 1, "empty-field": 2, "empty-array": 2}
 _INTERFACES_HINT = (
@@ -145,7 +145,7 @@ def check_card(
     """
     by_path: dict[str, Problem] = {}
     params: dict[int, list[tuple[list[tuple[bool, str | int]], Problem]]] = {}
-    entries = _extension_entries(card)
+    entries = extension_entries(card)
     stopped = False
     with reading_errors("the card schema", deadline):
         for count, error in enumerate(schema.validator.iter_errors(card)):
@@ -163,7 +163,7 @@ def check_card(
                     (key, problem) for problem in problems_for(error, (), name)
                 )
                 continue
-            for problem in problems_for(error, (), _A2A, layer="card", root=schema.schema):
+            for problem in problems_for(error, (), "A2A 1.0", layer="card", root=schema.schema):
                 known = by_path.get(problem.path)
                 if known is None or _RANK.get(problem.code, 9) < _RANK.get(known.code, 9):
                     by_path[problem.path] = _skills_hint(problem)
@@ -185,12 +185,9 @@ def _skills_hint(problem: Problem) -> Problem:
 def _bounded(problems: list[Problem], stopped: bool) -> list[Problem]:
     """``problems`` with each code capped, and a note when reading stopped early."""
     found = ProblemList()
-    try:
+    with suppress(TooManyProblems):
         found.extend(problems)
-    except TooManyProblems:
-        return found.finished()
-    if stopped:
-        found.stopped = True
+    found.stopped = found.stopped or stopped
     return found.finished()
 
 
@@ -199,7 +196,8 @@ def _path_key(problem: Problem) -> list[tuple[bool, str | int]]:
     return [(not _INDEX.fullmatch(p), int(p) if _INDEX.fullmatch(p) else p) for p in parts]
 
 
-def _extension_entries(card: dict[str, Any]) -> list[Any]:
+def extension_entries(card: dict[str, Any]) -> list[Any]:
+    """``capabilities.extensions``, or no entry when it is not a list."""
     capabilities = card.get("capabilities")
     entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
     return entries if isinstance(entries, list) else []
@@ -571,9 +569,8 @@ def _loose_url(
 
 
 def _unsendable_url(holder: dict[str, Any], key: str, path: Path, found: list[Problem]) -> None:
-    """An http(s) URL that no request can be sent to (``url_problem``: too long, an IPv6 host
-    without its closing bracket, a port out of range, no host): a warning, since the card is
-    well formed; a client fails on it only when it connects."""
+    """An http(s) URL no request can be sent to (``url_problem``): a warning, since the card
+    is well formed; a client fails on it only when it connects."""
     value = holder.get(key)
     problem = url_problem(value) if isinstance(value, str) and _HTTP_URL.match(value) else ""
     if problem:

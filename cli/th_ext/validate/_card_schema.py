@@ -140,17 +140,13 @@ def _field(field: Field) -> dict[str, Any]:
     return item
 
 
-def _relative_ref(schema_url: str) -> str:
-    """``schema_url`` relative to the card schema when both are on the same site."""
+def binding(uri: str, schema_url: str) -> tuple[str, str]:
+    """The binding of the extension ``uri`` to the params schema at ``schema_url`` (relative to
+    the card schema when both are on the same site)."""
     here, there = urlsplit(CARD_SCHEMA_URL), urlsplit(schema_url)
     if (here.scheme, here.netloc) != (there.scheme, there.netloc) or there.query:
-        return schema_url
-    return posixpath.relpath(there.path, posixpath.dirname(here.path))
-
-
-def binding(uri: str, schema_url: str) -> tuple[str, str]:
-    """The binding of the extension ``uri`` to the params schema at ``schema_url``."""
-    return uri, _relative_ref(schema_url)
+        return uri, schema_url
+    return uri, posixpath.relpath(there.path, posixpath.dirname(here.path))
 
 
 def card_schema_bytes(extensions_dir: Path | None = None) -> bytes:

@@ -7,6 +7,7 @@ import json
 import math
 import re
 import sys
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ __all__ = [
     "SyntaxExplanation",
     "decode_document",
     "explain",
+    "fatal_problem",
     "json_type",
     "load_card",
     "parse_document",
@@ -62,9 +64,8 @@ def explain(text: str, error: json.JSONDecodeError) -> SyntaxExplanation:
 
 
 def _without_position(parser_message: str) -> str:
-    """The parser's message without the words that lead to a position, which ``explain``
-    gives itself: ``json`` ends some of its messages with "at" (``Unterminated string starting
-    at``), meant to be followed by its own ": line 1 column 7"."""
+    """The parser's message without a trailing "at" (``Unterminated string starting at``),
+    which led to its own position: ``explain`` gives the position itself."""
     words = parser_message.rstrip(" :")
     return words.removesuffix(" at").rstrip()
 
@@ -172,7 +173,7 @@ class ParsedDocument:
         return any(p.fatal for p in self.problems)
 
 
-def _fatal(code: str, path: str, message: str, hint: str) -> Problem:
+def fatal_problem(code: str, path: str, message: str, hint: str) -> Problem:
     return Problem("error", code, path, message, hint, "document", fatal=True)
 
 
@@ -211,14 +212,14 @@ def decode_document(data: bytes) -> tuple[str | None, list[Problem]]:
         offset = len(_BOM)
     if not data or data.isspace():  # not data.strip(), which copies a body ending in a newline
         problems.append(
-            _fatal("empty-document", "", "the document is empty", "serve the card as JSON")
+            fatal_problem("empty-document", "", "the document is empty", "serve the card as JSON")
         )
         return None, problems
     try:
         return data.decode("utf-8"), problems
     except UnicodeDecodeError as exc:
         problems.append(
-            _fatal(
+            fatal_problem(
                 "invalid-utf8",
                 "",
                 f"the document is not valid UTF-8 (byte {exc.start + offset})",
@@ -230,7 +231,6 @@ def decode_document(data: bytes) -> tuple[str | None, list[Problem]]:
 
 def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
     """Parse decoded JSON text. Never raises but ``DeadlineError`` once ``deadline`` passes."""
-    problems: list[Problem] = []
     constants: list[str] = []
 
     def read_constant(name: str) -> float:
@@ -241,39 +241,34 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
     try:
         value = json.loads(text, object_pairs_hook=repeated, parse_constant=read_constant)
     except RecursionError:
-        problems.append(_too_deep(deep_path_in_text(text)))
-        return ParsedDocument(None, tuple(problems))
+        return ParsedDocument(None, (_too_deep(deep_path_in_text(text)),))
     except json.JSONDecodeError as exc:
         why = explain(text, exc)
-        problems.append(
-            Problem(
-                "error",
-                "invalid-json",
-                "",
-                why.message,
-                why.hint,
-                "document",
-                fatal=True,
-                line=why.line,
-                column=why.column,
-                excerpt=why.excerpt,
-            )
+        invalid = Problem(
+            "error",
+            "invalid-json",
+            "",
+            why.message,
+            why.hint,
+            "document",
+            fatal=True,
+            line=why.line,
+            column=why.column,
+            excerpt=why.excerpt,
         )
-        return ParsedDocument(None, tuple(problems))
+        return ParsedDocument(None, (invalid,))
     except ValueError:  # an integer longer than Python's int-string limit
-        problems.append(
-            _fatal(
-                "number-too-long",
-                "",
-                f"a number has more than {sys.get_int_max_str_digits()} digits",
-                "no card needs a number this long; this is likely malformed or hostile",
-            )
+        too_long = fatal_problem(
+            "number-too-long",
+            "",
+            f"a number has more than {sys.get_int_max_str_digits()} digits",
+            "no card needs a number this long; this is likely malformed or hostile",
         )
-        return ParsedDocument(None, tuple(problems))
+        return ParsedDocument(None, (too_long,))
     too_deep = too_deep_path(value, deadline)
     if too_deep is not None:
-        problems.append(_too_deep(too_deep))
-        return ParsedDocument(None, tuple(problems))
+        return ParsedDocument(None, (_too_deep(too_deep),))
+    problems: list[Problem] = []
     if repeated.count:
         problems.extend(repeated.problems(value))
     if constants:
@@ -281,7 +276,7 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
     if not isinstance(value, dict):
         kind = "an array" if isinstance(value, list) else f"a {json_type(value)}"
         problems.append(
-            _fatal(
+            fatal_problem(
                 "not-an-object",
                 "",
                 f"the document is {kind}, not a JSON object",
@@ -294,7 +289,7 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
 def _non_finite_problems(value: Any) -> list[Problem]:
     """A problem per ``NaN`` / ``Infinity``, bounded as every check is (``ProblemList``)."""
     found = ProblemList()
-    try:
+    with suppress(TooManyProblems):
         for path in iter_paths(value, _non_finite):
             found.append(
                 _error(
@@ -304,8 +299,6 @@ def _non_finite_problems(value: Any) -> list[Problem]:
                     "use null or a finite number",
                 )
             )
-    except TooManyProblems:
-        pass
     return found.finished()
 
 
@@ -315,14 +308,11 @@ def _non_finite(value: Any) -> bool:
 
 class _RepeatedKeys:
     """The parser's ``object_pairs_hook``: builds each object as ``json.loads`` would (the last
-    of a repeated key's values wins) and notes every object that names a key twice.
+    of a repeated key's values wins) and notes, by ``id``, every object that names a key twice.
 
-    ``count`` is the number of duplicate-key problems in the parsed value: one per key an
-    object repeats. An object inside a value that a repeated key replaced is not in the value
-    (no pointer names it), so it is left out again when its container is replaced; every object
-    noted is therefore alive in the value, and its ``id`` names it. Only the ids and the keys
-    are kept (a key alone when it is the only one): a card of nothing but such objects must
-    not hold a second structure per object.
+    ``count`` is the number of duplicate-key problems: one per key an object repeats. An object
+    inside a value a repeated key replaced is forgotten again, so every object noted is alive in
+    the value. Only ids and keys are kept, so a card of such objects holds no second structure.
     """
 
     def __init__(self) -> None:
@@ -388,7 +378,7 @@ class _RepeatedKeys:
 
 
 def _too_deep(path: str) -> Problem:
-    return _fatal(
+    return fatal_problem(
         "too-deep",
         path,
         f"arrays and objects are nested more than {MAX_DEPTH} deep",
@@ -421,11 +411,8 @@ def too_deep_path(value: Any, deadline: Deadline | None = None) -> str | None:
 
 
 def deep_path_in_text(text: str) -> str:
-    """The pointer to where nesting first exceeds ``MAX_DEPTH``, read from the raw text.
-
-    Used only when the parser itself ran out of stack, so the value was never built. Scans
-    until the limit is passed, tracking array indices and object keys.
-    """
+    """The pointer to where nesting first exceeds ``MAX_DEPTH``, read from the raw text: for
+    when the parser itself ran out of stack, so the value was never built."""
     decoder = json.JSONDecoder()
     stack: list[list[Any]] = []  # [kind, current key or index]
     i, n = 0, len(text)

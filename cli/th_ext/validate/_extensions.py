@@ -20,6 +20,7 @@ from th_ext.commands._entry import (
 )
 from th_ext.problems._problem import Problem
 from th_ext.problems._text import quoted
+from th_ext.validate._card import extension_entries
 from th_ext.validate._limits import ProblemList
 from th_ext.validate._positions import pointer
 from th_ext.validate._schema import ParamsSchema
@@ -95,7 +96,6 @@ RUNS_ON_HINT = (
 # Possessive (``*+``): each name ends at its newline, so there is nothing to backtrack into,
 # and telling the engine so makes the match several times faster on a long list.
 _ALL_NAMES = re.compile(f"{COMMAND_NAME_PATTERN.pattern}(?:\n{COMMAND_NAME_PATTERN.pattern})*+")
-_STR_ONLY = frozenset({str})
 
 
 def check_commands_params(
@@ -118,7 +118,8 @@ def check_commands_params(
     commands = params.get("commands") if isinstance(params, dict) else None
     if not isinstance(commands, list):
         return problems.finished(), {"commands": []}
-    names, all_strings = _names(commands)
+    names: list[Any] = [c.get("name") if isinstance(c, dict) else None for c in commands]
+    all_strings = set(map(type, names)) <= {str}
     strings = names if all_strings else [n for n in names if isinstance(n, str)]
     if not _names_ok(strings):
         for index, name in enumerate(names):
@@ -186,10 +187,8 @@ _NAME_HINT = "use lower-case letters, digits and '-', starting with a letter"
 
 
 def _name_hint(name: str) -> str:
-    """The hint for a malformed command name, with the valid name it most likely meant: the
-    name in lower case, or the name with one character left out at either end, or one
-    separator inside it (a space, ``_``, ``.``) made a ``-``; as unknown keys get the key they
-    most likely meant."""
+    """The hint for a malformed command name, with the valid name it most likely meant, as
+    unknown keys get the key they most likely meant."""
     meant = _meant_name(name)
     return f"{_NAME_HINT}; did you mean {meant!r}?" if meant is not None else _NAME_HINT
 
@@ -218,16 +217,6 @@ def _runs_on_index(problem: Problem, prefix: str) -> int | None:
     return int(index) if rest == "runsOn" and index.isdigit() else None
 
 
-def _names(commands: list[Any]) -> tuple[list[Any], bool]:
-    """Each command's name (``None`` where there is none), and whether all are strings."""
-    names = [c.get("name") if isinstance(c, dict) else None for c in commands]
-    return names, _all_strings(names)
-
-
-def _all_strings(values: list[Any]) -> bool:
-    return set(map(type, values)) <= _STR_ONLY
-
-
 def _names_ok(names: list[str]) -> bool:
     """Whether every name matches the pattern, in one regex pass over the joined names."""
     if not names:
@@ -242,11 +231,6 @@ ExtensionRules = Callable[
 
 #: The rules beyond the schema, by extension name (every version of it shares them).
 RULES: dict[str, ExtensionRules] = {"commands": check_commands_params}
-
-ExplainSchema = Callable[[list[Problem], Any, tuple[str | int, ...]], list[Problem]]
-#: Schema problems a known departure explains better, by extension name: a card written for
-#: a later version of the extension (``runsOn`` on a commands v1 card).
-EXPLAINED: dict[str, ExplainSchema] = {"commands": explain_runs_on}
 
 
 class KnownExtension(NamedTuple):
@@ -270,10 +254,7 @@ def check_extensions(
     ``schema_problems`` are the params' schema problems, by the entry's index."""
     problems = ProblemList()
     summaries: list[dict[str, Any]] = []
-    capabilities = card.get("capabilities")
-    entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
-    if not isinstance(entries, list):
-        entries = []
+    entries = extension_entries(card)
     declared: dict[str, int] = {}
     for index, entry in enumerate(entries):
         if deadline is not None:
@@ -319,7 +300,7 @@ def check_extensions(
                 **summary,
             }
         )
-    problems.extend(_missing(required, declared, known, entries is not None and bool(entries)))
+    problems.extend(_missing(required, declared, known, bool(entries)))
     return problems.finished(), summaries
 
 
@@ -394,9 +375,8 @@ def _check_entry(
     params = entry.get("params", {})
     if not isinstance(params, dict):
         return [], {}  # the card layer reports the wrong type
-    explain = EXPLAINED.get(extension.key.split("/", 1)[0])
-    if explain is not None:
-        problems = explain(problems, params, base)
+    if extension.key.split("/", 1)[0] == "commands":  # a card written for a later version
+        problems = explain_runs_on(problems, params, base)
     summary: dict[str, Any] = {}
     if extension.rules is not None:
         found, summary = extension.rules(entry, params, base)

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Iterable
 
 from th_ext.problems._problem import Problem
 
-__all__ = ["MAX_PER_CODE", "MAX_PER_LAYER", "ProblemList", "TooManyProblems", "bounded"]
+__all__ = ["MAX_PER_CODE", "MAX_PER_LAYER", "ProblemList", "TooManyProblems"]
 
 MAX_PER_CODE = 100
 """Problems of one code listed per check; the rest are counted in one "and M more" problem."""
 
 MAX_PER_LAYER = 10_000
 """Problems found in one layer before the layer stops checking."""
-
-T = TypeVar("T")
 
 
 class TooManyProblems(Exception):
@@ -101,16 +98,3 @@ class ProblemList(list[Problem]):
                 )
             )
         return done
-
-
-def bounded(check: Callable[..., T], *args: Any) -> tuple[T | None, list[Problem] | None]:
-    """Run ``check``; on ``TooManyProblems`` return ``(None, problems so far)``."""
-    try:
-        return check(*args), None
-    except TooManyProblems as exc:
-        return None, exc.problems.finished()
-
-
-def finish(problems: list[Problem]) -> list[Problem]:
-    """``problems`` with its "and M more" problems, if it is a ``ProblemList``."""
-    return problems.finished() if isinstance(problems, ProblemList) else problems

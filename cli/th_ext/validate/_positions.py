@@ -17,7 +17,6 @@ __all__ = [
     "SUMMARY_CODES",
     "Position",
     "children",
-    "find_path",
     "first_difference",
     "iter_paths",
     "locate",
@@ -73,13 +72,11 @@ def _is_number(value: Any) -> bool:
 
 def resolve_pointer(document: Any, pointer: str) -> Any:
     """The value at an RFC 6901 ``pointer``; ``KeyError`` when it is absent or not a pointer."""
-    if pointer == "":
-        return document
-    if not pointer.startswith("/"):
+    tokens = _reference_tokens(pointer)
+    if tokens is None:
         raise KeyError(pointer)
     value = document
-    for token in pointer[1:].split("/"):
-        key = token.replace("~1", "/").replace("~0", "~")
+    for key in tokens:
         if isinstance(value, list) and key.isdigit() and int(key) < len(value):
             value = value[int(key)]
         elif isinstance(value, dict) and key in value:
@@ -89,23 +86,9 @@ def resolve_pointer(document: Any, pointer: str) -> Any:
     return value
 
 
-def find_path(
-    value: Any, predicate: Callable[[Any], bool], limit: int | None = None
-) -> list[tuple[PathPart, ...]]:
-    """The paths, in document order, of the values (containers or not) that match ``predicate``.
-
-    Iterative, so any nesting the parser accepted is safe to walk; ``limit`` stops early.
-    """
-    found: list[tuple[PathPart, ...]] = []
-    for path in iter_paths(value, predicate):
-        found.append(path)
-        if limit is not None and len(found) >= limit:
-            break
-    return found
-
-
 def iter_paths(value: Any, predicate: Callable[[Any], bool]) -> Iterator[tuple[PathPart, ...]]:
-    """``find_path`` one path at a time, in memory that grows with the depth, not the size."""
+    """The paths, in document order, of the values (containers or not) that match
+    ``predicate``: iterative, in memory that grows with the depth, not the size."""
     if predicate(value):
         yield ()
     stack: list[tuple[tuple[PathPart, ...], Iterator[tuple[PathPart, Any]]]] = [
@@ -227,12 +210,9 @@ class _AllPlaced(Exception):
 
 
 class _Scanner:
-    """A cursor over the text that reads one token at a time, or skips a whole value.
-
-    It stops the scan (``_AllPlaced``) once every wanted pointer is settled: placed, or known to
-    name a missing member once the value that would hold it has been read. So placing the first
-    problems of a huge card costs the text up to them, not the whole card.
-    """
+    """A cursor over the text that reads one token at a time, or skips a whole value. It stops
+    (``_AllPlaced``) once every wanted pointer is placed or known to be missing: placing the
+    first problems of a huge card costs the text up to them, not the whole card."""
 
     def __init__(self, text: str, wanted: set[tuple[str, ...]]) -> None:
         self.text = text
@@ -359,7 +339,7 @@ def place_problems(text: str, problems: list[Problem]) -> list[Problem]:
     """``problems`` with ``line`` and ``column`` set from their paths in ``text``, in the
     order a reader fixes them: layer by layer, each layer's problems by position (the "and M
     more" summaries last)."""
-    unplaced = _unplaced(problems)
+    unplaced = [p.path for p in problems if needs_place(p)]
     if not unplaced:
         return sort_problems(problems)
     keys = [p.path for p in problems if p.at_key and p.line is None]
@@ -398,18 +378,10 @@ def source_lines(text: str, problems: list[Problem]) -> dict[int, str]:
     wanted = {p.line for p in problems if p.line is not None and not p.excerpt}
     if not wanted:
         return {}
-    found: dict[int, str] = {}
     last = max(wanted)
-    for number, line in enumerate(text.split("\n", last)[:last], start=1):
-        if number in wanted:
-            found[number] = line.rstrip("\r")
-    return found
+    lines = enumerate(text.split("\n", last)[:last], start=1)
+    return {number: line.rstrip("\r") for number, line in lines if number in wanted}
 
 
 def needs_place(problem: Problem) -> bool:
     return problem.line is None and problem.layer != "source" and problem.code not in SUMMARY_CODES
-
-
-def _unplaced(problems: list[Problem]) -> list[str]:
-    """The paths of the problems that still need a line and column."""
-    return [p.path for p in problems if needs_place(p)]

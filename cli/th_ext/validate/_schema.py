@@ -22,7 +22,7 @@ from referencing.jsonschema import DRAFT202012
 from th_ext._deadline import Deadline
 from th_ext._exceptions import DeadlineError, SchemaError, SourceError
 from th_ext.problems._problem import Layer, Problem
-from th_ext.problems._text import closest_name, quoted
+from th_ext.problems._text import closest_name, cut, quoted
 from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._card_schema import URL_PATTERN
 from th_ext.validate._document import json_type, parse_document
@@ -427,18 +427,8 @@ def _fix(error: Any) -> str:
 
 
 def _shorten(message: str) -> str:
-    one_line = " ".join(message.split())
-    if len(one_line) <= _MESSAGE_LIMIT:
-        return one_line
-    return one_line[: _MESSAGE_LIMIT - 1] + "…"
+    return cut(" ".join(message.split()), _MESSAGE_LIMIT)
 
-
-# Did-you-mean for a key an object should not have, and a small value for one it lacks.
-#
-# A misspelt key (``argument_hnit``), a camelCase one where the schema is snake_case
-# (``argumentHint``) or the reverse: the closest allowed name is suggested when one is close
-# enough. Names are compared with Unicode look-alikes, case, ``_`` and ``-`` set aside first,
-# then by similarity.
 
 _MAX_DEPTH = 8  # a $ref followed counts as a level
 

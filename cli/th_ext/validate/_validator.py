@@ -15,10 +15,10 @@ from th_ext.catalog._reader import discover, schema_document
 from th_ext.catalog._records import ExtensionVersion
 from th_ext.net import redact, redact_url
 from th_ext.problems._problem import Problem, Selection
-from th_ext.validate._card import card_validator, check_card
-from th_ext.validate._document import decode_document, parse_text
+from th_ext.validate._card import card_validator, check_card, extension_entries
+from th_ext.validate._document import decode_document, fatal_problem, parse_text
 from th_ext.validate._extensions import RULES, KnownExtension, check_extensions
-from th_ext.validate._limits import bounded
+from th_ext.validate._limits import TooManyProblems
 from th_ext.validate._positions import place_problems, source_lines
 from th_ext.validate._report import Report
 from th_ext.validate._schema import ParamsSchema, SchemaOverride
@@ -100,14 +100,11 @@ def validate_value(
     report = Report(source, source, strict=options.strict)
     if not isinstance(value, dict):
         report.problems.append(
-            Problem(
-                "error",
+            fatal_problem(
                 "not-an-object",
                 "",
                 "the document is not a JSON object",
                 "an agent card is one JSON object",
-                "document",
-                fatal=True,
             )
         )
         return _selected(_unread(report), options)
@@ -168,8 +165,10 @@ def _check_value(
     checked, params = check_card(card, schema, deadline)
     report.problems.extend(checked)
     required = tuple(_resolve_uri(name) for name in options.extensions)
-    result, stopped = bounded(check_extensions, card, known, required, deadline, params)
-    found, summaries = result if result is not None else (stopped or [], [])
+    try:
+        found, summaries = check_extensions(card, known, required, deadline, params)
+    except TooManyProblems as exc:
+        found, summaries = exc.problems.finished(), []
     report.problems.extend(found)
     for check in options.card_checks:
         report.problems.extend(check(card))
@@ -178,17 +177,8 @@ def _check_value(
     return _redacted(report)
 
 
-def _redact(url: str) -> str:
-    if "@" not in url:
-        return url
-    return redact_url(url)
-
-
 def _redacted(report: Report) -> Report:
     """The report with no URL credentials (``user:password@``) in a message or hint."""
-    if not any("@" in p.message or "@" in p.hint for p in report.problems):
-        return report
-
     report.problems = [
         replace(p, message=redact(p.message), hint=redact(p.hint))
         if "@" in p.message or "@" in p.hint
@@ -250,11 +240,11 @@ def _override_target(card: dict[str, Any], options: ValidateOptions, bundled: li
 
 
 def _declared_uris(card: dict[str, Any]) -> list[str]:
-    capabilities = card.get("capabilities")
-    entries = capabilities.get("extensions") if isinstance(capabilities, dict) else None
-    if not isinstance(entries, list):
-        return []
-    return [e["uri"] for e in entries if isinstance(e, dict) and isinstance(e.get("uri"), str)]
+    return [
+        e["uri"]
+        for e in extension_entries(card)
+        if isinstance(e, dict) and isinstance(e.get("uri"), str)
+    ]
 
 
 def _resolve_uri(name: str) -> str:
@@ -281,7 +271,11 @@ def summarize_card(card: dict[str, Any]) -> dict[str, Any]:
         "name": string_at("name"),
         "version": string_at("version"),
         "interfaces": [
-            {k: _redact(i[k]) for k in _INTERFACE_SUMMARY if isinstance(i.get(k), str)}
+            {
+                k: redact_url(i[k]) if "@" in i[k] else i[k]
+                for k in _INTERFACE_SUMMARY
+                if isinstance(i.get(k), str)
+            }
             for i in (interfaces if isinstance(interfaces, list) else [])
             if isinstance(i, dict)
         ],
