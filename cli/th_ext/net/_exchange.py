@@ -414,10 +414,7 @@ async def _read(  # noqa: PLR0917 (one private step of exchange_http)
             if last is not None:
                 take(exchange, last)
             return
-        whole = bytearray()
-        async for chunk in body:
-            whole += chunk
-        take(exchange, bytes(whole))
+        take(exchange, b"".join([chunk async for chunk in body]))
 
 
 async def _recorded(body: AsyncIterator[bytes], entry: HarEntry) -> AsyncIterator[bytes]:
@@ -516,8 +513,6 @@ class EventParser:
                     start = end + 1
             else:
                 start = end + 1
-            if line[:1] == b":":  # a comment
-                continue
             event = self._line_done(line)
             if event is not None:
                 yield event

@@ -356,7 +356,7 @@ class _Request:
             notes.append(f"after {tried} {'retry' if tried == 1 else 'retries'}")
         if not notes:
             raise failure.error
-        raise _noted(failure.error, ", ".join(notes)) from None
+        raise _reworded(failure.error, f"{failure.error} ({', '.join(notes)})") from None
 
 
 def _wait(attempt: int, retry_after: str) -> tuple[float, str]:
@@ -376,11 +376,6 @@ def _wait(attempt: int, retry_after: str) -> tuple[float, str]:
             return max(seconds, 0.0), shorten(value, 40)
     backoff = BACKOFF_SECONDS * 2.0**attempt
     return backoff / 2 + random.uniform(0, backoff / 2), ""
-
-
-def _noted(error: FetchError, note: str) -> FetchError:
-    """``error`` again, its message ending with ``(note)``."""
-    return _reworded(error, f"{error} ({note})")
 
 
 def _reworded(error: FetchError, message: str) -> FetchError:
