@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
@@ -19,7 +19,7 @@ from th_ext._exceptions import (
 from th_ext._version import __version__
 from th_ext.net import HeaderScope, redact_url
 from th_ext.problems import Problem
-from th_ext.sources._caching import caching_problems
+from th_ext.sources._caching import caching_problems, source_warning
 
 if TYPE_CHECKING:
     import httpx
@@ -349,7 +349,15 @@ async def read_url_async(
             if_none_match=if_none_match,
             recorder=recorder,
         )
-        notices = tuple(_withheld_notice(text) for text in scope.notices()[withheld_before:])
+        notices = tuple(
+            source_warning(
+                "header-withheld",
+                text,
+                "the card is served from another origin than the URL given; check where it "
+                "redirects",
+            )
+            for text in scope.notices()[withheld_before:]
+        )
         if well_known and result.status != 304:
             notices += tuple(caching_problems(result.headers))
         return SourceBytes(
@@ -377,31 +385,9 @@ async def read_url_async(
             url=first.url,
         ) from None
 
-    notice = Problem(
-        "warning",
+    notice = source_warning(
         "deprecated-well-known-path",
-        "",
         f"{redact_url(url)} answered 404; the card was read from the pre-0.3 path {found.location}",
         f"serve the card at {WELL_KNOWN_CARD} (A2A 0.3 and later)",
-        "source",
     )
-    return SourceBytes(
-        shown,
-        found.location,
-        found.data,
-        found.content_type,
-        (notice, *found.notices),
-        found.headers,
-        found.status,
-    )
-
-
-def _withheld_notice(text: str) -> Problem:
-    return Problem(
-        "warning",
-        "header-withheld",
-        "",
-        text,
-        "the card is served from another origin than the URL given; check where it redirects",
-        "source",
-    )
+    return replace(found, notices=(notice, *found.notices))
