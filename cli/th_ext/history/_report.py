@@ -532,29 +532,26 @@ def _charts(runs: Sequence[RunInfo]) -> str:
         for c in CATEGORIES
         if c.name != "passed" and any(run.categories.get(c.name) for run in runs)
     ]
+    counts = [[run.categories.get(name, 0) for run in runs] for name in names]
     by_category = _chart(
         pygal.StackedLine, labels, [_CATEGORY_COLOURS[name] for name in names], fill=True
     )
-    for name in names:
-        by_category.add(name, [run.categories.get(name, 0) for run in runs])
+    for name, points in zip(names, counts, strict=True):
+        by_category.add(name, points)
+    ranks = ["p50", "p90", "p99"]
+    seconds = [[getattr(run, rank) for run in runs] for rank in ranks]
     latency = _chart(pygal.Line, labels, ["#0969da", "#9a6700", "#cf222e"])
-    for rank in ("p50", "p90", "p99"):
-        latency.add(f"{rank} (s)", [getattr(run, rank) for run in runs])
+    for rank, points in zip(ranks, seconds, strict=True):
+        latency.add(f"{rank} (s)", points)
     figures: list[tuple[str, str, Any, list[str], list[list[Any]]]] = [
         ("pass-rate", "Pass rate over time (%)", passing, ["pass rate (%)"], [rate]),
-        (
-            "categories",
-            "Failures by category over time",
-            by_category,
-            names,
-            [[run.categories.get(name, 0) for run in runs] for name in names],
-        ),
+        ("categories", "Failures by category over time", by_category, names, counts),
         (
             "latency",
             "Latency percentiles over time (seconds per source)",
             latency,
-            ["p50", "p90", "p99"],
-            [[getattr(run, rank) for run in runs] for rank in ("p50", "p90", "p99")],
+            ranks,
+            seconds,
         ),
     ]
     out = ['<h2 id="trends">Over time</h2><div class="charts">']
