@@ -38,6 +38,8 @@ TEXT_LIMIT = 20
 """The most sources a text list shows; the JSON lists every one."""
 LIST_WIDTH = 72
 """The text shows a run's list cut to this many characters."""
+_LISTS = ("new_failures", "fixed", "still_failing", "flaky", "appeared", "went")
+"""The lists of ``Changes``, in the order its JSON and its text give them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +92,7 @@ class Changes:
             "latest": self.latest.to_dict() if self.latest else None,
             "previous": self.previous.to_dict() if self.previous else None,
             "source_pattern": self.source_pattern,
-            "new_failures": [c.to_dict() for c in self.new_failures],
-            "fixed": [c.to_dict() for c in self.fixed],
-            "still_failing": [c.to_dict() for c in self.still_failing],
-            "flaky": [c.to_dict() for c in self.flaky],
-            "appeared": [c.to_dict() for c in self.appeared],
-            "went": [c.to_dict() for c in self.went],
+            **{name: [c.to_dict() for c in getattr(self, name)] for name in _LISTS},
             "unfinished": [run.to_dict() for run in self.unfinished],
             "exit_code": self.exit_code,
         }
@@ -193,14 +190,7 @@ def changes_text(changes: Changes) -> str:
     lines += [f"note: run {run.id} did not complete ({run.status})" for run in changes.unfinished]
     if changes.source_pattern is not None:
         lines.append(f"sources matching {changes.source_pattern}")
-    sections = (
-        ("new failures", changes.new_failures),
-        ("fixed", changes.fixed),
-        ("still failing", changes.still_failing),
-        ("flaky", changes.flaky),
-        ("appeared", changes.appeared),
-        ("went", changes.went),
-    )
+    sections = [(name.replace("_", " "), getattr(changes, name)) for name in _LISTS]
     for title, items in sections:
         if not items:
             continue
