@@ -331,27 +331,6 @@ async def exchange_http(
     if recorder is not None:
         entry = recorder.start(method, url, headers, content, content_type)
     try:
-        await _exchange(
-            client, exchange, method, url, headers, content, take, timeout, max_bytes, entry
-        )
-    finally:
-        if entry is not None:
-            entry.end(exchange.failure)
-
-
-async def _exchange(  # noqa: PLR0917 (one private step of exchange_http)
-    client: httpx.AsyncClient,
-    exchange: RpcExchange,
-    method: str,
-    url: str,
-    headers: dict[str, str],
-    content: bytes | None,
-    take: Take,
-    timeout: float,
-    max_bytes: int,
-    entry: HarEntry | None,
-) -> None:
-    try:
         async with (
             asyncio.timeout(timeout),
             client.stream(method, url, content=content, headers=headers) as response,
@@ -403,6 +382,9 @@ async def _exchange(  # noqa: PLR0917 (one private step of exchange_http)
         exchange.unreachable = not exchange.answered and (
             cannot_connect(exc) or isinstance(exc, httpx.InvalidURL)
         )
+    finally:
+        if entry is not None:
+            entry.end(exchange.failure)
 
 
 async def _recorded(body: AsyncIterator[bytes], entry: HarEntry) -> AsyncIterator[bytes]:
