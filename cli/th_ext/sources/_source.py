@@ -243,9 +243,22 @@ def read_source(
     if source == "-":
         return SourceBytes(source, "<stdin>", _read_stream(limits.max_bytes))
     if is_url(source):
-        if scope is None:
-            scope = header_scope(source, limits)
-        return _read_url(source, limits, scope, well_known=well_known, recorder=recorder)
+        # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
+        from th_ext.net._fetch import run_alone
+
+        url_scope = scope if scope is not None else header_scope(source, limits)
+        deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+        return run_alone(
+            lambda client: read_url_async(
+                source,
+                limits,
+                url_scope,
+                client=client,
+                deadline=deadline,
+                well_known=well_known,
+                recorder=recorder,
+            )
+        )
     scheme = _SCHEME.match(source)
     if scheme:
         raise SourceArgumentError(
@@ -279,31 +292,6 @@ def _read_file(path: str, max_bytes: int) -> bytes:
     if data is None:
         raise SourceTooLargeError(f"{path}: larger than the cap of {max_bytes} bytes")
     return data
-
-
-def _read_url(
-    source: str,
-    limits: SourceLimits,
-    scope: HeaderScope,
-    *,
-    well_known: bool,
-    recorder: HarRecorder | None = None,
-) -> SourceBytes:
-    # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
-    from th_ext.net._fetch import run_alone
-
-    deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
-    return run_alone(
-        lambda client: read_url_async(
-            source,
-            limits,
-            scope,
-            client=client,
-            deadline=deadline,
-            well_known=well_known,
-            recorder=recorder,
-        )
-    )
 
 
 async def read_url_async(
