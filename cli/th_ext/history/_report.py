@@ -451,24 +451,6 @@ def _lists(changes: Changes, ids: dict[str, int]) -> str:
     )
 
 
-def _chart_style(colours: Sequence[str]) -> Style:
-    return Style(
-        background="transparent",
-        plot_background="transparent",
-        foreground="var(--fg)",
-        foreground_strong="var(--fg)",
-        foreground_subtle="var(--muted)",
-        guide_stroke_color="var(--line)",
-        major_guide_stroke_color="var(--line)",
-        font_family="system-ui, sans-serif",
-        label_font_size=15,
-        major_label_font_size=15,
-        legend_font_size=15,
-        colors=tuple(colours),
-        opacity=".55",
-    )
-
-
 def _svg(chart: Any, label: str) -> str:
     """The chart as inline SVG: pygal's tree without its tooltip script (nothing here loads
     or runs it), named for assistive technology."""
@@ -489,7 +471,21 @@ def _chart(kind: Any, labels: list[str], colours: Sequence[str], **config: Any) 
     every = max(1, len(labels) // 6)
     legend_rows = -(-len(colours) // 3) if config.get("show_legend", True) else 0
     return kind(
-        style=_chart_style(colours),
+        style=Style(
+            background="transparent",
+            plot_background="transparent",
+            foreground="var(--fg)",
+            foreground_strong="var(--fg)",
+            foreground_subtle="var(--muted)",
+            guide_stroke_color="var(--line)",
+            major_guide_stroke_color="var(--line)",
+            font_family="system-ui, sans-serif",
+            label_font_size=15,
+            major_label_font_size=15,
+            legend_font_size=15,
+            colors=tuple(colours),
+            opacity=".55",
+        ),
         js=[],
         disable_xml_declaration=True,
         show_dots=len(labels) <= 40,
