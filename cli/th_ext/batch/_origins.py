@@ -103,10 +103,6 @@ class OriginLimiter:
         else:
             del self._origins[key]
 
-    def in_use(self, url: str) -> bool:
-        """Whether ``url``'s origin is held or waited for now."""
-        return _key(url) in self._origins
-
     def origins_in_use(self) -> int:
         """How many origins hold a semaphore now (for tests and benchmarks)."""
         return len(self._origins)

@@ -4,6 +4,7 @@ and that run's verdict carried over when the server answers that the card has no
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,16 +44,12 @@ def validators(headers: Sequence[tuple[str, str]] | None) -> tuple[str | None, s
     dates = field_values(headers, "last-modified")
     tag = date = None
     if len(tags) == 1:
-        try:
+        with suppress(MalformedHeaderError):
             tag = entity_tag(tags[0])
-        except MalformedHeaderError:
-            tag = None
     if len(dates) == 1:
-        try:
+        with suppress(MalformedHeaderError):
             parse_http_date(dates[0])
             date = dates[0].strip(" \t")
-        except MalformedHeaderError:
-            date = None
     return tag, date
 
 

@@ -183,11 +183,8 @@ def check_cards(
                 document = report.to_dict()
                 return Outcome(report.source, index, 2, 0.0, document, report, error)
 
-            def bad_line(index: int, error: SourceError) -> Outcome:
-                return failed(index, _label(error), error)
-
             async for outcome in _schedule(
-                sources, check, bad_line, failed, gate, jobs=jobs, skip=skip, counts=counts
+                sources, check, failed, gate, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
         finally:
@@ -247,9 +244,7 @@ def check_agents(
                             recorder=recorder,
                         )
                 except ThExtError as exc:
-                    outcome = _failed(index, source, exc, "conform", started)
-                    _with_retries(outcome.document or {}, retried)
-                    return outcome
+                    return _failed(index, source, exc, "conform", started, retried=retried)
                 document = _with_retries({"source": shown(source), **report.to_dict()}, retried)
                 code = 0 if report.passed else 1
                 return Outcome(shown(source), index, code, _since(started), document, report)
@@ -257,11 +252,8 @@ def check_agents(
             def failed(index: int, source: str, error: SourceError) -> Outcome:
                 return _failed(index, source, error, "conform", time.monotonic())
 
-            def bad_line(index: int, error: SourceError) -> Outcome:
-                return failed(index, _label(error), error)
-
             async for outcome in _schedule(
-                sources, check_agent, bad_line, failed, gate, jobs=jobs, skip=skip, counts=counts
+                sources, check_agent, failed, gate, jobs=jobs, skip=skip, counts=counts
             ):
                 yield outcome
         finally:
@@ -363,9 +355,7 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
         else:
             report = validate_body()
     except DeadlineError as exc:  # what --format json gives for it: the error document
-        outcome = _failed(index, source, exc, "validate", started)
-        _with_retries(outcome.document or {}, retried)
-        return outcome
+        return _failed(index, source, exc, "validate", started, retried=retried)
     document = _with_retries(report.to_dict(), retried)
     if revalidation is not None and is_url(source):  # a file is read, never fetched
         document["fetch"] = FETCHED_WHOLE
@@ -381,9 +371,8 @@ async def _check_card(  # noqa: PLR0917 (one private step of check_cards)
     )
 
 
-def _with_retries(document: dict[str, Any], retried: list[Retry]) -> dict[str, Any]:
-    """``document`` with the source's retries, when it had any (each one's URL, reason and
-    wait)."""
+def _with_retries(document: dict[str, Any], retried: Sequence[Retry]) -> dict[str, Any]:
+    """``document`` with the source's retries, when it had any."""
     if retried:
         document["retries"] = [retry.to_dict() for retry in retried]
     return document
@@ -405,8 +394,16 @@ def _unchanged(
     )
 
 
-def _failed(index: int, source: str, exc: ThExtError, command: str, started: float) -> Outcome:
-    document = error_record(exc, command, source)
+def _failed(
+    index: int,
+    source: str,
+    exc: ThExtError,
+    command: str,
+    started: float,
+    *,
+    retried: Sequence[Retry] = (),
+) -> Outcome:
+    document = _with_retries(error_record(exc, command, source), retried)
     return Outcome(shown(source), index, 2, _since(started), document, error=exc)
 
 
@@ -428,7 +425,6 @@ def _stay(error: ThExtError | None) -> None:
 async def _schedule(
     sources: Iterable[ListEntry] | AsyncIterable[ListEntry],
     check: Callable[[int, str, Leave], Awaitable[Outcome]],
-    bad_line: Callable[[int, SourceError], Outcome],
     failed: Callable[[int, str, SourceError], Outcome],
     gate: OriginGate,
     *,
@@ -505,7 +501,7 @@ async def _schedule(
                     continue
                 await taken.acquire()
                 if isinstance(entry, SourceError):
-                    finished.put_nowait(bad_line(index, entry))
+                    finished.put_nowait(failed(index, _label(entry), entry))
                 elif not seen.add(entry):
                     counts.duplicates += 1
                     finished.put_nowait(Outcome(shown(entry), index, 0, 0.0, None, duplicate=True))

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["CodeCount", "Failing", "Statistics", "Summary", "WhyFailed", "why_failed"]
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
-_WORDS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,8 @@ TEXT_LIMIT = 20
 """The most sources a text list shows; the JSON lists every one."""
 LIST_WIDTH = 72
 """The text shows a run's list cut to this many characters."""
+_LISTS = ("new_failures", "fixed", "still_failing", "flaky", "appeared", "went")
+"""The lists of ``Changes``, in the order its JSON and its text give them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +92,7 @@ class Changes:
             "latest": self.latest.to_dict() if self.latest else None,
             "previous": self.previous.to_dict() if self.previous else None,
             "source_pattern": self.source_pattern,
-            "new_failures": [c.to_dict() for c in self.new_failures],
-            "fixed": [c.to_dict() for c in self.fixed],
-            "still_failing": [c.to_dict() for c in self.still_failing],
-            "flaky": [c.to_dict() for c in self.flaky],
-            "appeared": [c.to_dict() for c in self.appeared],
-            "went": [c.to_dict() for c in self.went],
+            **{name: [c.to_dict() for c in getattr(self, name)] for name in _LISTS},
             "unfinished": [run.to_dict() for run in self.unfinished],
             "exit_code": self.exit_code,
         }
@@ -193,14 +190,7 @@ def changes_text(changes: Changes) -> str:
     lines += [f"note: run {run.id} did not complete ({run.status})" for run in changes.unfinished]
     if changes.source_pattern is not None:
         lines.append(f"sources matching {changes.source_pattern}")
-    sections = (
-        ("new failures", changes.new_failures),
-        ("fixed", changes.fixed),
-        ("still failing", changes.still_failing),
-        ("flaky", changes.flaky),
-        ("appeared", changes.appeared),
-        ("went", changes.went),
-    )
+    sections = [(name.replace("_", " "), getattr(changes, name)) for name in _LISTS]
     for title, items in sections:
         if not items:
             continue
@@ -461,24 +451,6 @@ def _lists(changes: Changes, ids: dict[str, int]) -> str:
     )
 
 
-def _chart_style(colours: Sequence[str]) -> Style:
-    return Style(
-        background="transparent",
-        plot_background="transparent",
-        foreground="var(--fg)",
-        foreground_strong="var(--fg)",
-        foreground_subtle="var(--muted)",
-        guide_stroke_color="var(--line)",
-        major_guide_stroke_color="var(--line)",
-        font_family="system-ui, sans-serif",
-        label_font_size=15,
-        major_label_font_size=15,
-        legend_font_size=15,
-        colors=tuple(colours),
-        opacity=".55",
-    )
-
-
 def _svg(chart: Any, label: str) -> str:
     """The chart as inline SVG: pygal's tree without its tooltip script (nothing here loads
     or runs it), named for assistive technology."""
@@ -499,7 +471,21 @@ def _chart(kind: Any, labels: list[str], colours: Sequence[str], **config: Any) 
     every = max(1, len(labels) // 6)
     legend_rows = -(-len(colours) // 3) if config.get("show_legend", True) else 0
     return kind(
-        style=_chart_style(colours),
+        style=Style(
+            background="transparent",
+            plot_background="transparent",
+            foreground="var(--fg)",
+            foreground_strong="var(--fg)",
+            foreground_subtle="var(--muted)",
+            guide_stroke_color="var(--line)",
+            major_guide_stroke_color="var(--line)",
+            font_family="system-ui, sans-serif",
+            label_font_size=15,
+            major_label_font_size=15,
+            legend_font_size=15,
+            colors=tuple(colours),
+            opacity=".55",
+        ),
         js=[],
         disable_xml_declaration=True,
         show_dots=len(labels) <= 40,
@@ -532,29 +518,26 @@ def _charts(runs: Sequence[RunInfo]) -> str:
         for c in CATEGORIES
         if c.name != "passed" and any(run.categories.get(c.name) for run in runs)
     ]
+    counts = [[run.categories.get(name, 0) for run in runs] for name in names]
     by_category = _chart(
         pygal.StackedLine, labels, [_CATEGORY_COLOURS[name] for name in names], fill=True
     )
-    for name in names:
-        by_category.add(name, [run.categories.get(name, 0) for run in runs])
+    for name, points in zip(names, counts, strict=True):
+        by_category.add(name, points)
+    ranks = ["p50", "p90", "p99"]
+    seconds = [[getattr(run, rank) for run in runs] for rank in ranks]
     latency = _chart(pygal.Line, labels, ["#0969da", "#9a6700", "#cf222e"])
-    for rank in ("p50", "p90", "p99"):
-        latency.add(f"{rank} (s)", [getattr(run, rank) for run in runs])
+    for rank, points in zip(ranks, seconds, strict=True):
+        latency.add(f"{rank} (s)", points)
     figures: list[tuple[str, str, Any, list[str], list[list[Any]]]] = [
         ("pass-rate", "Pass rate over time (%)", passing, ["pass rate (%)"], [rate]),
-        (
-            "categories",
-            "Failures by category over time",
-            by_category,
-            names,
-            [[run.categories.get(name, 0) for run in runs] for name in names],
-        ),
+        ("categories", "Failures by category over time", by_category, names, counts),
         (
             "latency",
             "Latency percentiles over time (seconds per source)",
             latency,
-            ["p50", "p90", "p99"],
-            [[getattr(run, rank) for run in runs] for rank in ("p50", "p90", "p99")],
+            ranks,
+            seconds,
         ),
     ]
     out = ['<h2 id="trends">Over time</h2><div class="charts">']

@@ -9,6 +9,7 @@ import os
 import sqlite3
 import time
 import zlib
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -196,22 +197,17 @@ class HistoryStore:
         then left as it was."""
         name = os.fspath(path)
         _check_file(name, write)
+        target = name if write else Path(name).resolve().as_uri() + "?mode=ro"
         try:
-            if write:
-                # one thread at a time, but not always the opener's: a run under a caller's
-                # event loop goes on a thread of its own
-                connection = sqlite3.connect(
-                    name, timeout=busy_timeout, isolation_level=None, check_same_thread=False
-                )
-            else:
-                uri = Path(name).resolve().as_uri() + "?mode=ro"
-                connection = sqlite3.connect(
-                    uri,
-                    timeout=busy_timeout,
-                    isolation_level=None,
-                    uri=True,
-                    check_same_thread=False,
-                )
+            # one thread at a time, but not always the opener's: a run under a caller's event
+            # loop goes on a thread of its own
+            connection = sqlite3.connect(
+                target,
+                timeout=busy_timeout,
+                isolation_level=None,
+                uri=not write,
+                check_same_thread=False,
+            )
         except sqlite3.Error as exc:
             raise _error(name, exc) from None
         store = cls(connection, name)
@@ -577,9 +573,7 @@ class RunRecorder:
                 (self.run_id,),
             ).fetchall()
             seconds = [row[0] for row in rows]
-            categories: dict[str, int] = {}
-            for _, category, _ in rows:
-                categories[category] = categories.get(category, 0) + 1
+            categories = Counter(row[1] for row in rows)
             if exit_code is None:  # the worst of the outcomes'
                 exit_code = max((row[2] for row in rows), default=0)
             db.execute(
@@ -652,23 +646,11 @@ def _error(name: str, exc: sqlite3.Error) -> HistoryError:
 
 
 def _run_info(row: tuple[Any, ...]) -> RunInfo:
-    return RunInfo(
-        id=row[0],
-        command=row[1],
-        list=row[2],
-        options=json.loads(row[3]),
-        version=row[4],
-        started=row[5],
-        ended=row[6],
-        status=row[7],
-        exit_code=row[8],
-        total=row[9],
-        passed=row[10],
-        categories=json.loads(row[11]) if row[11] else {},
-        p50=row[12],
-        p90=row[13],
-        p99=row[14],
-    )
+    """A row of ``runs``, its columns in the order of ``RunInfo``'s fields."""
+    fields = list(row)
+    fields[3] = json.loads(row[3])
+    fields[11] = json.loads(row[11]) if row[11] else {}
+    return RunInfo(*fields)
 
 
 def _iso(moment: float) -> str:

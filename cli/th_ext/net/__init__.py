@@ -3,6 +3,7 @@ that import httpx (``_fetch``, ``_exchange``) are imported from where they live,
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from th_ext.net._har import (
@@ -50,19 +51,16 @@ __all__ = [
     "url_problem",
 ]
 
-_CONTEXT: list[ssl.SSLContext] = []
 
-
+@cache
 def ssl_context() -> ssl.SSLContext:
     """The TLS context of every th-ext connection: certificates checked against the system store.
 
     Made once per process (loading the store costs milliseconds) and shared.
     """
-    if not _CONTEXT:
-        import ssl  # only where a connection is made: a file read never needs TLS
+    import ssl  # only where a connection is made: a file read never needs TLS
 
-        _CONTEXT.append(ssl.create_default_context())
-    return _CONTEXT[0]
+    return ssl.create_default_context()
 
 
 def client_options(

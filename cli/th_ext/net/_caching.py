@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import email.utils
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -89,10 +89,9 @@ class CacheControl:
         return None
 
     def __str__(self) -> str:
-        return ", ".join(name if value is None else f"{name}={value}" for name, value in self)
-
-    def __iter__(self) -> Iterator[tuple[str, str | None]]:
-        return iter(self.directives)
+        return ", ".join(
+            name if value is None else f"{name}={value}" for name, value in self.directives
+        )
 
 
 def field_values(headers: Sequence[tuple[str, str]], name: str) -> list[str]:

@@ -331,29 +331,31 @@ async def exchange_http(
     if recorder is not None:
         entry = recorder.start(method, url, headers, content, content_type)
     try:
-        await _exchange(
-            client, exchange, method, url, headers, content, take, timeout, max_bytes, entry
-        )
-    finally:
-        if entry is not None:
-            entry.end(exchange.failure)
-
-
-async def _exchange(  # noqa: PLR0917 (one private step of exchange_http)
-    client: httpx.AsyncClient,
-    exchange: RpcExchange,
-    method: str,
-    url: str,
-    headers: dict[str, str],
-    content: bytes | None,
-    take: Take,
-    timeout: float,
-    max_bytes: int,
-    entry: HarEntry | None,
-) -> None:
-    try:
-        async with asyncio.timeout(timeout):
-            await _read(client, exchange, method, url, headers, content, take, max_bytes, entry)
+        async with (
+            asyncio.timeout(timeout),
+            client.stream(method, url, content=content, headers=headers) as response,
+        ):
+            exchange.answered = True
+            if entry is not None:
+                entry.response(response)
+            if response.status_code >= 400:
+                exchange.failure = await http_failure(response, entry)
+                return
+            body = read_body(response, max_bytes, "the answer")
+            if entry is not None:
+                body = _recorded(body, entry)
+            if response.headers.get("content-type", "").startswith("text/event-stream"):
+                parser = EventParser()
+                async for chunk in body:
+                    for data in parser.feed(chunk):
+                        take(exchange, data)
+                        if not exchange.ok:  # the first answer that is not a result ends the read
+                            return
+                last = parser.close()
+                if last is not None:
+                    take(exchange, last)
+                return
+            take(exchange, b"".join([chunk async for chunk in body]))
     except TimeoutError:
         if not _ended(exchange):
             exchange.failure = f"no complete answer within {timeout:g} s"
@@ -380,44 +382,9 @@ async def _exchange(  # noqa: PLR0917 (one private step of exchange_http)
         exchange.unreachable = not exchange.answered and (
             cannot_connect(exc) or isinstance(exc, httpx.InvalidURL)
         )
-
-
-async def _read(  # noqa: PLR0917 (one private step of exchange_http)
-    client: httpx.AsyncClient,
-    exchange: RpcExchange,
-    method: str,
-    url: str,
-    headers: dict[str, str],
-    content: bytes | None,
-    take: Take,
-    max_bytes: int,
-    entry: HarEntry | None,
-) -> None:
-    async with client.stream(method, url, content=content, headers=headers) as response:
-        exchange.answered = True
+    finally:
         if entry is not None:
-            entry.response(response)
-        if response.status_code >= 400:
-            exchange.failure = await http_failure(response, entry)
-            return
-        body = read_body(response, max_bytes, "the answer")
-        if entry is not None:
-            body = _recorded(body, entry)
-        if response.headers.get("content-type", "").startswith("text/event-stream"):
-            parser = EventParser()
-            async for chunk in body:
-                for data in parser.feed(chunk):
-                    take(exchange, data)
-                    if not exchange.ok:  # the first answer that is not a result ends the read
-                        return
-            last = parser.close()
-            if last is not None:
-                take(exchange, last)
-            return
-        whole = bytearray()
-        async for chunk in body:
-            whole += chunk
-        take(exchange, bytes(whole))
+            entry.end(exchange.failure)
 
 
 async def _recorded(body: AsyncIterator[bytes], entry: HarEntry) -> AsyncIterator[bytes]:
@@ -516,8 +483,6 @@ class EventParser:
                     start = end + 1
             else:
                 start = end + 1
-            if line[:1] == b":":  # a comment
-                continue
             event = self._line_done(line)
             if event is not None:
                 yield event

@@ -125,14 +125,47 @@ async def fetch_async(
     condition = () if if_none_match is None else (("If-None-Match", if_none_match),)
     seen = [url]
     current = url
-    request = _Request(
-        client, scope, max_bytes, user_agent, deadline, retries, retried, condition, recorder
-    )
+
+    async def get(target: str) -> tuple[str, _Answer | None]:
+        """One request, tried again while it fails in a way that may pass and retries and
+        time are left (the wait and the retry must end before the deadline)."""
+        for attempt in range(min(retries, MAX_RETRIES) + 1):
+            try:
+                return await _get(
+                    client,
+                    target,
+                    scope,
+                    max_bytes,
+                    user_agent,
+                    condition=condition,
+                    recorder=recorder,
+                )
+            except _Transient as exc:
+                failure = exc
+            left = attempt < min(retries, MAX_RETRIES)
+            wait, said = _wait(attempt, failure.retry_after)
+            if not left or wait >= deadline.remaining():
+                break
+            if retried is not None:
+                retried.append(Retry(redact_url(target), str(failure.error), wait))
+            await asyncio.sleep(wait)
+        tried = attempt  # the retries made before this last failure
+        notes = []
+        if left:  # stopped by the deadline, not by the count
+            notes.append(
+                f"its Retry-After ({said}) ends after the timeout" if said else "no time to retry"
+            )
+        if tried:
+            notes.append(f"after {tried} {'retry' if tried == 1 else 'retries'}")
+        if not notes:
+            raise failure.error
+        raise _reworded(failure.error, f"{failure.error} ({', '.join(notes)})") from None
+
     try:
         async with asyncio.timeout(deadline.remaining()):
             while True:
                 try:
-                    location, result = await request.get(current)
+                    location, result = await get(current)
                 except FetchError as exc:  # a redirect's target failed: say where it came from
                     if current == url:
                         raise
@@ -308,57 +341,6 @@ class _Transient(Exception):
         self.retry_after = retry_after
 
 
-@dataclass(slots=True)
-class _Request:
-    """How each request of one fetch is made: the client, the headers' scope, the cap, and
-    how often a failure that may pass is tried again."""
-
-    client: httpx.AsyncClient
-    scope: HeaderScope
-    max_bytes: int
-    user_agent: str
-    deadline: Deadline
-    retries: int
-    retried: list[Retry] | None
-    condition: tuple[tuple[str, str], ...]
-    recorder: HarRecorder | None
-
-    async def get(self, url: str) -> tuple[str, _Answer | None]:
-        """One request, tried again while it fails in a way that may pass and retries and
-        time are left (the wait and the retry must end before the deadline)."""
-        for attempt in range(min(self.retries, MAX_RETRIES) + 1):
-            try:
-                return await _get(
-                    self.client,
-                    url,
-                    self.scope,
-                    self.max_bytes,
-                    self.user_agent,
-                    condition=self.condition,
-                    recorder=self.recorder,
-                )
-            except _Transient as exc:
-                failure = exc
-            left = attempt < min(self.retries, MAX_RETRIES)
-            wait, said = _wait(attempt, failure.retry_after)
-            if not left or wait >= self.deadline.remaining():
-                break
-            if self.retried is not None:
-                self.retried.append(Retry(redact_url(url), str(failure.error), wait))
-            await asyncio.sleep(wait)
-        tried = attempt  # the retries made before this last failure
-        notes = []
-        if left:  # stopped by the deadline, not by the count
-            notes.append(
-                f"its Retry-After ({said}) ends after the timeout" if said else "no time to retry"
-            )
-        if tried:
-            notes.append(f"after {tried} {'retry' if tried == 1 else 'retries'}")
-        if not notes:
-            raise failure.error
-        raise _noted(failure.error, ", ".join(notes)) from None
-
-
 def _wait(attempt: int, retry_after: str) -> tuple[float, str]:
     """The wait before retry ``attempt + 1``: the server's ``Retry-After`` when it is a number
     of seconds or a date (with the value as given), else an exponential backoff with jitter
@@ -376,11 +358,6 @@ def _wait(attempt: int, retry_after: str) -> tuple[float, str]:
             return max(seconds, 0.0), shorten(value, 40)
     backoff = BACKOFF_SECONDS * 2.0**attempt
     return backoff / 2 + random.uniform(0, backoff / 2), ""
-
-
-def _noted(error: FetchError, note: str) -> FetchError:
-    """``error`` again, its message ending with ``(note)``."""
-    return _reworded(error, f"{error} ({note})")
 
 
 def _reworded(error: FetchError, message: str) -> FetchError:

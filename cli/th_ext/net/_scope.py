@@ -148,11 +148,8 @@ class HeaderScope:
         no origin, so then only ``extra_origins`` (URLs; only their origin counts) are allowed.
         Raises ``ValueError`` for an extra origin that is not an http(s) URL with a host.
         """
-        allowed: set[Origin] = set()
-        if source is not None:
-            own = origin_of(source)
-            if own is not None:
-                allowed.add(own)
+        own = origin_of(source) if source is not None else None
+        allowed = {own} if own is not None else set()
         for text in extra_origins:
             origin = origin_of(text)
             if origin is None:

@@ -15,7 +15,7 @@ from th_ext.net._caching import (
 )
 from th_ext.problems import Problem, escape_unsafe
 
-__all__ = ["CACHING_CODES", "MAX_AGE_LIMIT", "caching_problems"]
+__all__ = ["CACHING_CODES", "MAX_AGE_LIMIT", "caching_problems", "source_warning"]
 
 MAX_AGE_LIMIT = 365 * 24 * 3600
 """The longest ``max-age`` taken as meant: a client keeps a card of a longer one for over a year
@@ -60,7 +60,8 @@ def caching_problems(headers: Sequence[tuple[str, str]] | None) -> list[Problem]
     ]
 
 
-def _warning(code: str, message: str, hint: str) -> Problem:
+def source_warning(code: str, message: str, hint: str) -> Problem:
+    """A warning about how the source was read or served."""
     return Problem("warning", code, "", message, hint, "source")
 
 
@@ -75,7 +76,7 @@ def _shown(value: str) -> str:
 def _cache_control(values: list[str]) -> list[Problem]:
     if not values:
         return [
-            _warning(
+            source_warning(
                 "card-cache-control-missing",
                 "the card response has no Cache-Control header: a client cannot tell how long "
                 "it may keep the card",
@@ -87,7 +88,7 @@ def _cache_control(values: list[str]) -> list[Problem]:
         found = parse_cache_control(text)
     except MalformedHeaderError as exc:
         return [
-            _warning(
+            source_warning(
                 "card-cache-control-malformed",
                 f"the card response's Cache-Control {_shown(text)} is malformed: {exc}",
                 "RFC 9111 section 5.2: directives separated by commas, each a name with an "
@@ -97,7 +98,7 @@ def _cache_control(values: list[str]) -> list[Problem]:
     forbidding = found.forbids_caching()
     if forbidding is not None and "private" not in found:
         return [
-            _warning(
+            source_warning(
                 "card-cache-forbidden",
                 f"the card response forbids caching (Cache-Control: {found}) without saying why: "
                 "every client must fetch the card again each time it needs it",
@@ -108,7 +109,7 @@ def _cache_control(values: list[str]) -> list[Problem]:
     max_age = found.seconds("max-age")
     if max_age is None and forbidding is None:
         return [
-            _warning(
+            source_warning(
                 "card-cache-max-age-missing",
                 f"the card response's Cache-Control ({found}) gives no max-age: a client cannot "
                 "tell how long it may keep the card",
@@ -118,7 +119,7 @@ def _cache_control(values: list[str]) -> list[Problem]:
     if max_age is not None and max_age > MAX_AGE_LIMIT:
         capped = " (RFC 9111 caps it at 2^31 seconds)" if max_age >= DELTA_SECONDS_CAP else ""
         return [
-            _warning(
+            source_warning(
                 "card-cache-max-age-too-long",
                 f"the card response's max-age of {max_age} seconds is over a year{capped}: "
                 "clients would keep the card that long after it changes",
@@ -131,7 +132,7 @@ def _cache_control(values: list[str]) -> list[Problem]:
 def _etag(values: list[str]) -> list[Problem]:
     if not values:
         return [
-            _warning(
+            source_warning(
                 "card-etag-missing",
                 "the card response has no ETag: a client cannot ask whether the card changed "
                 "without fetching it whole",
@@ -148,7 +149,7 @@ def _etag(values: list[str]) -> list[Problem]:
         except MalformedHeaderError as exc:
             reason = str(exc)
     return [
-        _warning(
+        source_warning(
             "card-etag-malformed",
             f"the card response's ETag {_shown(', '.join(values))} is malformed: {reason}",
             f"RFC 9110 section 8.8.3: one quoted entity tag, such as 'ETag: \"v1\"' or "
@@ -170,7 +171,7 @@ def _date(field: str, name: str, values: list[str]) -> list[Problem]:
             reason = str(exc)
     expired = " (a client takes it as already expired)" if field == "expires" else ""
     return [
-        _warning(
+        source_warning(
             f"card-{field}-malformed",
             f"the card response's {name} {_shown(', '.join(values))} is malformed: "
             f"{reason}{expired}",

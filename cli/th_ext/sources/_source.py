@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
@@ -19,7 +19,7 @@ from th_ext._exceptions import (
 from th_ext._version import __version__
 from th_ext.net import HeaderScope, redact_url
 from th_ext.problems import Problem
-from th_ext.sources._caching import caching_problems
+from th_ext.sources._caching import caching_problems, source_warning
 
 if TYPE_CHECKING:
     import httpx
@@ -243,9 +243,22 @@ def read_source(
     if source == "-":
         return SourceBytes(source, "<stdin>", _read_stream(limits.max_bytes))
     if is_url(source):
-        if scope is None:
-            scope = header_scope(source, limits)
-        return _read_url(source, limits, scope, well_known=well_known, recorder=recorder)
+        # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
+        from th_ext.net._fetch import run_alone
+
+        url_scope = scope if scope is not None else header_scope(source, limits)
+        deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
+        return run_alone(
+            lambda client: read_url_async(
+                source,
+                limits,
+                url_scope,
+                client=client,
+                deadline=deadline,
+                well_known=well_known,
+                recorder=recorder,
+            )
+        )
     scheme = _SCHEME.match(source)
     if scheme:
         raise SourceArgumentError(
@@ -279,31 +292,6 @@ def _read_file(path: str, max_bytes: int) -> bytes:
     if data is None:
         raise SourceTooLargeError(f"{path}: larger than the cap of {max_bytes} bytes")
     return data
-
-
-def _read_url(
-    source: str,
-    limits: SourceLimits,
-    scope: HeaderScope,
-    *,
-    well_known: bool,
-    recorder: HarRecorder | None = None,
-) -> SourceBytes:
-    # httpx and asyncio (about 60 ms of start-up) only when the source is a URL.
-    from th_ext.net._fetch import run_alone
-
-    deadline = Deadline.after(limits.timeout, f"no complete answer within {limits.timeout:g} s")
-    return run_alone(
-        lambda client: read_url_async(
-            source,
-            limits,
-            scope,
-            client=client,
-            deadline=deadline,
-            well_known=well_known,
-            recorder=recorder,
-        )
-    )
 
 
 async def read_url_async(
@@ -349,7 +337,15 @@ async def read_url_async(
             if_none_match=if_none_match,
             recorder=recorder,
         )
-        notices = tuple(_withheld_notice(text) for text in scope.notices()[withheld_before:])
+        notices = tuple(
+            source_warning(
+                "header-withheld",
+                text,
+                "the card is served from another origin than the URL given; check where it "
+                "redirects",
+            )
+            for text in scope.notices()[withheld_before:]
+        )
         if well_known and result.status != 304:
             notices += tuple(caching_problems(result.headers))
         return SourceBytes(
@@ -377,31 +373,9 @@ async def read_url_async(
             url=first.url,
         ) from None
 
-    notice = Problem(
-        "warning",
+    notice = source_warning(
         "deprecated-well-known-path",
-        "",
         f"{redact_url(url)} answered 404; the card was read from the pre-0.3 path {found.location}",
         f"serve the card at {WELL_KNOWN_CARD} (A2A 0.3 and later)",
-        "source",
     )
-    return SourceBytes(
-        shown,
-        found.location,
-        found.data,
-        found.content_type,
-        (notice, *found.notices),
-        found.headers,
-        found.status,
-    )
-
-
-def _withheld_notice(text: str) -> Problem:
-    return Problem(
-        "warning",
-        "header-withheld",
-        "",
-        text,
-        "the card is served from another origin than the URL given; check where it redirects",
-        "source",
-    )
+    return replace(found, notices=(notice, *found.notices))
