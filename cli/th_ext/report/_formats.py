@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -15,6 +15,7 @@ from th_ext.report._json import demo_json, to_json, to_line
 from th_ext.report._junit import run_junit
 from th_ext.report._sarif import sarif_text
 from th_ext.report._text import (
+    cards_verdicts,
     conform_text,
     demo_text,
     render_live,
@@ -126,7 +127,7 @@ def text(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
         else:
             raise _cannot("text", report)
     if options.many:
-        yield "\n" + _verdicts(seen) + "\n"
+        yield "\n" + cards_verdicts(seen) + "\n"
 
 
 def concise(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
@@ -144,16 +145,6 @@ def concise(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
         yield validate_concise(report)
         seen.append(report)
     yield validate_count(seen) + "\n"
-
-
-def _verdicts(reports: Sequence[Report]) -> str:
-    valid = sum(1 for r in reports if r.exit_code == 0)
-    invalid = sum(1 for r in reports if r.exit_code == 1)
-    unreadable = sum(1 for r in reports if r.exit_code == 2)
-    parts = [f"{valid} valid", f"{invalid} invalid"]
-    if unreadable:
-        parts.append(f"{unreadable} could not be read")
-    return f"{len(reports)} cards: " + ", ".join(parts)
 
 
 def _document(report: Any) -> Any:
