@@ -13,7 +13,7 @@ from th_ext.report._github import annotation, conform_github, validate_github
 from th_ext.report._html import conform_html
 from th_ext.report._json import demo_json, to_json, to_line
 from th_ext.report._junit import run_junit
-from th_ext.report._sarif import sarif_text
+from th_ext.report._sarif import sarif_log
 from th_ext.report._text import (
     cards_verdicts,
     conform_text,
@@ -97,6 +97,15 @@ def _is_error(item: object) -> TypeGuard[dict[str, Any]]:
     return isinstance(item, dict) and isinstance(item.get("error"), dict)
 
 
+def _checked(reports: Iterable[Any], format_name: str) -> list[Any]:
+    """The reports as a list, each a validation or conformance report or an error document."""
+    listed = list(reports)
+    for report in listed:
+        if not (isinstance(report, Report) or _is_conform(report) or _is_error(report)):
+            raise _cannot(format_name, report)
+    return listed
+
+
 def _read_nothing(report: Report) -> bool:
     """A source that could not be read at all: the report holds only its error."""
     return not report.card_read and report.layers == ("source",)
@@ -171,10 +180,7 @@ def json(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
 def junit(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
     """One JUnit XML document: every validation or conformance report's suites, and an error
     suite for each error document."""
-    listed = list(reports)
-    wrong = [r for r in listed if not (isinstance(r, Report) or _is_conform(r) or _is_error(r))]
-    if wrong:
-        raise _cannot("junit", wrong[0])
+    listed = _checked(reports, "junit")
     if any(_is_conform(r) for r in listed):
         command = "conform"
     else:
@@ -209,15 +215,8 @@ def html(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
 def sarif(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
     """One SARIF 2.1.0 log of every report (and of every error document of a source that
     could not be checked), for GitHub code scanning."""
-    listed = list(reports)
-    for report in listed:
-        if not (
-            isinstance(report, Report)
-            or _is_conform(report)
-            or (isinstance(report, dict) and isinstance(report.get("error"), dict))
-        ):
-            raise _cannot("sarif", report)
-    yield sarif_text(listed, conform=any(_is_conform(report) for report in listed))
+    listed = _checked(reports, "sarif")
+    yield to_json(sarif_log(listed, conform=any(_is_conform(r) for r in listed))) + "\n"
 
 
 def jsonl(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
