@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import signal
 import sys
@@ -21,7 +22,6 @@ from th_ext.batch import (
     Outcome,
     ResumeState,
     Revalidation,
-    SeenSources,
     Summary,
     read_resume,
     read_source_list,
@@ -70,12 +70,10 @@ _WHOLE = ("json", "junit", "concise", "sarif")
 """The formats whose document is made once every source is checked (one JSON array, one JUnit
 document, one count line after every problem, one SARIF log)."""
 
-Start = Callable[
-    [AsyncIterator[ListEntry], BatchCounts, SeenSources | None, Revalidation | None], Any
-]
-"""A command's batch: ``check_cards`` or ``check_agents`` over the entries, with the run's
-counts, the sources to skip, and what the history store holds to ask for each card again
-politely (``validate --db --format jsonl``; ``None`` otherwise)."""
+Start = Callable[..., Any]
+"""A command's batch, ``check_cards`` or ``check_agents`` with the command's options bound; the
+run gives it the entries, ``--jobs``, ``--per-origin``, ``--rate``, ``--origin-failures``, its
+counts and the sources to skip (and with ``validate --db --format jsonl``, ``revalidation``)."""
 
 
 def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
@@ -119,25 +117,18 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         except SourceArgumentError as exc:
             fail(str(exc))
     store, recorder = _open_history(command, sources, fleet)
-    revalidation = None
     # Only JSON Lines shows a card found unchanged: its earlier line, carried over.
-    if (
-        store is not None
-        and recorder is not None
-        and (command, output_format)
-        == (
-            "validate",
-            "jsonl",
-        )
-    ):
+    revalidating = command == "validate" and output_format == "jsonl"
+    if store is not None and recorder is not None and revalidating:
         revalidation = _revalidation(store, recorder.run_id, fleet.verdict or {})
+        start = functools.partial(start, revalidation=revalidation)
     out = _open_output(fleet, state)
     keep = (output_format in _WHOLE and not fleet.statistics) or junit_file is not None
     run = _Run(command, output_format, tally, out, fleet, state)
     run.single, run.keep, run.progress = single, keep or html is not None, progress
     run.recorder = recorder
     try:
-        code = run_sync(lambda: run.main(sources, start, revalidation))
+        code = run_sync(lambda: run.main(sources, start))
     finally:
         if out is not None:
             out.close()
@@ -269,9 +260,7 @@ class _Run:
         self.recorder: RunRecorder | None = None
         self.history_failed = False
 
-    async def main(
-        self, sources: list[str], start: Start, revalidation: Revalidation | None = None
-    ) -> int:
+    async def main(self, sources: list[str], start: Start) -> int:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None
@@ -286,7 +275,15 @@ class _Run:
         progress = FleetProgress(self.counts, self.summary, transient=self.single, shown=shown)
         try:
             with progress:
-                outcomes = start(self._entries(sources), self.counts, skip, revalidation)
+                outcomes = start(
+                    self._entries(sources),
+                    jobs=self.fleet.jobs,
+                    per_origin=self.fleet.per_origin,
+                    rate=self.fleet.rate,
+                    give_up=self.fleet.give_up,
+                    skip=skip,
+                    counts=self.counts,
+                )
                 async with contextlib.aclosing(outcomes):
                     async for outcome in outcomes:
                         self._show(outcome)
