@@ -31,13 +31,9 @@ __all__ = [
     "group_callback",
     "guarded",
     "guarded_run",
-    "parameter_bounds",
-    "parameter_choices",
-    "plain_usage",
     "run_app",
     "run_guarded",
     "summary",
-    "usage_words",
 ]
 
 DEBUG_HELP = "Show a traceback if th-ext itself fails."

@@ -68,8 +68,6 @@ if TYPE_CHECKING:
 __all__ = [
     "card_check",
     "keys_app",
-    "keys_jwks",
-    "keys_new",
     "sign_command",
     "signature_options",
     "validate_command",

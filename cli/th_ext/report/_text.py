@@ -19,15 +19,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "cards_verdicts",
-    "check_line",
     "conform_text",
     "demo_text",
-    "interface_table",
     "render_live",
     "render_plan",
-    "statistics_lines",
     "statistics_text",
-    "status_word",
     "summary_text",
     "validate_concise",
     "validate_count",
