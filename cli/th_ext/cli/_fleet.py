@@ -27,7 +27,7 @@ from th_ext.batch import (
     read_source_list,
     run_sync,
 )
-from th_ext.cli._options import FleetOptions
+from th_ext.cli._options import FleetOptions, write_output
 from th_ext.cli._terminal import (
     ExitCode,
     FleetProgress,
@@ -137,19 +137,12 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
             store.close()
     run.kept.sort(key=lambda outcome: outcome.index)
     if junit_file is not None:
-        _write_file(junit_file, "--junit-file", render(run.items(), "junit"))
+        write_output(junit_file, "--junit-file", render(run.items(), "junit"))
     reports = [outcome.report for outcome in run.kept if outcome.report is not None]
     if html is not None and reports:
-        _write_file(html, "--html", render(reports[0], "html"))
+        write_output(html, "--html", render(reports[0], "html"))
         write(f"wrote {html}", err=True)
     return code
-
-
-def _write_file(path: Path, option: str, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
 
 
 def _open_history(
