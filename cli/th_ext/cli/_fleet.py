@@ -174,10 +174,8 @@ def _open_history(
 
 
 def _revalidation(store: HistoryStore, run_id: int, verdict: dict[str, Any]) -> Revalidation:
-    """What the store holds to ask for each card of a ``validate`` run again: the tags of
-    the latest other run of the same list, when the same th-ext ran it with the same options
-    that change verdicts (``--strict``, ``--extension``...); otherwise none, and every card is
-    fetched whole. Either way each line says which it was (``fetch``)."""
+    """The tags of the latest other run of the same list, to ask for each card again; none
+    (every card fetched whole) unless the same th-ext ran it with the same verdict options."""
     runs = store.runs(command="validate")
     listed = next(r.list for r in runs if r.id == run_id)
     options = json.loads(json.dumps(verdict, sort_keys=True, default=str))
@@ -194,9 +192,8 @@ def _revalidation(store: HistoryStore, run_id: int, verdict: dict[str, Any]) -> 
 
 
 def _open_output(fleet: FleetOptions, state: ResumeState) -> IO[bytes] | None:
-    """The file of ``-o`` or ``--resume``; a resumed file goes on after its last whole report:
-    a report cut off where the machine stopped the run is removed (and said so), and a last
-    report without its line end gets one."""
+    """The file of ``-o`` or ``--resume``; a resumed file goes on after its last whole report
+    (a report cut off by a stopped machine is removed, and said so)."""
     path = fleet.resume or fleet.output
     if path is None:
         return None
