@@ -13,7 +13,7 @@ import typer
 
 from th_ext import Deadline
 from th_ext.catalog import family_schemas
-from th_ext.cli._boundary import add_command, group_callback
+from th_ext.cli._boundary import add_command, command_group
 from th_ext.cli._options import (
     CARD_CHECK,
     DEFAULT_GIVE_UP,
@@ -367,18 +367,12 @@ def _read(path: Path, what: str) -> bytes:
 
 # --- th-ext keys: a signing key, and the JWKS that publishes it ---
 
-KEYS_HELP = "Make a signing key, and the JWKS that publishes its public key."
-
-keys_app = typer.Typer(
-    help=KEYS_HELP,
-    short_help=KEYS_HELP,
-    no_args_is_help=True,
-    add_completion=False,
-)
-
 
 def _keys() -> None:
     """Make a signing key, and the JWKS that publishes its public key."""
+
+
+keys_app = command_group(_keys)
 
 
 def _complete_alg(incomplete: str) -> list[str]:
@@ -511,6 +505,5 @@ def keys_jwks(
     write(f"wrote {output}: a JWKS of {len(public)} public key(s) ({listed})")
 
 
-group_callback(keys_app, _keys)
 add_command(keys_app, "new", keys_new)
 add_command(keys_app, "jwks", keys_jwks)
