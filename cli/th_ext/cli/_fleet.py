@@ -11,9 +11,8 @@ import signal
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from th_ext import SourceArgumentError, SourceError, ThExtError, __version__
 from th_ext.batch import (
@@ -56,8 +55,7 @@ __all__ = ["Tally", "run_fleet"]
 _SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
-@dataclass(frozen=True, slots=True)
-class Tally:
+class Tally(NamedTuple):
     """How the text summary counts a command's sources: ``noun`` (``cards``, ``agents``),
     ``good`` and ``bad`` its words for exit codes 0 and 1."""
 
@@ -400,16 +398,9 @@ class _Run:
         elif self.format in _WHOLE:
             self._write_text(render(self.items(), self.format))
         elif self.format == "text" and (interrupted or not self.single):
-            tally, conform = self.tally, self.command == "conform"
+            conform = self.command == "conform"
             self._write_text(
-                summary_text(
-                    self.summary,
-                    tally.noun,
-                    tally.good,
-                    tally.bad,
-                    interrupted=interrupted,
-                    conform=conform,
-                )
+                summary_text(self.summary, *self.tally, interrupted=interrupted, conform=conform)
             )
         elif interrupted:
             error_line(f"interrupted; {self.summary.checked} sources checked")
