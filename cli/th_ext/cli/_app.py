@@ -17,7 +17,7 @@ from th_ext.cli._dispatch import dispatch_command
 from th_ext.cli._history import history_command
 from th_ext.cli._validate import keys_app, sign_command, validate_command
 
-__all__ = ["MAX_HELP_WIDTH", "app", "console_main", "main"]
+__all__ = ["app", "console_main", "main"]
 
 MAX_HELP_WIDTH = 120
 """Help uses the terminal's width, up to this many columns."""

@@ -28,16 +28,13 @@ from th_ext.report import error_document
 
 __all__ = [
     "add_command",
+    "command_group",
     "group_callback",
     "guarded",
     "guarded_run",
-    "parameter_bounds",
-    "parameter_choices",
-    "plain_usage",
     "run_app",
     "run_guarded",
     "summary",
-    "usage_words",
 ]
 
 DEBUG_HELP = "Show a traceback if th-ext itself fails."
@@ -181,6 +178,16 @@ def group_callback(
     parsed, so that click's own messages (a usage error echoing an argument) pass it too."""
     option = StartDebugOption if starts_run else DebugOption
     app.callback()(guarded(function, debug=option))
+
+
+def command_group(function: Callable[..., Any]) -> typer.Typer:
+    """A group of subcommands whose help is ``function``'s docstring, ``function`` its callback."""
+    help_text = function.__doc__
+    group = typer.Typer(
+        help=help_text, short_help=help_text, no_args_is_help=True, add_completion=False
+    )
+    group_callback(group, function)
+    return group
 
 
 def _flush_stdout() -> None:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from th_ext.catalog import discover, find, schema_bytes, schema_sha256
-from th_ext.cli._boundary import add_command, group_callback
+from th_ext.cli._boundary import add_command, command_group
 from th_ext.cli._options import TextOrJson, TextOrJsonOption, complete_extension
 from th_ext.cli._terminal import ExitCode, write
 from th_ext.report import to_json
@@ -88,18 +88,11 @@ def schema_command(
     sys.stdout.buffer.flush()
 
 
-LOCK_HELP = "Record and check every published schema and its words (for maintainers)."
-
-lock_app = typer.Typer(
-    help=LOCK_HELP,
-    short_help=LOCK_HELP,
-    no_args_is_help=True,
-    add_completion=False,
-)
-
-
 def _lock() -> None:
     """Record and check every published schema and its words (for maintainers)."""
+
+
+lock_app = command_group(_lock)
 
 
 SourceDirOption = Annotated[
@@ -158,6 +151,5 @@ def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     write("every published schema and its words are unchanged, or changed by an erratum")
 
 
-group_callback(lock_app, _lock)
 add_command(lock_app, "add", lock_add)
 add_command(lock_app, "check", lock_check)

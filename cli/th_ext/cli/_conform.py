@@ -4,12 +4,12 @@ extension, as one batch (``th_ext.batch.check_agents``)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -56,9 +56,6 @@ from th_ext.cli._options import (
 from th_ext.cli._terminal import StepProgress, fail, use_color, write
 from th_ext.cli._validate import signature_options
 from th_ext.net import har_recording
-
-if TYPE_CHECKING:
-    from th_ext.batch import BatchCounts, ListEntry, Outcome, Revalidation, SeenSources
 
 __all__ = ["conform_command"]
 
@@ -291,24 +288,6 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     # One agent on a terminal: the progress of its messages rather than of the sources.
     steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 
-    def check_listed(
-        entries: AsyncIterator[ListEntry],
-        counts: BatchCounts,
-        skip: SeenSources | None,
-        revalidation: Revalidation | None,
-    ) -> AsyncIterator[Outcome]:  # an agent is always checked whole: revalidation is None
-        return check_agents(
-            entries,
-            options=options,
-            jobs=fleet.jobs,
-            per_origin=fleet.per_origin,
-            rate=fleet.rate,
-            give_up=fleet.give_up,
-            skip=skip,
-            counts=counts,
-            recorder=recorder,
-        )
-
     given = given_format(ctx, output_format.value)
     tally = Tally("agents", "passed", "failed")
     title = f"th-ext conform {' '.join(sources)}"
@@ -323,7 +302,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             sources,
             fleet,
             given,
-            check_listed,
+            functools.partial(check_agents, options=options, recorder=recorder),
             tally,
             junit_file=junit_file,
             html=html,

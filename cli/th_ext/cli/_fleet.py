@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import signal
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from th_ext import SourceArgumentError, SourceError, ThExtError, __version__
 from th_ext.batch import (
@@ -21,13 +21,12 @@ from th_ext.batch import (
     Outcome,
     ResumeState,
     Revalidation,
-    SeenSources,
     Summary,
     read_resume,
     read_source_list,
     run_sync,
 )
-from th_ext.cli._options import FleetOptions
+from th_ext.cli._options import FleetOptions, write_output
 from th_ext.cli._terminal import (
     ExitCode,
     FleetProgress,
@@ -56,8 +55,7 @@ __all__ = ["Tally", "run_fleet"]
 _SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
-@dataclass(frozen=True, slots=True)
-class Tally:
+class Tally(NamedTuple):
     """How the text summary counts a command's sources: ``noun`` (``cards``, ``agents``),
     ``good`` and ``bad`` its words for exit codes 0 and 1."""
 
@@ -70,12 +68,10 @@ _WHOLE = ("json", "junit", "concise", "sarif")
 """The formats whose document is made once every source is checked (one JSON array, one JUnit
 document, one count line after every problem, one SARIF log)."""
 
-Start = Callable[
-    [AsyncIterator[ListEntry], BatchCounts, SeenSources | None, Revalidation | None], Any
-]
-"""A command's batch: ``check_cards`` or ``check_agents`` over the entries, with the run's
-counts, the sources to skip, and what the history store holds to ask for each card again
-politely (``validate --db --format jsonl``; ``None`` otherwise)."""
+Start = Callable[..., Any]
+"""A command's batch, ``check_cards`` or ``check_agents`` with the command's options bound; the
+run gives it the entries, ``--jobs``, ``--per-origin``, ``--rate``, ``--origin-failures``, its
+counts and the sources to skip (and with ``validate --db --format jsonl``, ``revalidation``)."""
 
 
 def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
@@ -119,25 +115,18 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
         except SourceArgumentError as exc:
             fail(str(exc))
     store, recorder = _open_history(command, sources, fleet)
-    revalidation = None
     # Only JSON Lines shows a card found unchanged: its earlier line, carried over.
-    if (
-        store is not None
-        and recorder is not None
-        and (command, output_format)
-        == (
-            "validate",
-            "jsonl",
-        )
-    ):
+    revalidating = command == "validate" and output_format == "jsonl"
+    if store is not None and recorder is not None and revalidating:
         revalidation = _revalidation(store, recorder.run_id, fleet.verdict or {})
+        start = functools.partial(start, revalidation=revalidation)
     out = _open_output(fleet, state)
     keep = (output_format in _WHOLE and not fleet.statistics) or junit_file is not None
     run = _Run(command, output_format, tally, out, fleet, state)
     run.single, run.keep, run.progress = single, keep or html is not None, progress
     run.recorder = recorder
     try:
-        code = run_sync(lambda: run.main(sources, start, revalidation))
+        code = run_sync(lambda: run.main(sources, start))
     finally:
         if out is not None:
             out.close()
@@ -146,19 +135,12 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
             store.close()
     run.kept.sort(key=lambda outcome: outcome.index)
     if junit_file is not None:
-        _write_file(junit_file, "--junit-file", render(run.items(), "junit"))
+        write_output(junit_file, "--junit-file", render(run.items(), "junit"))
     reports = [outcome.report for outcome in run.kept if outcome.report is not None]
     if html is not None and reports:
-        _write_file(html, "--html", render(reports[0], "html"))
+        write_output(html, "--html", render(reports[0], "html"))
         write(f"wrote {html}", err=True)
     return code
-
-
-def _write_file(path: Path, option: str, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
 
 
 def _open_history(
@@ -190,10 +172,8 @@ def _open_history(
 
 
 def _revalidation(store: HistoryStore, run_id: int, verdict: dict[str, Any]) -> Revalidation:
-    """What the store holds to ask for each card of a ``validate`` run again: the tags of
-    the latest other run of the same list, when the same th-ext ran it with the same options
-    that change verdicts (``--strict``, ``--extension``...); otherwise none, and every card is
-    fetched whole. Either way each line says which it was (``fetch``)."""
+    """The tags of the latest other run of the same list, to ask for each card again; none
+    (every card fetched whole) unless the same th-ext ran it with the same verdict options."""
     runs = store.runs(command="validate")
     listed = next(r.list for r in runs if r.id == run_id)
     options = json.loads(json.dumps(verdict, sort_keys=True, default=str))
@@ -210,9 +190,8 @@ def _revalidation(store: HistoryStore, run_id: int, verdict: dict[str, Any]) -> 
 
 
 def _open_output(fleet: FleetOptions, state: ResumeState) -> IO[bytes] | None:
-    """The file of ``-o`` or ``--resume``; a resumed file goes on after its last whole report:
-    a report cut off where the machine stopped the run is removed (and said so), and a last
-    report without its line end gets one."""
+    """The file of ``-o`` or ``--resume``; a resumed file goes on after its last whole report
+    (a report cut off by a stopped machine is removed, and said so)."""
     path = fleet.resume or fleet.output
     if path is None:
         return None
@@ -269,9 +248,7 @@ class _Run:
         self.recorder: RunRecorder | None = None
         self.history_failed = False
 
-    async def main(
-        self, sources: list[str], start: Start, revalidation: Revalidation | None = None
-    ) -> int:
+    async def main(self, sources: list[str], start: Start) -> int:
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None
@@ -286,7 +263,15 @@ class _Run:
         progress = FleetProgress(self.counts, self.summary, transient=self.single, shown=shown)
         try:
             with progress:
-                outcomes = start(self._entries(sources), self.counts, skip, revalidation)
+                outcomes = start(
+                    self._entries(sources),
+                    jobs=self.fleet.jobs,
+                    per_origin=self.fleet.per_origin,
+                    rate=self.fleet.rate,
+                    give_up=self.fleet.give_up,
+                    skip=skip,
+                    counts=self.counts,
+                )
                 async with contextlib.aclosing(outcomes):
                     async for outcome in outcomes:
                         self._show(outcome)
@@ -413,16 +398,9 @@ class _Run:
         elif self.format in _WHOLE:
             self._write_text(render(self.items(), self.format))
         elif self.format == "text" and (interrupted or not self.single):
-            tally, conform = self.tally, self.command == "conform"
+            conform = self.command == "conform"
             self._write_text(
-                summary_text(
-                    self.summary,
-                    tally.noun,
-                    tally.good,
-                    tally.bad,
-                    interrupted=interrupted,
-                    conform=conform,
-                )
+                summary_text(self.summary, *self.tally, interrupted=interrupted, conform=conform)
             )
         elif interrupted:
             error_line(f"interrupted; {self.summary.checked} sources checked")

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from th_ext.cli._options import TextOrJson, TextOrJsonOption, refuse_writing_over
-from th_ext.cli._terminal import fail, write
+from th_ext.cli._options import TextOrJson, TextOrJsonOption, refuse_writing_over, write_output
+from th_ext.cli._terminal import write
 from th_ext.report import to_json
 
 __all__ = ["history_command"]
@@ -72,10 +72,7 @@ def history_command(
         changes = read_changes(store, since=moment, source=source)
         page = dashboard_html(store, since=moment, source=source, changes=changes) if html else ""
     if html is not None:
-        try:
-            html.write_text(page, encoding="utf-8")
-        except OSError as exc:
-            fail(f"--html {html}: cannot be written ({(exc.strerror or str(exc)).lower()})")
+        write_output(html, "--html", page)
         write(f"wrote {html}", err=True)
     if output_format is TextOrJson.json:
         sys.stdout.write(to_json(changes.to_dict()) + "\n")

@@ -77,6 +77,7 @@ __all__ = [
     "source_limits",
     "timeout_option",
     "verdict_options",
+    "write_output",
 ]
 
 SourceArgument = Annotated[
@@ -576,6 +577,14 @@ def _same_file(one: str, other: str) -> bool:
         return Path(one).resolve() == Path(other).resolve()
     except (OSError, RuntimeError):
         return False
+
+
+def write_output(path: Path, option: str, text: str) -> None:
+    """Write ``text`` to the file of ``option``, or end the command with one line saying why not."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
 
 
 def final_exit_code(code: int, exit_zero: bool) -> int:

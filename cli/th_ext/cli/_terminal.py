@@ -27,7 +27,6 @@ __all__ = [
     "ExitCode",
     "FleetProgress",
     "RecentRate",
-    "SanitisingStream",
     "StepProgress",
     "error_line",
     "fail",
@@ -35,8 +34,6 @@ __all__ = [
     "progress_line",
     "sanitised_streams",
     "shown_source",
-    "stderr_is_terminal",
-    "unwrap",
     "use_color",
     "write",
 ]
@@ -152,11 +149,6 @@ def install_sanitiser() -> None:
         sys.stdout = SanitisingStream(sys.stdout)
     if not isinstance(sys.stderr, SanitisingStream):
         sys.stderr = SanitisingStream(sys.stderr)
-
-
-def stderr_is_terminal() -> bool:
-    isatty = getattr(sys.stderr, "isatty", None)
-    return bool(isatty and isatty())
 
 
 class RecentRate:

@@ -1,8 +1,9 @@
 """``th-ext validate``: check agent cards from files, standard input or URLs, as one batch
 (``th_ext.batch.check_cards``); and ``th-ext sign``, ``th-ext keys new`` and ``keys jwks``."""
 
+import functools
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
@@ -12,7 +13,7 @@ import typer
 
 from th_ext import Deadline
 from th_ext.catalog import family_schemas
-from th_ext.cli._boundary import add_command, group_callback
+from th_ext.cli._boundary import add_command, command_group
 from th_ext.cli._options import (
     CARD_CHECK,
     DEFAULT_GIVE_UP,
@@ -61,15 +62,12 @@ from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, rea
 from th_ext.validate import ValidateOptions, read_schema_override
 
 if TYPE_CHECKING:
-    from th_ext.batch import BatchCounts, ListEntry, Outcome, Revalidation, SeenSources
     from th_ext.problems import Problem
     from th_ext.signatures import SignatureOptions
 
 __all__ = [
     "card_check",
     "keys_app",
-    "keys_jwks",
-    "keys_new",
     "sign_command",
     "signature_options",
     "validate_command",
@@ -207,31 +205,10 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
     from th_ext.batch import check_cards
     from th_ext.cli._fleet import Tally, run_fleet
 
-    def check_listed(
-        entries: "AsyncIterator[ListEntry]",
-        counts: "BatchCounts",
-        skip: "SeenSources | None",
-        revalidation: "Revalidation | None",
-    ) -> "AsyncIterator[Outcome]":
-        return check_cards(
-            entries,
-            options=options_for,
-            limits=limits,
-            jobs=fleet.jobs,
-            per_origin=fleet.per_origin,
-            rate=fleet.rate,
-            give_up=fleet.give_up,
-            skip=skip,
-            counts=counts,
-            notices=notices,
-            revalidation=revalidation,
-        )
-
+    start = functools.partial(check_cards, options=options_for, limits=limits, notices=notices)
     given = given_format(ctx, output_format.value)
     tally = Tally("cards", "valid", "invalid")
-    code = run_fleet(
-        "validate", sources or [], fleet, given, check_listed, tally, junit_file=junit_file
-    )
+    code = run_fleet("validate", sources or [], fleet, given, start, tally, junit_file=junit_file)
     raise typer.Exit(final_exit_code(code, exit_zero))
 
 
@@ -390,18 +367,12 @@ def _read(path: Path, what: str) -> bytes:
 
 # --- th-ext keys: a signing key, and the JWKS that publishes it ---
 
-KEYS_HELP = "Make a signing key, and the JWKS that publishes its public key."
-
-keys_app = typer.Typer(
-    help=KEYS_HELP,
-    short_help=KEYS_HELP,
-    no_args_is_help=True,
-    add_completion=False,
-)
-
 
 def _keys() -> None:
     """Make a signing key, and the JWKS that publishes its public key."""
+
+
+keys_app = command_group(_keys)
 
 
 def _complete_alg(incomplete: str) -> list[str]:
@@ -534,6 +505,5 @@ def keys_jwks(
     write(f"wrote {output}: a JWKS of {len(public)} public key(s) ({listed})")
 
 
-group_callback(keys_app, _keys)
 add_command(keys_app, "new", keys_new)
 add_command(keys_app, "jwks", keys_jwks)

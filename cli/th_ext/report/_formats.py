@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -13,8 +13,9 @@ from th_ext.report._github import annotation, conform_github, validate_github
 from th_ext.report._html import conform_html
 from th_ext.report._json import demo_json, to_json, to_line
 from th_ext.report._junit import run_junit
-from th_ext.report._sarif import sarif_text
+from th_ext.report._sarif import sarif_log
 from th_ext.report._text import (
+    cards_verdicts,
     conform_text,
     demo_text,
     render_live,
@@ -96,6 +97,15 @@ def _is_error(item: object) -> TypeGuard[dict[str, Any]]:
     return isinstance(item, dict) and isinstance(item.get("error"), dict)
 
 
+def _checked(reports: Iterable[Any], format_name: str) -> list[Any]:
+    """The reports as a list, each a validation or conformance report or an error document."""
+    listed = list(reports)
+    for report in listed:
+        if not (isinstance(report, Report) or _is_conform(report) or _is_error(report)):
+            raise _cannot(format_name, report)
+    return listed
+
+
 def _read_nothing(report: Report) -> bool:
     """A source that could not be read at all: the report holds only its error."""
     return not report.card_read and report.layers == ("source",)
@@ -126,7 +136,7 @@ def text(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
         else:
             raise _cannot("text", report)
     if options.many:
-        yield "\n" + _verdicts(seen) + "\n"
+        yield "\n" + cards_verdicts(seen) + "\n"
 
 
 def concise(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
@@ -144,16 +154,6 @@ def concise(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
         yield validate_concise(report)
         seen.append(report)
     yield validate_count(seen) + "\n"
-
-
-def _verdicts(reports: Sequence[Report]) -> str:
-    valid = sum(1 for r in reports if r.exit_code == 0)
-    invalid = sum(1 for r in reports if r.exit_code == 1)
-    unreadable = sum(1 for r in reports if r.exit_code == 2)
-    parts = [f"{valid} valid", f"{invalid} invalid"]
-    if unreadable:
-        parts.append(f"{unreadable} could not be read")
-    return f"{len(reports)} cards: " + ", ".join(parts)
 
 
 def _document(report: Any) -> Any:
@@ -180,10 +180,7 @@ def json(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
 def junit(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
     """One JUnit XML document: every validation or conformance report's suites, and an error
     suite for each error document."""
-    listed = list(reports)
-    wrong = [r for r in listed if not (isinstance(r, Report) or _is_conform(r) or _is_error(r))]
-    if wrong:
-        raise _cannot("junit", wrong[0])
+    listed = _checked(reports, "junit")
     if any(_is_conform(r) for r in listed):
         command = "conform"
     else:
@@ -218,15 +215,8 @@ def html(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
 def sarif(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:
     """One SARIF 2.1.0 log of every report (and of every error document of a source that
     could not be checked), for GitHub code scanning."""
-    listed = list(reports)
-    for report in listed:
-        if not (
-            isinstance(report, Report)
-            or _is_conform(report)
-            or (isinstance(report, dict) and isinstance(report.get("error"), dict))
-        ):
-            raise _cannot("sarif", report)
-    yield sarif_text(listed, conform=any(_is_conform(report) for report in listed))
+    listed = _checked(reports, "sarif")
+    yield to_json(sarif_log(listed, conform=any(_is_conform(r) for r in listed))) + "\n"
 
 
 def jsonl(reports: Iterable[Any], options: RenderOptions) -> Iterator[str]:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from th_ext.conform import ConformReport, RequirementResult
     from th_ext.validate import Report
 
-__all__ = ["conform_junit", "junit_text", "run_junit", "validate_junit"]
+__all__ = ["junit_text", "run_junit"]
 
 
 def junit_text(root: ET.Element) -> str:
@@ -50,11 +50,6 @@ def run_junit(command: str | None, items: Iterable[Report | ConformReport | dict
             _conform_suites(root, cast("ConformReport", item))
         else:
             _validate_suites(root, item)
-    return _totalled(root)
-
-
-def _totalled(root: ET.Element) -> str:
-    """``root`` as text, with the totals of its suites."""
     for key in ("tests", "failures", "errors", "skipped"):
         root.set(key, str(sum(int(suite.get(key, "0")) for suite in root)))
     return junit_text(root)
@@ -66,12 +61,6 @@ _LAYER_TITLES = {
     "card": "the card is an A2A 1.0 agent card",
     "extension": "the declared extensions are valid",
 }
-
-
-def validate_junit(reports: Iterable[Report]) -> str:
-    """Validation reports as one JUnit XML document: a ``<testsuites>`` element holding every
-    report's four suites, with the totals of all of them; ending in a newline."""
-    return run_junit("validate", reports)
 
 
 def _validate_suites(root: ET.Element, report: Report) -> None:
@@ -129,11 +118,6 @@ def _failing(requirement: RequirementResult) -> str:
     )
 
 
-def conform_junit(report: ConformReport) -> str:
-    """A conformance report as a JUnit XML document, ending in a newline."""
-    return run_junit("conform", [report])
-
-
 def _conform_suites(root: ET.Element, report: ConformReport) -> None:
     _suite(root, "th-ext.conform", report.requirements, report)
     if report.core:
@@ -163,11 +147,13 @@ def _other_suite(root: ET.Element, report: ConformReport) -> None:
             ET.SubElement(case, "skipped", message=clean(result.reason))
         else:
             ET.SubElement(case, "system-out").text = f"{result.checked} payload(s) checked"
-    suite.set("tests", str(len(report.other)))
-    suite.set("failures", str(failures))
-    suite.set("errors", "0")
-    suite.set("skipped", str(skipped))
-    suite.set("time", "0.000")
+    _set_totals(suite, len(report.other), failures, skipped, "0.000")
+
+
+def _set_totals(suite: ET.Element, tests: int, failures: int, skipped: int, time: str) -> None:
+    suite.attrib.update(
+        tests=str(tests), failures=str(failures), errors="0", skipped=str(skipped), time=time
+    )
 
 
 def _suite(
@@ -203,8 +189,4 @@ def _suite(
         else:
             ran = sum(1 for c in requirement.checks if c.status == "pass")
             ET.SubElement(case, "system-out").text = f"{ran} check(s) passed"
-    suite.set("tests", str(len(requirements)))
-    suite.set("failures", str(failures))
-    suite.set("errors", "0")
-    suite.set("skipped", str(skipped))
-    suite.set("time", f"{report.seconds:.3f}")
+    _set_totals(suite, len(requirements), failures, skipped, f"{report.seconds:.3f}")

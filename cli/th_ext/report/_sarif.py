@@ -8,7 +8,6 @@ from urllib.parse import quote
 
 from th_ext._version import __version__
 from th_ext.problems import CODES, Problem, clean
-from th_ext.report._json import to_json
 from th_ext.sources import is_url
 from th_ext.validate import Report
 
@@ -186,7 +185,3 @@ def sarif_log(reports: list[Any], *, conform: bool = False) -> dict[str, Any]:
             {"tool": {"driver": driver}, "results": results, "columnKind": "unicodeCodePoints"}
         ],
     }
-
-
-def sarif_text(reports: list[Any], *, conform: bool = False) -> str:
-    return to_json(sarif_log(reports, conform=conform)) + "\n"

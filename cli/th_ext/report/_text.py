@@ -4,6 +4,7 @@ check, the demo's steps, a run's summary and counts by code; card text goes thro
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from th_ext.net import redact_url
@@ -17,15 +18,12 @@ if TYPE_CHECKING:
     from th_ext.validate import Report
 
 __all__ = [
-    "check_line",
+    "cards_verdicts",
     "conform_text",
     "demo_text",
-    "interface_table",
     "render_live",
     "render_plan",
-    "statistics_lines",
     "statistics_text",
-    "status_word",
     "summary_text",
     "validate_concise",
     "validate_count",
@@ -44,62 +42,35 @@ _SHOWN_COMMANDS = 10
 _EXCERPT_WIDTH = 120
 
 
-class _Style:
-    def __init__(self, color: bool) -> None:
-        self.color = color
-
-    def _wrap(self, code: str, text: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.color else text
-
-    def red(self, text: str) -> str:
-        return self._wrap("31;1", text)
-
-    def yellow(self, text: str) -> str:
-        return self._wrap("33;1", text)
-
-    def green(self, text: str) -> str:
-        return self._wrap("32;1", text)
-
-    def bold(self, text: str) -> str:
-        return self._wrap("1", text)
-
-    def dim(self, text: str) -> str:
-        return self._wrap("2", text)
-
-
 def validate_text(report: Report, *, color: bool, quiet: bool = False) -> str:
     """The report as the text format, ending in a newline; ``quiet`` leaves out the lines of
     the source and document layers when they are ok."""
-    style = _Style(color)
-    lines = [f"{style.bold('th-ext validate')} {clean(report.location)}"]
+    lines = [f"{_paint('th-ext validate', '1', color)} {clean(report.location)}"]
     lines.extend(_summary_lines(report))
     grouped = report.by_layer()
     for layer in LAYERS:
         problems = grouped[layer]
         title = _LAYER_TITLES[layer]
         if layer not in report.layers:
-            lines.append(f"{title}: {style.dim('not checked (no card to check)')}")
+            lines.append(f"{title}: {_paint('not checked (no card to check)', '2', color)}")
             continue
         if not problems:
             if not (quiet and layer in _QUIET_WHEN_OK):
-                lines.append(f"{title}: {style.green('ok')}")
+                lines.append(f"{title}: {_paint('ok', '32;1', color)}")
             continue
         lines.append(f"{title}: {_counts(problems)}")
         for problem in problems:
-            lines.extend(_problem_lines(problem, report, style))
+            lines.extend(_problem_lines(problem, report, color))
     lines.append("")
     totals = report.totals()  # every problem found, the ones not listed too
-    errors, warnings, notes = totals["error"], totals["warning"], totals["info"]
-    counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-    if notes:
-        counts += f", {notes} note{'s' * (notes != 1)}"
+    counts = _totals_text(totals)
     if report.valid:
-        lines.append(f"{style.green('valid')} ({counts})")
+        lines.append(f"{_paint('valid', '32;1', color)} ({counts})")
     elif not report.card_read:
-        lines.append(f"{style.red('no card could be read')} ({counts})")
+        lines.append(f"{_paint('no card could be read', '31;1', color)} ({counts})")
     else:
-        strict = " with --strict" if report.strict and not errors else ""
-        lines.append(f"{style.red('invalid')}{strict} ({counts})")
+        strict = " with --strict" if report.strict and not totals["error"] else ""
+        lines.append(f"{_paint('invalid', '31;1', color)}{strict} ({counts})")
     return "\n".join(lines) + "\n"
 
 
@@ -129,21 +100,30 @@ def validate_count(reports: list[Report]) -> str:
     for report in reports:
         for severity, count in report.totals().items():
             totals[severity] += count
-    errors, warnings, notes = totals["error"], totals["warning"], totals["info"]
-    counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-    if notes:
-        counts += f", {notes} note{'s' * (notes != 1)}"
+    counts = _totals_text(totals)
     if len(reports) == 1:
         report = reports[0]
         verdict = "valid" if report.valid else "invalid" if report.card_read else "unreadable"
         return f"{clean(report.location)}: {verdict} ({counts})"
+    return f"{cards_verdicts(reports)} ({counts})"
+
+
+def cards_verdicts(reports: Sequence[Report]) -> str:
+    """``3 cards: 1 valid, 1 invalid, 1 could not be read``."""
     valid = sum(1 for r in reports if r.exit_code == 0)
     invalid = sum(1 for r in reports if r.exit_code == 1)
     unreadable = sum(1 for r in reports if r.exit_code == 2)
-    verdicts = [f"{valid} valid", f"{invalid} invalid"]
+    parts = [f"{valid} valid", f"{invalid} invalid"]
     if unreadable:
-        verdicts.append(f"{unreadable} could not be read")
-    return f"{len(reports)} cards: {', '.join(verdicts)} ({counts})"
+        parts.append(f"{unreadable} could not be read")
+    return f"{len(reports)} cards: " + ", ".join(parts)
+
+
+def _totals_text(totals: dict[str, int]) -> str:
+    """``1 error, 2 warnings``, then the notes when there are any."""
+    errors, warnings, notes = totals["error"], totals["warning"], totals["info"]
+    counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    return counts + (f", {notes} note{'s' * (notes != 1)}" if notes else "")
 
 
 def _summary_lines(report: Report) -> list[str]:
@@ -187,45 +167,40 @@ def _listing(names: list[str]) -> str:
 
 
 def _counts(problems: list[Problem]) -> str:
-    def problems_in(problem: Problem) -> int:
-        return problem.hidden if problem.code == "more-problems" else 1
-
-    errors = sum(problems_in(p) for p in problems if p.severity == "error")
-    warnings = sum(problems_in(p) for p in problems if p.severity == "warning")
-    notes = sum(problems_in(p) for p in problems if p.severity == "info")
-    parts = []
-    if errors:
-        parts.append(f"{errors} error{'s' * (errors != 1)}")
-    if warnings:
-        parts.append(f"{warnings} warning{'s' * (warnings != 1)}")
-    if notes:
-        parts.append(f"{notes} note{'s' * (notes != 1)}")
-    return ", ".join(parts)
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for problem in problems:
+        counts[problem.severity] += problem.hidden if problem.code == "more-problems" else 1
+    return ", ".join(
+        f"{n} {_SEVERITY_WORDS[kind]}{'s' * (n != 1)}" for kind, n in counts.items() if n
+    )
 
 
-def _problem_lines(problem: Problem, report: Report, style: _Style) -> list[str]:
+def _problem_lines(problem: Problem, report: Report, color: bool) -> list[str]:
     label = "note" if problem.severity == "info" else problem.severity
     if problem.severity == "info":
-        marked = style.dim(label)
+        marked = _paint(label, "2", color)
     else:
-        marked = style.red(label) if report.fails(problem) else style.yellow(label)
+        marked = _paint(label, "31;1" if report.fails(problem) else "33;1", color)
     if problem.path:
         where = f" at {cut(clean(problem.path), 120)}"
     else:
         where = "" if problem.layer == "source" else " at (the whole document)"
     if problem.line is not None:
         where += f" ({clean(report.location)}:{problem.line}:{problem.column})"
-    lines = [f"  {marked} {style.bold(problem.code)}{where}", f"    {clean(problem.message)}"]
+    lines = [
+        f"  {marked} {_paint(problem.code, '1', color)}{where}",
+        f"    {clean(problem.message)}",
+    ]
     lines += [f"      {clean(part)}" for part in problem.excerpt.split("\n") if problem.excerpt]
     source_line = report.source_lines.get(problem.line) if problem.line is not None else None
     if source_line is not None and problem.column is not None and not problem.excerpt:
-        lines += _source_excerpt(problem.line, problem.column, source_line, style)
+        lines += _source_excerpt(problem.line, problem.column, source_line, color)
     if problem.hint:
-        lines.append(f"    {style.dim('hint: ' + clean(problem.hint))}")
+        lines.append(f"    {_paint('hint: ' + clean(problem.hint), '2', color)}")
     return lines
 
 
-def _source_excerpt(number: int | None, column: int, text: str, style: _Style) -> list[str]:
+def _source_excerpt(number: int | None, column: int, text: str, color: bool) -> list[str]:
     """The problem's line with its number, and a caret line under the token at ``column``
     (a long line is cut to a window around it)."""
     index = column - 1
@@ -237,8 +212,9 @@ def _source_excerpt(number: int | None, column: int, text: str, style: _Style) -
     width = max(1, min(_token_width(text, index), len(shown) - (index - start)))
     gutter = f"{number}"
     return [
-        f"    {style.dim(gutter + ' |')} {clean(shown)}",
-        f"    {' ' * len(gutter)} {style.dim('|')} {' ' * len(before)}{style.red('^' * width)}",
+        f"    {_paint(gutter + ' |', '2', color)} {clean(shown)}",
+        f"    {' ' * len(gutter)} {_paint('|', '2', color)} {' ' * len(before)}"
+        + _paint("^" * width, "31;1", color),
     ]
 
 
@@ -265,7 +241,7 @@ _MARKS = {
 
 def status_word(status: str, color: bool) -> str:
     word, code = _MARKS[status]
-    return f"\033[{code}m{word}\033[0m" if color else word
+    return _paint(word, code, color)
 
 
 def check_line(check: Check, shared: set[str]) -> str:
@@ -344,11 +320,10 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
         lines += [f"  - {_named(note, 400)}" for note in report.notes]
     counts = report.counts()
     verdict = "passed" if report.passed else "FAILED"
-    paint = "1;32" if report.passed else "1;31"
     core_warnings = report.core_counts()["warn"]
     lines += [
         "",
-        (f"\033[{paint}m{verdict}\033[0m" if color else verdict)
+        _paint(verdict, "1;32" if report.passed else "1;31", color)
         + f": {counts['pass']} passed, {counts['fail']} failed, {counts['warn']} warning(s), "
         f"{counts['skip']} skipped"
         + (f", {core_warnings} core A2A warning(s)" if core_warnings else "")
@@ -470,16 +445,9 @@ def render_live(report: LiveReport, plan: DispatchPlan, *, color: bool = False) 
     task = f" (task {clean(report.task_id)})" if report.task_id else ""
     lines = [f"live check against {url}{task}"]
     width = max(len(check.name) for check in report.checks) if report.checks else 0
-    marks = {
-        "pass": ("pass", "32"),
-        "fail": ("FAIL", "1;31"),
-        "warn": ("warn", "1;33"),
-        "skip": ("skip", "2"),
-    }
     for check in report.checks:
-        word, code = marks[check.status]
-        detail = clean(check.detail)
-        lines.append(f"  {_paint(word, code, color)}  {check.name:<{width}}  {detail}")
+        word = status_word(check.status, color)
+        lines.append(f"  {word}  {check.name:<{width}}  {clean(check.detail)}")
     verdict = "all checks passed" if report.passed else "failed: " + ", ".join(report.failed())
     lines.append(_paint(verdict, "1;32" if report.passed else "1;31", color))
     return "\n".join(lines)
@@ -487,8 +455,7 @@ def render_live(report: LiveReport, plan: DispatchPlan, *, color: bool = False) 
 
 def demo_text(run: DemoRun, *, color: bool) -> str:
     def verdict_word(ok: bool) -> str:
-        word, code = ("passed", "1;32") if ok else ("FAILED", "1;31")
-        return f"\033[{code}m{word}\033[0m" if color else word
+        return _paint("passed", "1;32", color) if ok else _paint("FAILED", "1;31", color)
 
     def step_heading(number: int, title: str, ok: bool) -> list[str]:
         return ["", f"{number}. {title}: {verdict_word(ok)}"]

@@ -24,7 +24,7 @@ from th_ext.catalog._family import schemas_from_folder
 from th_ext.conform import ConformOptions, ConformReport, run_conform
 from th_ext.report._github import conform_github as render_conform_github
 from th_ext.report._html import conform_html as render_html
-from th_ext.report._junit import conform_junit as render_junit
+from th_ext.report._junit import run_junit
 
 pytestmark = pytest.mark.slow
 
@@ -75,7 +75,7 @@ def test_a_payload_the_schema_refuses_is_a_warning_naming_its_place(schemas: Pat
     assert 'class="warn"' in row and "awaiting-answer" in row
     assert '<tr id="other-task-v1" class="pass">' in page
     for strict, element in ((False, "system-out"), (True, "failure")):
-        root = ET.fromstring(render_junit(replace(report, strict=strict)))
+        root = ET.fromstring(run_junit("conform", [replace(report, strict=strict)]))
         suite = root.find("testsuite[@name='th-ext.conform.other-extensions']")
         assert suite is not None
         case = suite.find("testcase[@name='status/v1']")

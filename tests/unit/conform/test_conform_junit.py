@@ -12,7 +12,7 @@ from th_ext.conform import (
     RequirementResult,
     RequirementStatus,
 )
-from th_ext.report._junit import conform_junit as to_junit
+from th_ext.report._junit import run_junit
 
 EVIL = "\x1b[2J\x1b]0;owned\x07]]> & <b> \"q\" 'a' \x00\x0b\ud800\ufffe\u202eevil\u202c 1e400"
 SAFE = "]]> & <b> \"q\" 'a'  \ufffdevil 1e400"
@@ -50,7 +50,7 @@ def report(*, strict: bool) -> ConformReport:
 
 
 def parse(strict: bool) -> ET.Element:
-    document = to_junit(report(strict=strict))
+    document = run_junit("conform", [report(strict=strict)])
     for char in ("\x1b", "\x07", "\x00", "\x0b", "\ufffe", "\u202e"):
         assert char not in document
     suite = ET.fromstring(document.encode("utf-8")).find("testsuite")

@@ -9,12 +9,12 @@ from typing import Any
 
 from tests.support.cli_tree import junit_cases
 from th_ext._exceptions import FetchTimeoutError
-from th_ext.report._junit import validate_junit
+from th_ext.report._junit import run_junit
 from th_ext.validate import Report, ValidateOptions, report_for_source_error, validate_bytes
 
 
 def to_junit(report: Report) -> str:
-    return validate_junit([report])
+    return run_junit("validate", [report])
 
 
 KEY = '<x a="1">&amp;]]>\x1b[5m\x00\x0b\ufffe\u202e'

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from th_ext._exceptions import FetchTimeoutError
-from th_ext.report._junit import validate_junit
+from th_ext.report._junit import run_junit
 from th_ext.report._text import validate_text as render_text
 from th_ext.validate import (
     Report,
@@ -22,7 +22,7 @@ OUR_STYLES = re.compile(r"\x1b\[(?:0|1|2|31;1|32;1|33;1)m")
 
 
 def to_junit(report: Report) -> str:
-    return validate_junit([report])
+    return run_junit("validate", [report])
 
 
 def test_exit_codes_and_strict(card: dict[str, Any]) -> None:
