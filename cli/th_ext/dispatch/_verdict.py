@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["LiveCheck", "answered", "check", "metadata", "state", "task_id_of"]
+__all__ = ["LiveCheck", "answered", "check", "task_id_of"]
 
 Status = Literal["pass", "fail", "warn", "skip"]
 """``warn``: a failed check of a SHOULD requirement or of a core A2A rule; it does not fail."""
@@ -61,17 +61,6 @@ def task_id_of(results: list[Any]) -> str | None:
                 value: str = event[field]
                 return value
     return None
-
-
-def metadata(event: Any) -> dict[str, Any]:
-    metadata = event.get("metadata") if isinstance(event, dict) else None
-    return metadata if isinstance(metadata, dict) else {}
-
-
-def state(event: Any) -> str | None:
-    status = event.get("status") if isinstance(event, dict) else None
-    state = status.get("state") if isinstance(status, dict) else None
-    return state if isinstance(state, str) else None
 
 
 def _last_text(results: list[Any]) -> str:
