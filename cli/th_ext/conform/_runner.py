@@ -175,10 +175,10 @@ async def run_header_check(
     if not without.ok or not without.results:
         refused = check(obs, "CMD-15", False, f"refused: {without.problem()}")
         return [_at(wire, refused, seen)], 1
-    if _names(obs, command.name):
+    if command_ran(obs, command.name):
         return [_at(wire, check(obs, "CMD-15", True, "the reply names the command"))], 1
     with_header = await wire.send(user_message(({"text": text},)), stream=stream)
-    if _names(replace(obs, exchange=with_header), command.name):
+    if command_ran(replace(obs, exchange=with_header), command.name):
         detail = (
             "with the header the reply names the command; without it no answer does "
             "(the command did not run)"
@@ -197,11 +197,6 @@ def _at(wire: Wire, found: Check, seen: str = "") -> Check:
     """``found`` with the interface it ran over, and for a failure what the agent sent."""
     shown = redact_url(wire.url)
     return replace(found, interface=shown, excerpt=seen if found.status == "fail" else "")
-
-
-def _names(obs: Observation, name: str) -> bool:
-    """Whether the command ran (``th_ext.checks.command_ran``)."""
-    return command_ran(obs, name)
 
 
 def _reply_text(results: list[Any]) -> str:

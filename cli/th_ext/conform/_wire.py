@@ -61,24 +61,18 @@ class JsonRpcWire:
         max_bytes: int,
         recorder: HarRecorder | None = None,
     ) -> None:
-        self._with = JsonRpcClient(
-            client,
-            url,
-            headers,
-            timeout=timeout,
-            max_bytes=max_bytes,
-            scope=scope,
-            recorder=recorder,
-        )
         bare = {k: v for k, v in headers.items() if k.lower() != "a2a-extensions"}
-        self._without = JsonRpcClient(
-            client,
-            url,
-            bare,
-            timeout=timeout,
-            max_bytes=max_bytes,
-            scope=scope,
-            recorder=recorder,
+        self._with, self._without = (
+            JsonRpcClient(
+                client,
+                url,
+                sent,
+                timeout=timeout,
+                max_bytes=max_bytes,
+                scope=scope,
+                recorder=recorder,
+            )
+            for sent in (headers, bare)
         )
         self._tenant = tenant
         self.url = url
