@@ -307,15 +307,11 @@ class _SnapshotFirstHandler(DefaultRequestHandler):
     stored before the message, and the executor's events follow. ``SendMessage`` is untouched.
     """
 
-    def __init__(self, *, task_store: InMemoryTaskStore, **kwargs: Any) -> None:
-        super().__init__(task_store=task_store, **kwargs)
-        self._store = task_store
-
     async def on_message_send_stream(  # type: ignore[override]
         self, params: Any, context: Any
     ) -> AsyncIterator[Any]:
         task_id = params.message.task_id
-        snapshot = await self._store.get(task_id, context) if task_id else None
+        snapshot = await self.task_store.get(task_id, context) if task_id else None
         stream = super().on_message_send_stream(params, context)
         if snapshot is not None:
             yield snapshot
