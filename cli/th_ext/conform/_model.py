@@ -207,18 +207,10 @@ def interface_rows(report: ConformReport) -> list[InterfaceRow]:
     modes = "stream, send" if report.agent.streaming else "send"
     for interface in report.agent.interfaces:
         if interface.status != "checked":
-            rows.append(
-                InterfaceRow(
-                    interface.binding,
-                    interface.url,
-                    interface.status,
-                    "",
-                    0,
-                    0,
-                    (),
-                    interface.reason,
-                )
+            row = InterfaceRow(
+                interface.binding, interface.url, interface.status, "", 0, 0, (), interface.reason
             )
+            rows.append(row)
             continue
         own = [
             c
