@@ -27,7 +27,7 @@ from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._verdict import task_id_of
 from th_ext.net import redact_url
 from th_ext.net._exchange import FINAL_STATES
-from th_ext.problems._text import clean, quoted
+from th_ext.problems._text import clean, cut, quoted
 
 if TYPE_CHECKING:
     import httpx
@@ -278,13 +278,13 @@ def excerpt(exchange: Exchange) -> str:
     """What came back, in a line of at most ``MAX_EXCERPT`` characters: each event in a few
     words, joined with arrows, so that a failed check leads to the bug without the whole stream."""
     if not exchange.results:
-        return _cut(clean(exchange.problem() or "nothing"))
+        return cut(clean(exchange.problem() or "nothing"), MAX_EXCERPT)
     shown = [_event(result) for result in exchange.results[:_EVENTS]]
     if len(exchange.results) > _EVENTS:
         shown.append(f"{len(exchange.results) - _EVENTS} more")
     if not exchange.ok:
         shown.append(exchange.problem())
-    return _cut(clean(" -> ".join(shown)))
+    return cut(clean(" -> ".join(shown)), MAX_EXCERPT)
 
 
 def _event(result: Any) -> str:
@@ -304,7 +304,7 @@ def _event(result: Any) -> str:
             words.append(role.removeprefix("ROLE_").lower())
         text = _text(message)
         if text:
-            words.append(repr(text if len(text) <= _TEXT else text[: _TEXT - 1] + "…"))
+            words.append(repr(cut(text, _TEXT)))
         if "command" in metadata(message):
             words.append(f"message metadata.command={quoted(metadata(message)['command'])}")
     if kind != "message" and "command" in metadata(event):
@@ -318,7 +318,3 @@ def _text(message: dict[str, Any]) -> str:
         if isinstance(part, dict) and isinstance(part.get("text"), str):
             return str(part["text"])[: _TEXT * 2]
     return ""
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= MAX_EXCERPT else text[: MAX_EXCERPT - 1] + "…"

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from th_ext.problems._text import cut
+
 __all__ = ["LiveCheck", "answered", "check", "task_id_of"]
 
 Status = Literal["pass", "fail", "warn", "skip"]
@@ -32,18 +34,13 @@ def check(name: str, ok: bool | None, detail: str) -> LiveCheck:
 def answered(results: list[Any]) -> LiveCheck:
     """The agent answered: how many results, and what it said last."""
     said = _last_text(results)
-    detail = f"{len(results)} result(s), {len(_status_updates(results))} status update(s)"
+    updates = sum(
+        1 for r in results if isinstance(r, dict) and isinstance(r.get("statusUpdate"), dict)
+    )
+    detail = f"{len(results)} result(s), {updates} status update(s)"
     if said:
-        detail += f"; last message: {_clip(said)!r}"
+        detail += f"; last message: {cut(' '.join(said.split()), 100)!r}"
     return check("answered", True, detail)
-
-
-def _status_updates(results: list[Any]) -> list[dict[str, Any]]:
-    return [
-        r["statusUpdate"]
-        for r in results
-        if isinstance(r, dict) and isinstance(r.get("statusUpdate"), dict)
-    ]
 
 
 def task_id_of(results: list[Any]) -> str | None:
@@ -82,8 +79,3 @@ def _last_text(results: list[Any]) -> str:
             if texts:
                 return " ".join(texts)
     return ""
-
-
-def _clip(text: str, width: int = 100) -> str:
-    one_line = " ".join(text.split())
-    return one_line if len(one_line) <= width else one_line[: width - 1] + "…"
