@@ -84,12 +84,8 @@ def payloads_of(observation: Observation, keys: Sequence[str]) -> list[FamilyPay
 
 
 def _places(entry: ExternalExtension) -> set[str]:
-    places = set()
-    if "Task.metadata key" in entry.applies_to:
-        places.add(TASK_PLACE)
-    if "status update metadata key" in entry.applies_to:
-        places.add(STATUS_PLACE)
-    return places
+    phrases = {"Task.metadata key": TASK_PLACE, "status update metadata key": STATUS_PLACE}
+    return {place for phrase, place in phrases.items() if phrase in entry.applies_to}
 
 
 def _problems(schema: FamilySchema, payloads: list[FamilyPayload]) -> list[str]:
