@@ -368,9 +368,7 @@ def build_mutant_app(origin: str) -> Starlette:
 def serve_mutants() -> Iterator[str]:
     """Every mutant on 127.0.0.1 in one server; yields the origin (``/m/<switch>`` is each
     agent's base URL under it)."""
-    sock = _bind("127.0.0.1", 0)
-    host, port = sock.getsockname()[:2]
-    origin = f"http://{host}:{port}"
+    sock, origin = _bind("127.0.0.1", 0)
     config = uvicorn.Config(
         build_mutant_app(origin), log_level="warning", lifespan="on", timeout_graceful_shutdown=2
     )

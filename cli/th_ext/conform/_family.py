@@ -84,12 +84,8 @@ def payloads_of(observation: Observation, keys: Sequence[str]) -> list[FamilyPay
 
 
 def _places(entry: ExternalExtension) -> set[str]:
-    places = set()
-    if "Task.metadata key" in entry.applies_to:
-        places.add(TASK_PLACE)
-    if "status update metadata key" in entry.applies_to:
-        places.add(STATUS_PLACE)
-    return places
+    phrases = {"Task.metadata key": TASK_PLACE, "status update metadata key": STATUS_PLACE}
+    return {place for phrase, place in phrases.items() if phrase in entry.applies_to}
 
 
 def _problems(schema: FamilySchema, payloads: list[FamilyPayload]) -> list[str]:
@@ -117,36 +113,36 @@ def other_extension_results(
     """
     known = {schema.uri: schema for schema in schemas}
     broken = dict(changed)
-    results: list[OtherExtensionResult] = []
-    for entry in bundled_external():
-        if entry.uri not in declared:
-            continue
-        key = family_key(entry.uri)
-        places = _places(entry)
-        if entry.uri in broken:
-            results.append(OtherExtensionResult(entry.uri, key, "warn", 0, [broken[entry.uri]]))
-            continue
-        if not places:
-            where = " and ".join(entry.travels()) or "data conform does not see"
-            reason = f"its schema applies to {where}, which conform does not check"
-            results.append(OtherExtensionResult(entry.uri, key, "skip", 0, reason=reason))
-            continue
-        schema = known.get(entry.uri)
-        if schema is None:
-            reason = f"its schema is not known here: {unknown_schema_hint(entry)}"
-            results.append(OtherExtensionResult(entry.uri, key, "skip", 0, reason=reason))
-            continue
+    return [
+        _result(entry, known.get(entry.uri), broken.get(entry.uri), payloads)
+        for entry in bundled_external()
+        if entry.uri in declared
+    ]
+
+
+def _result(
+    entry: ExternalExtension,
+    schema: FamilySchema | None,
+    changed: str | None,
+    payloads: Sequence[FamilyPayload],
+) -> OtherExtensionResult:
+    key = family_key(entry.uri)
+    places = _places(entry)
+    if changed is not None:
+        return OtherExtensionResult(entry.uri, key, "warn", 0, [changed])
+    if not places:
+        where = " and ".join(entry.travels()) or "data conform does not see"
+        reason = f"its schema applies to {where}, which conform does not check"
+    elif schema is None:
+        reason = f"its schema is not known here: {unknown_schema_hint(entry)}"
+    else:
         mine = [p for p in payloads if p.key == entry.metadata_key and p.place in places]
-        if not mine:
-            reason = (
-                f"no {' or '.join(sorted(places))} payload under {entry.metadata_key!r} was seen"
-            )
-            results.append(OtherExtensionResult(entry.uri, key, "skip", 0, reason=reason))
-            continue
-        problems = _problems(schema, mine)
-        status: Literal["pass", "warn"] = "warn" if problems else "pass"
-        results.append(OtherExtensionResult(entry.uri, key, status, len(mine), problems))
-    return results
+        if mine:
+            problems = _problems(schema, mine)
+            status: Literal["pass", "warn"] = "warn" if problems else "pass"
+            return OtherExtensionResult(entry.uri, key, status, len(mine), problems)
+        reason = f"no {' or '.join(sorted(places))} payload under {entry.metadata_key!r} was seen"
+    return OtherExtensionResult(entry.uri, key, "skip", 0, reason=reason)
 
 
 def fails_run(results: Sequence[OtherExtensionResult], *, strict: bool) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from th_ext.catalog._reader import Requirement
 from th_ext.checks import CORE_RULES, Check, CheckStatus
@@ -113,10 +113,16 @@ class ConformReport:
 
 
 def _counts(results: list[RequirementResult]) -> dict[str, int]:
-    totals = {"pass": 0, "fail": 0, "warn": 0, "skip": 0}
-    for result in results:
-        totals[result.status] += 1
-    return totals
+    return {
+        status: sum(r.status == status for r in results) for status in get_args(RequirementStatus)
+    }
+
+
+def _status(own: list[Check], failed: RequirementStatus) -> RequirementStatus:
+    """``failed`` when one of ``own`` failed, else ``pass`` when one passed, else ``skip``."""
+    if any(c.status == "fail" for c in own):
+        return failed
+    return "pass" if any(c.status == "pass" for c in own) else "skip"
 
 
 def requirement_results(
@@ -129,14 +135,9 @@ def requirement_results(
         if not requirement.in_force:
             continue
         own = [c for c in checks if c.requirement == requirement.id]
-        status: RequirementStatus
+        status = _status(own, "fail" if requirement.level == "MUST" else "warn")
         reason = ""
-        if any(c.status == "fail" for c in own):
-            status = "fail" if requirement.level == "MUST" else "warn"
-        elif any(c.status == "pass" for c in own):
-            status = "pass"
-        else:
-            status = "skip"
+        if status == "skip":
             reason = requirement.why_not or (
                 "no scenario applied" if own else "no scenario checks it on this agent"
             )
@@ -160,13 +161,7 @@ def core_results(checks: list[Check]) -> list[RequirementResult]:
     results = []
     for rule in CORE_RULES:
         own = [c for c in checks if c.requirement == rule.id]
-        status: RequirementStatus = (
-            "warn"
-            if any(c.status == "fail" for c in own)
-            else "pass"
-            if any(c.status == "pass" for c in own)
-            else "skip"
-        )
+        status = _status(own, "warn")
         results.append(
             RequirementResult(
                 id=rule.id,
@@ -212,18 +207,10 @@ def interface_rows(report: ConformReport) -> list[InterfaceRow]:
     modes = "stream, send" if report.agent.streaming else "send"
     for interface in report.agent.interfaces:
         if interface.status != "checked":
-            rows.append(
-                InterfaceRow(
-                    interface.binding,
-                    interface.url,
-                    interface.status,
-                    "",
-                    0,
-                    0,
-                    (),
-                    interface.reason,
-                )
+            row = InterfaceRow(
+                interface.binding, interface.url, interface.status, "", 0, 0, (), interface.reason
             )
+            rows.append(row)
             continue
         own = [
             c

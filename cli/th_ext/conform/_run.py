@@ -501,23 +501,23 @@ def select_interfaces(
         if (binding, shown) in seen:
             continue
         seen.add((binding, shown))
+        reason = ""
         if binding not in BINDINGS:
             not_checked.append(binding)
             reason = "conform speaks JSON-RPC and HTTP+JSON"
             notes.append(f"{binding} interface at {shown}: not checked ({reason})")
-            listed.append(InterfaceInfo(binding, shown, "not checked", reason))
         elif bindings and binding not in bindings:
-            listed.append(InterfaceInfo(binding, shown, "not checked", "left out by --binding"))
+            reason = "left out by --binding"
         elif not isinstance(url, str) or not is_url(url):
             notes.append(f"{binding} interface has no http(s) url ({shown!r}); not checked")
-            listed.append(InterfaceInfo(binding, shown, "not checked", "no http(s) url"))
+            reason = "no http(s) url"
         elif len(chosen) >= limit:
             left_out.append(f"{binding} {shown}")
-            listed.append(InterfaceInfo(binding, shown, "not checked", "over --max-interfaces"))
+            reason = "over --max-interfaces"
         else:
             tenant = entry.get("tenant")
             chosen.append(Interface(binding, url, tenant if isinstance(tenant, str) else ""))
-            listed.append(InterfaceInfo(binding, shown, "checked"))
+        listed.append(InterfaceInfo(binding, shown, "not checked" if reason else "checked", reason))
     if left_out:
         notes.append(
             f"{len(left_out)} interface(s) over --max-interfaces {limit} were "

@@ -27,7 +27,7 @@ from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._verdict import task_id_of
 from th_ext.net import redact_url
 from th_ext.net._exchange import FINAL_STATES
-from th_ext.problems._text import clean, quoted
+from th_ext.problems._text import clean, cut, quoted
 
 if TYPE_CHECKING:
     import httpx
@@ -175,10 +175,10 @@ async def run_header_check(
     if not without.ok or not without.results:
         refused = check(obs, "CMD-15", False, f"refused: {without.problem()}")
         return [_at(wire, refused, seen)], 1
-    if _names(obs, command.name):
+    if command_ran(obs, command.name):
         return [_at(wire, check(obs, "CMD-15", True, "the reply names the command"))], 1
     with_header = await wire.send(user_message(({"text": text},)), stream=stream)
-    if _names(replace(obs, exchange=with_header), command.name):
+    if command_ran(replace(obs, exchange=with_header), command.name):
         detail = (
             "with the header the reply names the command; without it no answer does "
             "(the command did not run)"
@@ -197,11 +197,6 @@ def _at(wire: Wire, found: Check, seen: str = "") -> Check:
     """``found`` with the interface it ran over, and for a failure what the agent sent."""
     shown = redact_url(wire.url)
     return replace(found, interface=shown, excerpt=seen if found.status == "fail" else "")
-
-
-def _names(obs: Observation, name: str) -> bool:
-    """Whether the command ran (``th_ext.checks.command_ran``)."""
-    return command_ran(obs, name)
 
 
 def _reply_text(results: list[Any]) -> str:
@@ -283,13 +278,13 @@ def excerpt(exchange: Exchange) -> str:
     """What came back, in a line of at most ``MAX_EXCERPT`` characters: each event in a few
     words, joined with arrows, so that a failed check leads to the bug without the whole stream."""
     if not exchange.results:
-        return _cut(clean(exchange.problem() or "nothing"))
+        return cut(clean(exchange.problem() or "nothing"), MAX_EXCERPT)
     shown = [_event(result) for result in exchange.results[:_EVENTS]]
     if len(exchange.results) > _EVENTS:
         shown.append(f"{len(exchange.results) - _EVENTS} more")
     if not exchange.ok:
         shown.append(exchange.problem())
-    return _cut(clean(" -> ".join(shown)))
+    return cut(clean(" -> ".join(shown)), MAX_EXCERPT)
 
 
 def _event(result: Any) -> str:
@@ -309,7 +304,7 @@ def _event(result: Any) -> str:
             words.append(role.removeprefix("ROLE_").lower())
         text = _text(message)
         if text:
-            words.append(repr(text if len(text) <= _TEXT else text[: _TEXT - 1] + "…"))
+            words.append(repr(cut(text, _TEXT)))
         if "command" in metadata(message):
             words.append(f"message metadata.command={quoted(metadata(message)['command'])}")
     if kind != "message" and "command" in metadata(event):
@@ -323,7 +318,3 @@ def _text(message: dict[str, Any]) -> str:
         if isinstance(part, dict) and isinstance(part.get("text"), str):
             return str(part["text"])[: _TEXT * 2]
     return ""
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= MAX_EXCERPT else text[: MAX_EXCERPT - 1] + "…"

@@ -157,10 +157,11 @@ def rule_edges(spec: str, name: str, argument: str, registered: list[str]) -> li
     """Every edge for the registered command ``name`` (``argument`` for one that needs it),
     made from the spec page's table and the rule's numbered conditions, never listed by hand;
     ``decide``, the rule itself, says what each must do."""
-    edges = _table_edges(spec, name, registered)
-    edges += _part_edges(name, registered)
-    edges += _whitespace_edges(name, argument, registered)
-    return edges
+    return [
+        *_table_edges(spec, name, registered),
+        *_part_edges(name, registered),
+        *_whitespace_edges(name, argument, registered),
+    ]
 
 
 def _edge(label: str, parts: list[dict[str, Any]], source: str, registered: list[str]) -> RuleEdge:
@@ -213,25 +214,17 @@ def _part_edges(name: str, registered: list[str]) -> list[RuleEdge]:
 def _whitespace_edges(name: str, argument: str, registered: list[str]) -> list[RuleEdge]:
     """Condition 3: the name then each ASCII whitespace character (a command), and the name then
     whitespace outside ASCII (an ordinary message: only ASCII whitespace ends a name)."""
-    edges = [
+    endings = [(char, argument) for char in ASCII_WHITESPACE]
+    endings += [(char, argument or "x") for char in other_whitespace()]
+    return [
         _edge(
             f"'/{name}' then {_char(char)}",
-            [{"text": f"/{name}{char}{argument}"}],
+            [{"text": f"/{name}{char}{after}"}],
             "condition 3",
             registered,
         )
-        for char in ASCII_WHITESPACE
+        for char, after in endings
     ]
-    edges += [
-        _edge(
-            f"'/{name}' then {_char(char)}",
-            [{"text": f"/{name}{char}{argument or 'x'}"}],
-            "condition 3",
-            registered,
-        )
-        for char in other_whitespace()
-    ]
-    return edges
 
 
 @functools.cache

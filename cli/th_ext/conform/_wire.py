@@ -61,24 +61,18 @@ class JsonRpcWire:
         max_bytes: int,
         recorder: HarRecorder | None = None,
     ) -> None:
-        self._with = JsonRpcClient(
-            client,
-            url,
-            headers,
-            timeout=timeout,
-            max_bytes=max_bytes,
-            scope=scope,
-            recorder=recorder,
-        )
         bare = {k: v for k, v in headers.items() if k.lower() != "a2a-extensions"}
-        self._without = JsonRpcClient(
-            client,
-            url,
-            bare,
-            timeout=timeout,
-            max_bytes=max_bytes,
-            scope=scope,
-            recorder=recorder,
+        self._with, self._without = (
+            JsonRpcClient(
+                client,
+                url,
+                sent,
+                timeout=timeout,
+                max_bytes=max_bytes,
+                scope=scope,
+                recorder=recorder,
+            )
+            for sent in (headers, bare)
         )
         self._tenant = tenant
         self.url = url
@@ -128,18 +122,15 @@ class RestWire:
         self, message: dict[str, Any], *, stream: bool, extensions: bool = True
     ) -> RpcExchange:
         path = "/message:stream" if stream else "/message:send"
-        headers = {**self._headers, **dict(self._scope.headers_for(self._base + path))}
-        if not extensions:
-            headers = {k: v for k, v in headers.items() if k.lower() != "a2a-extensions"}
         body = {"message": message}
         exchange = RpcExchange(method=path.lstrip("/"), request=body)
         await self._exchange(
             exchange,
             "POST",
             self._base + path,
-            headers,
             accept="text/event-stream" if stream else "application/a2a+json",
             content=json.dumps(body).encode(),
+            extensions=extensions,
         )
         return exchange
 
@@ -149,8 +140,7 @@ class RestWire:
         if not task_id:
             exchange.failure = "the task id is empty: it cannot be a path segment; not sent"
             return exchange
-        headers = {**self._headers, **dict(self._scope.headers_for(url))}
-        await self._exchange(exchange, "GET", url, headers, accept="application/a2a+json")
+        await self._exchange(exchange, "GET", url, accept="application/a2a+json")
         return exchange
 
     async def _exchange(
@@ -158,11 +148,14 @@ class RestWire:
         exchange: RpcExchange,
         method: str,
         url: str,
-        headers: dict[str, str],
         *,
         accept: str,
         content: bytes | None = None,
+        extensions: bool = True,
     ) -> None:
+        headers = {**self._headers, **dict(self._scope.headers_for(url))}
+        if not extensions:
+            headers = {k: v for k, v in headers.items() if k.lower() != "a2a-extensions"}
         await exchange_http(
             self._client,
             exchange,

@@ -124,15 +124,11 @@ def demo_card(
         "version": __version__,
         "supportedInterfaces": [
             {
-                "url": base_url.rstrip("/") + RPC_PATH,
-                "protocolBinding": "JSONRPC",
+                "url": base_url.rstrip("/") + path,
+                "protocolBinding": binding,
                 "protocolVersion": "1.0",
-            },
-            {
-                "url": base_url.rstrip("/") + REST_PATH,
-                "protocolBinding": "HTTP+JSON",
-                "protocolVersion": "1.0",
-            },
+            }
+            for path, binding in ((RPC_PATH, "JSONRPC"), (REST_PATH, "HTTP+JSON"))
         ],
         "capabilities": {
             "streaming": streaming,

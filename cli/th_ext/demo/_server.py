@@ -307,15 +307,11 @@ class _SnapshotFirstHandler(DefaultRequestHandler):
     stored before the message, and the executor's events follow. ``SendMessage`` is untouched.
     """
 
-    def __init__(self, *, task_store: InMemoryTaskStore, **kwargs: Any) -> None:
-        super().__init__(task_store=task_store, **kwargs)
-        self._store = task_store
-
     async def on_message_send_stream(  # type: ignore[override]
         self, params: Any, context: Any
     ) -> AsyncIterator[Any]:
         task_id = params.message.task_id
-        snapshot = await self._store.get(task_id, context) if task_id else None
+        snapshot = await self.task_store.get(task_id, context) if task_id else None
         stream = super().on_message_send_stream(params, context)
         if snapshot is not None:
             yield snapshot
@@ -400,9 +396,7 @@ class DemoServer:
         return self.base_url + CARD_PATH
 
     def start(self) -> None:
-        sock = _bind(self._host, self._port)
-        host, port = sock.getsockname()[:2]
-        self.base_url = f"http://{host}:{port}"
+        sock, self.base_url = _bind(self._host, self._port)
         config = uvicorn.Config(
             build_demo_app(self.base_url, self.variant),
             log_level="warning",
@@ -452,16 +446,15 @@ def serve_forever(
 
     ``on_ready`` is called with the base URL once the port is bound.
     """
-    sock = _bind(host, port)
-    bound_host, bound_port = sock.getsockname()[:2]
-    base_url = f"http://{bound_host}:{bound_port}"
+    sock, base_url = _bind(host, port)
     if on_ready is not None:
         on_ready(base_url)
     config = uvicorn.Config(build_demo_app(base_url, variant), log_level="info", lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def _bind(host: str, port: int) -> tuple[socket.socket, str]:
+    """A listening socket on ``host`` and ``port``, and its base URL (the port chosen if 0)."""
     try:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -472,4 +465,5 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
     except OSError as exc:
         raise ThExtError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
-    return sock
+    bound_host, bound_port = sock.getsockname()[:2]
+    return sock, f"http://{bound_host}:{bound_port}"

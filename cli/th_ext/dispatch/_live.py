@@ -17,6 +17,7 @@ from th_ext.checks import (
     stream_order_check,
     task_ref_check,
 )
+from th_ext.checks._observe import state
 from th_ext.commands._dispatch_rule import decide
 from th_ext.dispatch import _verdict as verdict
 from th_ext.dispatch._jsonrpc import JsonRpcClient
@@ -256,9 +257,7 @@ class _Run:
                 self.checks.append(verdict.check(name, False, f"GetTask {task_id}: {problem}"))
             return None
         if name:
-            self.checks.append(
-                verdict.check(name, True, f"GetTask {task_id}: {verdict.state(task)}")
-            )
+            self.checks.append(verdict.check(name, True, f"GetTask {task_id}: {state(task)}"))
         return task
 
     def _report(

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["LiveCheck", "answered", "check", "metadata", "state", "task_id_of"]
+from th_ext.problems._text import cut
+
+__all__ = ["LiveCheck", "answered", "check", "task_id_of"]
 
 Status = Literal["pass", "fail", "warn", "skip"]
 """``warn``: a failed check of a SHOULD requirement or of a core A2A rule; it does not fail."""
@@ -32,18 +34,13 @@ def check(name: str, ok: bool | None, detail: str) -> LiveCheck:
 def answered(results: list[Any]) -> LiveCheck:
     """The agent answered: how many results, and what it said last."""
     said = _last_text(results)
-    detail = f"{len(results)} result(s), {len(_status_updates(results))} status update(s)"
+    updates = sum(
+        1 for r in results if isinstance(r, dict) and isinstance(r.get("statusUpdate"), dict)
+    )
+    detail = f"{len(results)} result(s), {updates} status update(s)"
     if said:
-        detail += f"; last message: {_clip(said)!r}"
+        detail += f"; last message: {cut(' '.join(said.split()), 100)!r}"
     return check("answered", True, detail)
-
-
-def _status_updates(results: list[Any]) -> list[dict[str, Any]]:
-    return [
-        r["statusUpdate"]
-        for r in results
-        if isinstance(r, dict) and isinstance(r.get("statusUpdate"), dict)
-    ]
 
 
 def task_id_of(results: list[Any]) -> str | None:
@@ -61,17 +58,6 @@ def task_id_of(results: list[Any]) -> str | None:
                 value: str = event[field]
                 return value
     return None
-
-
-def metadata(event: Any) -> dict[str, Any]:
-    metadata = event.get("metadata") if isinstance(event, dict) else None
-    return metadata if isinstance(metadata, dict) else {}
-
-
-def state(event: Any) -> str | None:
-    status = event.get("status") if isinstance(event, dict) else None
-    state = status.get("state") if isinstance(status, dict) else None
-    return state if isinstance(state, str) else None
 
 
 def _last_text(results: list[Any]) -> str:
@@ -93,8 +79,3 @@ def _last_text(results: list[Any]) -> str:
             if texts:
                 return " ".join(texts)
     return ""
-
-
-def _clip(text: str, width: int = 100) -> str:
-    one_line = " ".join(text.split())
-    return one_line if len(one_line) <= width else one_line[: width - 1] + "…"

@@ -130,12 +130,9 @@ def _field_value(field: Field, item: Any, depth: int) -> Any:
 def _known(value: dict[str, Any], name: str, depth: int) -> dict[str, Any]:
     """``value`` (a form) without the members the proto does not know, at every level."""
     fields = _FIELDS.get(name, {})
-    kept: dict[str, Any] = {}
-    for key, item in value.items():
-        field = fields.get(key)
-        if field is not None:
-            kept[key] = _known_value(field, item, depth)
-    return kept
+    return {
+        key: _known_value(fields[key], item, depth) for key, item in value.items() if key in fields
+    }
 
 
 def _known_value(field: Field, item: Any, depth: int) -> Any:

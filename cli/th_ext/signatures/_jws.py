@@ -8,7 +8,7 @@ import ipaddress
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from th_ext._deadline import Deadline
@@ -72,7 +72,6 @@ MAX_KID = 256
 """The longest ``kid`` ``sign_card`` and a JWKS made by th-ext accept, in characters."""
 MAX_CANDIDATES = 8
 """Keys tried for one signature (keys that share its ``kid``); the others are not tried."""
-"""Empty values named in a message before "and N more"."""
 
 # What each algorithm needs of the key: its type and, for EC and OKP, its curve.
 _FITS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -168,7 +167,8 @@ def parse_jwks(data: bytes, source: str) -> KeySet:
 def read_keys(source: str, limits: SourceLimits | None = None) -> KeySet:
     """The JWKS at ``source`` (a file, ``-`` or an http(s) URL), read under ``limits`` with no
     header sent; ``KeysError`` when it cannot be read or is not a JWKS."""
-    limits = SourceLimits(timeout=(limits or SourceLimits()).timeout, max_bytes=_cap(limits))
+    given = limits or SourceLimits()
+    limits = SourceLimits(timeout=given.timeout, max_bytes=given.max_bytes)
     try:
         raw = read_source(source, limits, well_known=False, scope=HeaderScope())
     except SourceError as exc:
@@ -231,7 +231,9 @@ class _Verifier:
             # The card is verified: a signature that fails is reported, as a warning.
             # a2a-sdk rejects it unless another signature verifies over the SDK's own form.
             rejects = self._sdk_rejects() if "sdk" not in verified_over else []
-            problems = [p if p.severity != "error" else _as_warning(p) for p in problems] + rejects
+            problems = [
+                replace(p, severity="warning") if p.severity == "error" else p for p in problems
+            ] + rejects
         elif self.options.require:
             problems.append(
                 _problem(
@@ -254,8 +256,8 @@ class _Verifier:
         refused = _refused_alg(header, path)
         if refused is not None:
             return "alg", refused
-        keys, sources, unreached = self._keys_for(kid, header.get("jku"))
-        if not keys:
+        found, unreached = self._keys_for(kid, header.get("jku"))
+        if not found:
             where = f"; {unreached}" if unreached else ""
             return "unverified", _problem(
                 "warning",
@@ -265,13 +267,11 @@ class _Verifier:
                 "give the signer's JWKS with --keys, or --fetch-keys for a jku on the card's "
                 "origin",
             )
-        fitting = [
-            (key, source) for key, source in zip(keys, sources, strict=True) if _fits(key, alg)
-        ]
+        fitting = [(key, source) for key, source in found if _fits(key, alg)]
         untried = len(fitting) - MAX_CANDIDATES
         fitting = fitting[:MAX_CANDIDATES]
         if not fitting:
-            types = ", ".join(sorted({_key_type(k) for k in keys}))
+            types = ", ".join(sorted({_key_type(key) for key, _ in found}))
             return "alg", _problem(
                 "error",
                 "signature-alg",
@@ -356,35 +356,24 @@ class _Verifier:
             )
         ]
 
-    def _keys_for(self, kid: str, jku: Any) -> tuple[list[dict[str, Any]], list[str], str]:
-        keys: list[dict[str, Any]] = []
-        sources: list[str] = []
-        for key_set in self.options.keys:
-            for key in key_set.keys:
-                if key.get("kid") == kid:
-                    keys.append(key)
-                    sources.append(key_set.source)
+    def _keys_for(self, kid: str, jku: Any) -> tuple[list[tuple[dict[str, Any], str]], str]:
+        """The keys with ``kid`` and where each came from, trusted ones first; with none, why."""
+        sets = list(self.options.keys)
         unreached = ""
         if isinstance(jku, str):
-            fetched = self._jku(jku)
+            if jku not in self.fetched:  # each URL is read at most once
+                self.fetched[jku] = self._read_jku(jku)
+            fetched = self.fetched[jku]
             if isinstance(fetched, str):
                 unreached = fetched
             else:
-                for key in fetched.keys:
-                    if key.get("kid") == kid:
-                        keys.append(key)
-                        sources.append(fetched.source)
-                if not keys:
-                    unreached = f"jku {shown_url(jku)} has no key {kid!r}"
+                sets.append(fetched)
         elif jku is not None:
             unreached = "its jku is not a string"
-        return keys, sources, unreached
-
-    def _jku(self, jku: str) -> KeySet | str:
-        """The key set at ``jku``, or why it was not read (each URL is read at most once)."""
-        if jku not in self.fetched:
-            self.fetched[jku] = self._read_jku(jku)
-        return self.fetched[jku]
+        found = [(key, each.source) for each in sets for key in each.keys if key.get("kid") == kid]
+        if not found and not unreached and isinstance(jku, str):
+            unreached = f"jku {shown_url(jku)} has no key {kid!r}"
+        return found, unreached
 
     def _read_jku(self, jku: str) -> KeySet | str:
         shown = shown_url(jku)
@@ -404,14 +393,12 @@ class _Verifier:
         # what is left after a read that took the time there was is no time for another read
         if remaining < _LEAST_READ:
             return f"jku {shown} not contacted: the --timeout for reading keys was spent"
-        limits = self.options.limits
         try:
-            seconds = remaining
             result = fetch(
                 jku,
                 scope=HeaderScope(),
-                deadline=Deadline.after(seconds, f"no complete answer within {seconds:.3g} s"),
-                max_bytes=_cap(limits),
+                deadline=Deadline.after(remaining, f"no complete answer within {remaining:.3g} s"),
+                max_bytes=self.options.limits.max_bytes,
                 same_origin=True,
             )
             return parse_jwks(result.body, f"jku {shown}")
@@ -534,8 +521,7 @@ def sign_card(
         raise ValueError("the card is not a JSON object")
     private, key_alg = load_key(key_text, key_name, password=password)
     alg = alg or key_alg
-    own = _key_jwk(algorithm_for(key_alg), private)
-    fitting_key(own, alg, key_name)
+    fitting_key(algorithm_for(key_alg).to_jwk(private, as_dict=True), alg, key_name)
     algorithm = algorithm_for(alg)
     header: dict[str, str] = {"alg": alg, "typ": "JOSE", "kid": kid}
     if jku is not None:
@@ -575,10 +561,11 @@ def fitting_key(jwk: dict[str, Any], alg: str, source: str) -> None:
     ``KeysError`` naming ``source`` otherwise."""
     if alg not in _FITS:
         raise KeysError(f"--alg {alg}: th-ext signs with {', '.join(ALGORITHMS)}")
-    if not _fits({k: v for k, v in jwk.items() if k in ("kty", "crv")}, alg):
+    shape = {k: v for k, v in jwk.items() if k in ("kty", "crv")}
+    if not _fits(shape, alg):
         kty, curves = _FITS[alg]
         needed = f"{kty} {' or '.join(curves)}".strip()
-        held = _key_type({k: v for k, v in jwk.items() if k in ("kty", "crv")})
+        held = _key_type(shape)
         raise KeysError(
             f"{source}: --alg {alg} does not fit the key ({held}): {alg} needs an {needed} key"
         )
@@ -695,12 +682,6 @@ def _from_jwk(algorithm: Algorithm, jwk: dict[str, Any]) -> Any:
         return algorithm.from_jwk(jwk)
     except (InvalidKeyError, ValueError, KeyError, TypeError) as exc:
         raise KeysError(_short(exc)) from None
-
-
-def _key_jwk(algorithm: Algorithm, key: Any) -> dict[str, Any]:
-    """The public members of ``key``'s JWK (the members that say what it is)."""
-    jwk: dict[str, Any] = algorithm.to_jwk(key, as_dict=True)
-    return {k: v for k, v in jwk.items() if k in ("kty", "crv")}
 
 
 def _insert(text: str, entry: str) -> str:
@@ -840,10 +821,6 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def _cap(limits: SourceLimits | None) -> int:
-    return (limits or SourceLimits()).max_bytes
-
-
 def _listing(pointers: list[str]) -> str:
     if not pointers:
         return "empty values"
@@ -855,12 +832,6 @@ def _listing(pointers: list[str]) -> str:
 def _short(exc: BaseException) -> str:
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return text[:160]
-
-
-def _as_warning(problem: Problem) -> Problem:
-    from dataclasses import replace
-
-    return replace(problem, severity="warning")
 
 
 def _problem(severity: Any, code: str, path: str, message: str, hint: str) -> Problem:

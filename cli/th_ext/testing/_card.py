@@ -61,17 +61,13 @@ def check_card(
     checks = (lambda card: check_signatures(card, signatures),) if signatures.active else ()
     options = ValidateOptions(strict=strict, extensions=extensions, card_checks=checks)
     if isinstance(card_or_path, dict):
-        data = json.dumps(card_or_path, indent=2).encode()
-    elif isinstance(card_or_path, bytes):
-        data = card_or_path
-    else:  # a card file, read and checked as th-ext validate reads and checks it
+        card_or_path = json.dumps(card_or_path, indent=2).encode()
+    if not isinstance(card_or_path, bytes):  # a card file, read and checked as validate does
         limits = SourceLimits(max_bytes=max_bytes)
         report = validate_source(str(Path(card_or_path)), options=options, limits=limits).report
         assert isinstance(report, Report)
-        if not report.valid:
-            raise CardCheckFailed(report)
-        return report
-    report = validate_bytes(data, source="<card>", options=options)
+    else:
+        report = validate_bytes(card_or_path, source="<card>", options=options)
     if not report.valid:
         raise CardCheckFailed(report)
     return report

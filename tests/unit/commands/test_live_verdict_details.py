@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from th_ext.checks import _observe as observe
 from th_ext.dispatch import _verdict as verdict
 
 
@@ -105,14 +106,14 @@ def test_task_id_of(results: list[Any], found: str | None) -> None:
 
 
 def test_metadata_and_state_read_only_what_has_the_right_type() -> None:
-    assert verdict.metadata({"metadata": {"a": 1}}) == {"a": 1}
-    assert verdict.metadata({"metadata": [1]}) == {}
-    assert verdict.metadata("x") == {}
-    assert verdict.state({"status": {"state": "S"}}) == "S"
-    assert verdict.state({"status": {"state": 1}}) is None
-    assert verdict.state({"status": []}) is None
-    assert verdict.state("TASK_STATE_COMPLETED") is None  # an event that is not an object
-    assert verdict.state(None) is None
+    assert observe.metadata({"metadata": {"a": 1}}) == {"a": 1}
+    assert observe.metadata({"metadata": [1]}) == {}
+    assert observe.metadata("x") == {}
+    assert observe.state({"status": {"state": "S"}}) == "S"
+    assert observe.state({"status": {"state": 1}}) is None
+    assert observe.state({"status": []}) is None
+    assert observe.state("TASK_STATE_COMPLETED") is None  # an event that is not an object
+    assert observe.state(None) is None
 
 
 def test_the_last_message_looks_past_results_that_are_not_objects() -> None:
