@@ -1,4 +1,5 @@
-"""The exceptions th_ext raises: one small hierarchy, so a caller can catch ``ThExtError``."""
+"""The exceptions th_ext raises: one small hierarchy, so a caller can catch ``ThExtError``; and
+the words of an operating system error, as th_ext's messages quote them."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ __all__ = [
     "SubtreeConflictError",
     "ThExtError",
     "UnknownCodeError",
+    "os_reason",
 ]
 
 
@@ -181,3 +183,9 @@ class SubtreeConflictError(SiteBuildError):
 
 class HostSchemaDriftError(SiteBuildError):
     """A host's schema has the ``$id`` of a schema this project published, but other bytes."""
+
+
+def os_reason(exc: OSError) -> str:
+    """What went wrong in the system's words, to sit inside a message: ``strerror`` lower-cased
+    (``no such file or directory``), or the error's own text when it has none."""
+    return exc.strerror.lower() if exc.strerror else str(exc)

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from th_ext._exceptions import SourceArgumentError
+from th_ext._exceptions import SourceArgumentError, os_reason
 from th_ext.batch._seen import SeenSources
 
 __all__ = ["ResumeState", "exit_code_of", "read_resume"]
@@ -65,7 +65,7 @@ def read_resume(path: str, command: str) -> ResumeState:
     except FileNotFoundError:
         return state
     except OSError as exc:
-        reason = (exc.strerror or str(exc)).lower()
+        reason = os_reason(exc)
         raise SourceArgumentError(f"--resume {path}: cannot be read ({reason})") from None
     with handle:
         number = 0
@@ -73,7 +73,7 @@ def read_resume(path: str, command: str) -> ResumeState:
             try:
                 line = handle.readline(_MAX_LINE + 1)
             except OSError as exc:
-                reason = (exc.strerror or str(exc)).lower()
+                reason = os_reason(exc)
                 raise SourceArgumentError(f"--resume {path}: cannot be read ({reason})") from None
             if not line:
                 return state

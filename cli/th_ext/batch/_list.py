@@ -9,7 +9,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 
-from th_ext._exceptions import SourceArgumentError, SourceUnreadableError
+from th_ext._exceptions import SourceArgumentError, SourceUnreadableError, os_reason
 
 __all__ = ["MAX_LINE", "ListEntry", "read_source_list", "split_lines"]
 
@@ -169,7 +169,7 @@ def _open(path: str) -> int:
     except FileNotFoundError:
         raise SourceUnreadableError(f"--from {path}: no such file") from None
     except OSError as exc:
-        reason = (exc.strerror or str(exc)).lower()
+        reason = os_reason(exc)
         raise SourceUnreadableError(f"--from {path}: cannot be read ({reason})") from None
 
 
@@ -180,7 +180,7 @@ def _chunks(fd: int, name: str, stop: threading.Event) -> Iterator[bytes]:
         except IsADirectoryError:
             raise SourceUnreadableError(f"--from {name}: is a directory") from None
         except OSError as exc:
-            reason = (exc.strerror or str(exc)).lower()
+            reason = os_reason(exc)
             raise SourceUnreadableError(f"--from {name}: cannot be read ({reason})") from None
         if not chunk:
             return

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from th_ext._exceptions import CatalogError
+from th_ext._exceptions import CatalogError, os_reason
 from th_ext.catalog._records import (
     ErratumEntry,
     Example,
@@ -117,7 +117,7 @@ def _read_regular(folder: Path, relative: str) -> bytes:
                 raise CatalogError(f"{path}: is not a regular file")
             return handle.read()
     except OSError as exc:
-        raise CatalogError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise CatalogError(f"{path}: cannot be read ({os_reason(exc)})") from None
 
 
 class _Fields:

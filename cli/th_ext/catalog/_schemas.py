@@ -16,7 +16,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from th_ext._exceptions import SchemaError
+from th_ext._exceptions import SchemaError, os_reason
 
 __all__ = [
     "MAX_SCHEMA_BYTES",
@@ -149,7 +149,7 @@ def read_schema_file(path: Path) -> SchemaFile:
     try:
         info = path.lstat()
     except OSError as exc:
-        raise SchemaError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise SchemaError(f"{path}: cannot be read ({os_reason(exc)})") from None
     if stat.S_ISLNK(info.st_mode):
         raise SchemaError(f"{path}: a symbolic link; schema files are read only as they are")
     if not stat.S_ISREG(info.st_mode):
@@ -159,7 +159,7 @@ def read_schema_file(path: Path) -> SchemaFile:
     try:
         content = path.read_bytes()[: MAX_SCHEMA_BYTES + 1]
     except OSError as exc:
-        raise SchemaError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise SchemaError(f"{path}: cannot be read ({os_reason(exc)})") from None
     if len(content) > MAX_SCHEMA_BYTES:
         raise SchemaError(f"{path}: more than {MAX_SCHEMA_BYTES} bytes")
     document = parse_schema_bytes(content, str(path))

@@ -36,7 +36,7 @@ from th_ext.cli._terminal import (
     use_color,
     write,
 )
-from th_ext.problems import escape_unsafe
+from th_ext.problems import escape_unsafe, os_reason
 from th_ext.report import (
     RenderOptions,
     render,
@@ -215,7 +215,7 @@ def _open_output(fleet: FleetOptions, state: ResumeState) -> IO[bytes] | None:
         return handle
     except OSError as exc:
         option = "--resume" if fleet.resume is not None else "-o"
-        fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
+        fail(f"{option} {path}: cannot be written ({os_reason(exc)})")
 
 
 class _Run:

@@ -14,7 +14,7 @@ import typer
 from th_ext import SourceArgumentError, ThExtError, UnknownCodeError
 from th_ext.catalog import discover
 from th_ext.cli._terminal import ExitCode, fail, write
-from th_ext.problems import Selection
+from th_ext.problems import Selection, os_reason
 from th_ext.sources import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -584,7 +584,7 @@ def write_output(path: Path, option: str, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        fail(f"{option} {path}: cannot be written ({(exc.strerror or str(exc)).lower()})")
+        fail(f"{option} {path}: cannot be written ({os_reason(exc)})")
 
 
 def final_exit_code(code: int, exit_zero: bool) -> int:

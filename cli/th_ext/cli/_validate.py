@@ -57,7 +57,7 @@ from th_ext.cli._options import (
     verdict_options,
 )
 from th_ext.cli._terminal import ExitCode, fail, write
-from th_ext.problems import Selection
+from th_ext.problems import Selection, os_reason
 from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, read_bounded
 from th_ext.validate import ValidateOptions, read_schema_override
 
@@ -348,7 +348,7 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
         try:
             output.write_bytes(signed.data)
         except OSError as exc:
-            fail(f"-o {output}: {exc.strerror or exc}", ExitCode.UNUSABLE)
+            fail(f"-o {output}: {os_reason(exc)}", ExitCode.UNUSABLE)
     sys.stderr.write(f"signed with {signed.alg}, kid {kid!r}, over section 8.4.1's form\n")
     if signed.sdk_rejects:
         sys.stderr.write(f"warning: {signed.sdk_rejects}\n")
@@ -359,7 +359,7 @@ def _read(path: Path, what: str) -> bytes:
         with path.open("rb") as handle:
             data = read_bounded(handle, DEFAULT_MAX_BYTES)
     except OSError as exc:
-        fail(f"{what} {path}: {(exc.strerror or str(exc)).lower()}", ExitCode.UNUSABLE)
+        fail(f"{what} {path}: {os_reason(exc)}", ExitCode.UNUSABLE)
     if data is None:
         fail(f"{what} {path}: larger than {DEFAULT_MAX_BYTES} bytes", ExitCode.UNUSABLE)
     return data
@@ -500,7 +500,7 @@ def keys_jwks(
     except OSError as exc:
         if not output.parent.is_dir():
             raise KeysError(f"-o {output}: the folder {output.parent} does not exist") from None
-        raise KeysError(f"-o {output}: {(exc.strerror or str(exc)).lower()}") from None
+        raise KeysError(f"-o {output}: {os_reason(exc)}") from None
     listed = ", ".join(f"{k['kid']!r} {k['alg']}" for k in public)
     write(f"wrote {output}: a JWKS of {len(public)} public key(s) ({listed})")
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
-from th_ext._exceptions import DemoUnavailableError, ThExtError
+from th_ext._exceptions import DemoUnavailableError, ThExtError, os_reason
 from th_ext.commands import CommandCall, build_command_reply, parse_command
 from th_ext.demo._harness import REST_PATH, RPC_PATH, DemoHarness, demo_card, stand_in_answer
 from th_ext.demo._variants import DemoVariant
@@ -464,6 +464,6 @@ def _bind(host: str, port: int) -> tuple[socket.socket, str]:
         sock.bind((host, port))
         sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
     except OSError as exc:
-        raise ThExtError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+        raise ThExtError(f"cannot listen on {host}:{port} ({os_reason(exc)})") from None
     bound_host, bound_port = sock.getsockname()[:2]
     return sock, f"http://{bound_host}:{bound_port}"

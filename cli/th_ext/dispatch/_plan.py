@@ -9,7 +9,7 @@ import uuid
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from th_ext._exceptions import DispatchError, MessageError
+from th_ext._exceptions import DispatchError, MessageError, os_reason
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._dispatch_rule import decide
 from th_ext.commands._entry import EXTENSION_URI as COMMANDS_V1_URI
@@ -288,9 +288,7 @@ def read_message(path: str, max_bytes: int, *, task_id: str | None = None) -> di
                 data = read_bounded(handle, max_bytes)
             where = path
     except OSError as exc:
-        raise MessageError(
-            f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})"
-        ) from None
+        raise MessageError(f"{path}: cannot be read ({os_reason(exc)})") from None
     if data is None:
         raise MessageError(f"{where}: larger than the cap of {max_bytes} bytes")
     return load_message(data, where, task_id=task_id)

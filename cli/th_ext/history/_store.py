@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from th_ext._exceptions import ThExtError
+from th_ext._exceptions import ThExtError, os_reason
 from th_ext._version import __version__
 from th_ext.history._categories import category_of, problem_counts, signature_status
 
@@ -617,9 +617,7 @@ def _check_file(name: str, write: bool) -> None:
             raise HistoryError(f"{name}: its directory does not exist") from None
         return
     except OSError as exc:
-        raise HistoryError(
-            f"{name}: cannot be read ({(exc.strerror or str(exc)).lower()})"
-        ) from None
+        raise HistoryError(f"{name}: cannot be read ({os_reason(exc)})") from None
     if head and head != _SQLITE_MAGIC:
         raise HistoryError(
             f"{name}: not a th-ext history store (not a SQLite database); it is left as it is",

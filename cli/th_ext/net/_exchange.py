@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from th_ext._exceptions import FetchError
+from th_ext._exceptions import FetchError, os_reason
 from th_ext.net._scope import redact, url_problem
 
 if TYPE_CHECKING:
@@ -214,9 +214,9 @@ def _os_words(cause: BaseException | None) -> str:
     if isinstance(cause, ConnectionRefusedError):
         return "connection refused"
     if isinstance(cause, socket.gaierror):
-        return f"cannot resolve the host ({cause.strerror or cause})"
+        return f"cannot resolve the host ({os_reason(cause)})"
     if isinstance(cause, OSError):
-        return shorten(cause.strerror.lower() if cause.strerror else str(cause))
+        return shorten(os_reason(cause))
     return ""
 
 

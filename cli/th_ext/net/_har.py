@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
-from th_ext._exceptions import ThExtError
+from th_ext._exceptions import ThExtError, os_reason
 from th_ext._version import __version__
 from th_ext.net._scope import redact, redact_url
 
@@ -240,9 +240,7 @@ class HarRecorder:
         try:
             path.write_text(self.text(), encoding="ascii")
         except OSError as exc:
-            raise HarError(
-                f"--har {path}: cannot be written ({(exc.strerror or str(exc)).lower()})"
-            ) from None
+            raise HarError(f"--har {path}: cannot be written ({os_reason(exc)})") from None
 
 
 @contextmanager

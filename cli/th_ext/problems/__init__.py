@@ -1,6 +1,7 @@
-"""What a check finds, as data (``Problem``, ``CODES``, ``Selection``, ``error_record``), the text
-safety for strings from a card (``clean``, ``escape_unsafe``) and the one "did you mean"."""
+"""What a check finds, as data (``Problem``, ``CODES``, ``Selection``, ``error_record``), and
+the words of messages: text safety, cut and quoted values, an OS error's words, "did you mean"."""
 
+from th_ext._exceptions import os_reason
 from th_ext.problems._problem import (
     CODES,
     LAYERS,
@@ -28,5 +29,6 @@ __all__ = [
     "error_code",
     "error_record",
     "escape_unsafe",
+    "os_reason",
     "quoted",
 ]

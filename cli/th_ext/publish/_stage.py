@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from th_ext._exceptions import SiteBuildError
+from th_ext._exceptions import SiteBuildError, os_reason
 from th_ext.catalog._family import EXTERNAL_FILE_NAME, read_external
 from th_ext.publish._catalog_page import ServedSchema
 from th_ext.publish._host import HostSchemas, forwarding_page, host_page_title, render_host_page
@@ -125,7 +125,7 @@ def load_config(path: Path) -> dict[str, Any]:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
     except OSError as exc:
-        raise SiteBuildError(f"{path}: cannot be read: {exc.strerror}") from None
+        raise SiteBuildError(f"{path}: cannot be read: {os_reason(exc)}") from None
     except yaml.YAMLError as exc:
         raise SiteBuildError(f"{path}: not valid YAML: {' '.join(str(exc).split())}") from None
     if not isinstance(data, dict):

@@ -11,7 +11,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from th_ext._exceptions import SiteBuildError, SubtreeConflictError
+from th_ext._exceptions import SiteBuildError, SubtreeConflictError, os_reason
 from th_ext._version import __version__
 
 __all__ = [
@@ -99,7 +99,7 @@ def read_regular(root: Path, relative: str, *, limit: int | None = None) -> byte
     try:
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
     except OSError as exc:
-        raise UnsafePathError(f"{path} cannot be read ({exc.strerror or exc})") from None
+        raise UnsafePathError(f"{path} cannot be read ({os_reason(exc)})") from None
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise UnsafePathError(f"{path} is not a regular file")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from th_ext._exceptions import os_reason
 from th_ext.signatures._jws import (
     ALGORITHMS,
     KeysError,
@@ -84,14 +85,14 @@ def write_new_key(path: Path, alg: str) -> None:
     except FileNotFoundError:
         raise KeysError(f"-o {path}: the folder {path.parent} does not exist") from None
     except OSError as exc:
-        raise KeysError(f"-o {path}: {(exc.strerror or str(exc)).lower()}") from None
+        raise KeysError(f"-o {path}: {os_reason(exc)}") from None
     try:
         os.fchmod(descriptor, 0o600)  # whatever the umask
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(pem)
     except OSError as exc:
         path.unlink(missing_ok=True)
-        raise KeysError(f"-o {path}: {(exc.strerror or str(exc)).lower()}") from None
+        raise KeysError(f"-o {path}: {os_reason(exc)}") from None
 
 
 def read_key_file(path: Path, what: str = "") -> bytes:
@@ -102,7 +103,7 @@ def read_key_file(path: Path, what: str = "") -> bytes:
         with path.open("rb") as handle:
             data = handle.read(MAX_KEY_BYTES + 1)
     except OSError as exc:
-        raise KeysError(f"{shown}: {(exc.strerror or str(exc)).lower()}") from None
+        raise KeysError(f"{shown}: {os_reason(exc)}") from None
     if len(data) > MAX_KEY_BYTES:
         raise KeysError(f"{shown}: larger than {MAX_KEY_BYTES} bytes, which no key is")
     return data
@@ -117,9 +118,7 @@ def key_password(
         try:
             text = password_file.read_bytes()
         except OSError as exc:
-            raise KeysError(
-                f"--password-file {password_file}: {(exc.strerror or str(exc)).lower()}"
-            ) from None
+            raise KeysError(f"--password-file {password_file}: {os_reason(exc)}") from None
         line = text.splitlines()[0] if text else b""
         if not line:
             raise KeysError(f"--password-file {password_file}: the file is empty")

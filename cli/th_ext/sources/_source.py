@@ -15,6 +15,7 @@ from th_ext._exceptions import (
     SourceArgumentError,
     SourceTooLargeError,
     SourceUnreadableError,
+    os_reason,
 )
 from th_ext._version import __version__
 from th_ext.net import HeaderScope, redact_url
@@ -287,7 +288,7 @@ def _read_file(path: str, max_bytes: int) -> bytes:
     except IsADirectoryError:
         raise SourceUnreadableError(f"{path}: is a directory, not a card file") from None
     except OSError as exc:
-        reason = (exc.strerror or str(exc)).lower()
+        reason = os_reason(exc)
         raise SourceUnreadableError(f"{path}: cannot be read ({reason})") from None
     if data is None:
         raise SourceTooLargeError(f"{path}: larger than the cap of {max_bytes} bytes")

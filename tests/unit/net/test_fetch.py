@@ -500,7 +500,7 @@ def _chained(outer: Exception, cause: BaseException | None) -> Exception:
          "connection refused", True),
         (_chained(httpx.ConnectError("certificate"), None), "connection refused", True),
         (_chained(httpx.ConnectError("x"), socket.gaierror(-2, "Name or service not known")),
-         "cannot resolve the host (Name or service not known)", True),
+         "cannot resolve the host (name or service not known)", True),
         (_chained(httpx.ConnectError("x"), _chained(OSError("All attempts"),
                                                     ConnectionRefusedError(111, "r"))),
          "connection refused", True),
