@@ -289,7 +289,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     steps = len(sources) == 1 and from_file is None and not quiet and use_color(sys.stderr)
 
     given = given_format(ctx, output_format.value)
-    tally = Tally("agents", "passed", "failed")
+    tally = Tally("agent", "passed", "failed")
     title = f"th-ext conform {' '.join(sources)}"
     with (
         har_recording(har, (name for name, _ in limits.headers), title) as recorder,

@@ -56,7 +56,7 @@ _SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
 class Tally(NamedTuple):
-    """How the text summary counts a command's sources: ``noun`` (``cards``, ``agents``),
+    """How the text summary counts a command's sources: ``noun`` (``card``, ``agent``),
     ``good`` and ``bad`` its words for exit codes 0 and 1."""
 
     noun: str

@@ -207,7 +207,7 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
 
     start = functools.partial(check_cards, options=options_for, limits=limits, notices=notices)
     given = given_format(ctx, output_format.value)
-    tally = Tally("cards", "valid", "invalid")
+    tally = Tally("card", "valid", "invalid")
     code = run_fleet("validate", sources or [], fleet, given, start, tally, junit_file=junit_file)
     raise typer.Exit(final_exit_code(code, exit_zero))
 

@@ -116,7 +116,7 @@ def cards_verdicts(reports: Sequence[Report]) -> str:
     parts = [f"{valid} valid", f"{invalid} invalid"]
     if unreadable:
         parts.append(f"{unreadable} could not be read")
-    return f"{len(reports)} cards: " + ", ".join(parts)
+    return f"{len(reports)} card{'s' * (len(reports) != 1)}: " + ", ".join(parts)
 
 
 def _totals_text(totals: dict[str, int]) -> str:
@@ -531,7 +531,7 @@ def summary_text(
 ) -> str:
     """The summary after the reports of a run: each failing source with its first problem
     (the first ``shown``), the slowest, the counts by code, then one line counting the
-    ``noun`` (``cards``, ``agents``) by verdict, ``good`` and ``bad`` naming exit codes 0
+    ``noun`` (``card``, ``agent``) by verdict, ``good`` and ``bad`` naming exit codes 0
     and 1."""
     lines = [""]
     if summary.failing:
@@ -552,5 +552,5 @@ def summary_text(
         parts.append(f"{summary.unreadable} could not be read")
     if summary.duplicates:
         parts.append(f"{summary.duplicates} listed more than once")
-    lines.append(f"{summary.checked} {noun}: " + ", ".join(parts))
+    lines.append(f"{summary.checked} {noun}{'s' * (summary.checked != 1)}: " + ", ".join(parts))
     return "\n".join(lines) + "\n"

@@ -110,6 +110,12 @@ def test_the_text_summary_counts_and_names_the_failing_and_slowest(cards: Path) 
     )
 
 
+def test_one_card_listed_twice_is_counted_as_one_card(cards: Path) -> None:
+    run = th_ext_here("validate", "good.json", "good.json", cwd=cards)
+    assert run.returncode == 0
+    assert run.stdout.rstrip().endswith("1 card: 1 valid, 0 invalid, 1 listed more than once")
+
+
 def test_the_list_from_standard_input(cards: Path) -> None:
     run = th_ext("validate", "--from", "-", "-f", "jsonl", stdin=b"good.json\n-\n", cwd=cards)
     found = lines(run.stdout)
