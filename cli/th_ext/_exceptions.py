@@ -1,5 +1,5 @@
 """The exceptions th_ext raises: one small hierarchy, so a caller can catch ``ThExtError``; and
-the words of an operating system error, as th_ext's messages quote them."""
+how messages quote words they did not write (an operating system error, a long value)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ __all__ = [
     "SubtreeConflictError",
     "ThExtError",
     "UnknownCodeError",
+    "cut",
     "os_reason",
 ]
 
@@ -189,3 +190,9 @@ def os_reason(exc: OSError) -> str:
     """What went wrong in the system's words, to sit inside a message: ``strerror`` lower-cased
     (``no such file or directory``), or the error's own text when it has none."""
     return exc.strerror.lower() if exc.strerror else str(exc)
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` when it has at most ``limit`` characters, else its start and ``…`` (a line a
+    person reads: a URL, a pointer or a name from a card, a server's words)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

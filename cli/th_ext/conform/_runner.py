@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from th_ext._exceptions import cut
 from th_ext.checks import (
     Check,
     Observation,
@@ -27,7 +28,7 @@ from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._verdict import task_id_of
 from th_ext.net import redact_url
 from th_ext.net._exchange import FINAL_STATES
-from th_ext.problems._text import clean, cut, quoted
+from th_ext.problems._text import clean, quoted
 
 if TYPE_CHECKING:
     import httpx

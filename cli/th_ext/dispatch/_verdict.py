@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from th_ext.problems._text import cut
+from th_ext._exceptions import cut
 
 __all__ = ["LiveCheck", "answered", "check", "task_id_of"]
 

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from th_ext._exceptions import FetchError, os_reason
+from th_ext._exceptions import FetchError, cut, os_reason
 from th_ext.net._scope import redact, url_problem
 
 if TYPE_CHECKING:
@@ -223,15 +223,14 @@ def _os_words(cause: BaseException | None) -> str:
 def shorten(text: str, limit: int = ERROR_WORDS) -> str:
     """Server-sent words (a reason phrase, a message) on one line, at most ``limit``
     characters: a hostile server can send 64 KiB of them."""
-    one_line = " ".join(text.split())
-    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+    return cut(" ".join(text.split()), limit)
 
 
 async def http_failure(response: httpx.Response, entry: HarEntry | None = None) -> str:
     """``HTTP <status> <reason>``, and ``: <message>`` when the body is an error object with
     one (the HTTP+JSON binding's ``{"error": {"message": ...}}``, or a JSON-RPC error). The
     body read goes to ``entry`` too, when the run records its exchanges."""
-    words = f"HTTP {response.status_code} {_cut(response.reason_phrase)}".rstrip()
+    words = f"HTTP {response.status_code} {shorten(response.reason_phrase)}".rstrip()
     body = bytearray()
     try:
         async for chunk in read_body(response, ERROR_BODY_BYTES, "the answer"):
@@ -248,12 +247,7 @@ async def http_failure(response: httpx.Response, entry: HarEntry | None = None) 
         return words
     error = value.get("error") if isinstance(value, dict) else None
     message = error.get("message") if isinstance(error, dict) else None
-    return f"{words}: {_cut(message)}" if isinstance(message, str) and message.split() else words
-
-
-def _cut(text: str) -> str:
-    """The server's own words on one line, the first ``ERROR_WORDS`` characters of them."""
-    return " ".join(text.split())[:ERROR_WORDS]
+    return f"{words}: {shorten(message)}" if isinstance(message, str) and message.split() else words
 
 
 # --- one call to an agent ---

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from th_ext._exceptions import cut
+
 __all__ = [
     "MAX_URL_LENGTH",
     "HeaderScope",
@@ -75,8 +77,7 @@ def url_problem(url: str) -> str:
 
 def shown_url(url: str, limit: int = 120) -> str:
     """``url`` as a message shows it: credentials redacted, at most ``limit`` characters."""
-    shown = redact(url)
-    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+    return cut(redact(url), limit)
 
 
 def redact_url(url: str) -> str:

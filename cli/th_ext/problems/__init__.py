@@ -1,7 +1,7 @@
 """What a check finds, as data (``Problem``, ``CODES``, ``Selection``, ``error_record``), and
 the words of messages: text safety, cut and quoted values, an OS error's words, "did you mean"."""
 
-from th_ext._exceptions import os_reason
+from th_ext._exceptions import cut, os_reason
 from th_ext.problems._problem import (
     CODES,
     LAYERS,
@@ -13,7 +13,7 @@ from th_ext.problems._problem import (
     error_code,
     error_record,
 )
-from th_ext.problems._text import clean, closest_name, cut, escape_unsafe, quoted
+from th_ext.problems._text import clean, closest_name, escape_unsafe, quoted
 
 __all__ = [
     "CODES",

@@ -9,7 +9,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from unicodedata import is_normalized, normalize
 
-__all__ = ["clean", "closest_name", "cut", "escape_unsafe", "quoted"]
+__all__ = ["clean", "closest_name", "escape_unsafe", "quoted"]
 
 # Pattern texts, not compiled patterns: ``re`` compiles each on the first string that needs it
 # (and caches it), so a run that prints only printable text never pays for compiling them.
@@ -34,12 +34,6 @@ def quoted(value: object, limit: int = 80) -> str:
     composed = not isinstance(value, str) or is_normalized("NFC", value)
     text = repr(value) if composed else ascii(value)
     return text if len(text) <= limit else f"{text[: limit - 2]}…{text[-1]}"
-
-
-def cut(text: str, limit: int) -> str:
-    """``text`` when it has at most ``limit`` characters, else its start and ``…`` (a line a
-    person reads: a pointer or a name from a card)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def clean(text: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from jsonschema.protocols import Validator
 
 from th_ext._deadline import Deadline
+from th_ext._exceptions import cut
 from th_ext.net import url_problem
 from th_ext.problems._problem import Problem
 from th_ext.problems._text import closest_name, quoted
@@ -373,8 +374,7 @@ def _placeholder(field: Field) -> Any:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= 160 else text[:157] + "..."
+    return cut(json.dumps(value, ensure_ascii=True), 160)
 
 
 def _error(code: str, path: Path, message: str, hint: str) -> Problem:

@@ -20,9 +20,9 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from th_ext._deadline import Deadline
-from th_ext._exceptions import DeadlineError, SchemaError, SourceError
+from th_ext._exceptions import DeadlineError, SchemaError, SourceError, cut
 from th_ext.problems._problem import Layer, Problem
-from th_ext.problems._text import closest_name, cut, quoted
+from th_ext.problems._text import closest_name, quoted
 from th_ext.sources._source import SourceLimits, read_source
 from th_ext.validate._card_schema import URL_PATTERN
 from th_ext.validate._document import json_type, parse_document

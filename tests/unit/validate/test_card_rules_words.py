@@ -435,7 +435,7 @@ EXPECTED: dict[Callable[[Card], None], list[tuple[str, str, str, str, str, bool]
             (
                 'A2A 1.0 nests them under schemes: {"schemes": {"oauth": {"list": ["scope-0", '
                 '"scope-1", "scope-2", "scope-3", "scope-4", "scope-5", "scope-6", "scope-7", '
-                '"scope-8", "scope-9", "scope-10", "sc...'
+                '"scope-8", "scope-9", "scope-10", "scop…'
             ),
             False,
         ),
