@@ -177,7 +177,8 @@ def describe(exc: BaseException) -> str:
         words = _os_words(cause)
         return f"the connection failed ({words})" if words else "the connection failed"
     if isinstance(exc, httpx.RemoteProtocolError):  # no answer, or a head that is not HTTP
-        words = shorten(str(exc)).rstrip(".")
+        # h11 quotes the bytes it refused as ``bytearray(b'...')``: shown as the quoted bytes
+        words = shorten(re.sub(r"bytearray\(b('.*?'|\".*?\")\)", r"\1", str(exc))).rstrip(".")
         return f"the HTTP exchange failed ({words[:1].lower()}{words[1:]})"
     return f"{type(exc).__name__}: {shorten(str(exc))}"
 

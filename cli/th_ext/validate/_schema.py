@@ -297,7 +297,7 @@ def problems_for(
     if card:
         code, message, hint = _card_words(error, path)
         return [_problem(path, message, hint or _hint(error, schema_name), layer, code=code)]
-    return [_problem(path, _shorten(error.message), _hint(error, schema_name), layer)]
+    return [_problem(path, _words(error), _hint(error, schema_name), layer)]
 
 
 def _card_words(error: Any, path: tuple[str | int, ...]) -> tuple[str, str, str]:
@@ -356,7 +356,7 @@ def _card_words(error: Any, path: tuple[str | int, ...]) -> tuple[str, str, str]
             f"none of this object's fields is a field of {title}",
             f"its fields are {fields}; as it is, a client reads nothing",
         )
-    return "schema-violation", _shorten(error.message), ""
+    return "schema-violation", _words(error), ""
 
 
 def _listed(value: Any) -> list[Any]:
@@ -424,6 +424,15 @@ def _fix(error: Any) -> str:
     if error.validator == "const":
         return f"use {value!r}"
     return ""
+
+
+def _words(error: Any) -> str:
+    """jsonschema's message for ``error``, the value it starts with written as JSON (``null``,
+    ``true``, ``{"a": null}``) where Python's spelling differs; a string keeps its quotes."""
+    message, instance = error.message, error.instance
+    if not isinstance(instance, str) and message.startswith(shown := repr(instance)):
+        message = json.dumps(instance, ensure_ascii=False) + message[len(shown) :]
+    return _shorten(message)
 
 
 def _shorten(message: str) -> str:

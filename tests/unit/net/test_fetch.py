@@ -512,6 +512,8 @@ def _chained(outer: Exception, cause: BaseException | None) -> Exception:
         (httpx.RemoteProtocolError("peer closed connection without sending complete message body"),
          "the HTTP exchange failed (peer closed connection without sending complete message body)",
          False),
+        (httpx.RemoteProtocolError("illegal status line: bytearray(b'\\x00\\x01garbage')"),
+         "the HTTP exchange failed (illegal status line: '\\x00\\x01garbage')", False),
         (ValueError("All connection attempts failed"),
          "ValueError: All connection attempts failed", False),
     ],

@@ -196,3 +196,19 @@ def test_a_schema_file_that_cannot_be_read_names_the_option(tmp_path: Path) -> N
         read_schema_override(str(tmp_path / "absent.json"), SourceLimits())
     assert str(raised.value).startswith("--schema: ")
     assert "absent.json" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (None, "null"),
+        (True, "true"),
+        ({"a": [1.5e300, None, False]}, '{"a": [1.5e+300, null, false]}'),
+        (["x", None], '["x", null]'),
+        (7.5, "7.5"),
+        ("seven", "'seven'"),
+    ],
+)
+def test_a_value_in_a_message_is_written_as_json(value: Any, shown: str) -> None:
+    [(_, message, _, _)] = problems({"count": value})
+    assert message == f"{shown} is not of type 'integer'"
