@@ -57,7 +57,7 @@ from th_ext.cli._options import (
     verdict_options,
 )
 from th_ext.cli._terminal import ExitCode, fail, write
-from th_ext.problems import Selection, os_reason
+from th_ext.problems import Selection, counted, os_reason
 from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, read_bounded
 from th_ext.validate import ValidateOptions, read_schema_override
 
@@ -468,13 +468,15 @@ def keys_jwks(
 
     if len(kid) != len(keys):
         raise KeysError(
-            f"{len(keys)} key(s) and {len(kid)} --kid: give one --kid per key, in order"
+            f"{counted(len(keys), 'key')} and {len(kid)} --kid: give one --kid per key, in order"
         )
     for one in kid:
         check_kid(one)
     algs = list(alg or [])
     if len(algs) not in (0, 1, len(keys)):
-        raise KeysError(f"{len(keys)} key(s) and {len(algs)} --alg: give one, or one per key")
+        raise KeysError(
+            f"{counted(len(keys), 'key')} and {len(algs)} --alg: give one, or one per key"
+        )
     refuse_writing_over(
         [("-o", output)],
         [*(("the key", path) for path in keys), ("--password-file", password_file)],
@@ -502,7 +504,7 @@ def keys_jwks(
             raise KeysError(f"-o {output}: the folder {output.parent} does not exist") from None
         raise KeysError(f"-o {output}: {os_reason(exc)}") from None
     listed = ", ".join(f"{k['kid']!r} {k['alg']}" for k in public)
-    write(f"wrote {output}: a JWKS of {len(public)} public key(s) ({listed})")
+    write(f"wrote {output}: a JWKS of {counted(len(public), 'public key')} ({listed})")
 
 
 add_command(keys_app, "new", keys_new)

@@ -48,6 +48,7 @@ from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url, sho
 from th_ext.net._exchange import RpcExchange
 from th_ext.net._fetch import Retry
 from th_ext.problems import Selection
+from th_ext.problems._text import counted
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources import caching_problems
 from th_ext.sources._source import (
@@ -205,7 +206,8 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         named = ", ".join(skipped[:_NAMED_SKIPPED])
         more = f" and {len(skipped) - _NAMED_SKIPPED} more" if len(skipped) > _NAMED_SKIPPED else ""
         notes.append(
-            f"{len(skipped)} command(s) over --max-commands {options.max_commands} were not "
+            f"{counted(len(skipped), 'command')} over --max-commands {options.max_commands} "
+            f"{'was' if len(skipped) == 1 else 'were'} not "
             f"exercised: {named}{more}"
         )
         selected = selected[: options.max_commands]
@@ -520,7 +522,8 @@ def select_interfaces(
         listed.append(InterfaceInfo(binding, shown, "not checked" if reason else "checked", reason))
     if left_out:
         notes.append(
-            f"{len(left_out)} interface(s) over --max-interfaces {limit} were "
+            f"{counted(len(left_out), 'interface')} over --max-interfaces {limit} "
+            f"{'was' if len(left_out) == 1 else 'were'} "
             f"not checked: {', '.join(left_out)}"
         )
     if not chosen:

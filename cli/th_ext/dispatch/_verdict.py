@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from th_ext._exceptions import cut
+from th_ext.problems._text import counted
 
 __all__ = ["LiveCheck", "answered", "check", "task_id_of"]
 
@@ -37,7 +38,7 @@ def answered(results: list[Any]) -> LiveCheck:
     updates = sum(
         1 for r in results if isinstance(r, dict) and isinstance(r.get("statusUpdate"), dict)
     )
-    detail = f"{len(results)} result(s), {updates} status update(s)"
+    detail = f"{counted(len(results), 'result')}, {counted(updates, 'status update')}"
     if said:
         detail += f"; last message: {cut(' '.join(said.split()), 100)!r}"
     return check("answered", True, detail)

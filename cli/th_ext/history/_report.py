@@ -19,7 +19,7 @@ from pygal.style import Style
 from th_ext._version import __version__
 from th_ext.history._categories import CATEGORIES
 from th_ext.history._store import HistoryError, HistoryStore, OutcomeRecord, RunInfo
-from th_ext.problems import clean
+from th_ext.problems import clean, counted, cut
 
 __all__ = [
     "FLAKY_WINDOW",
@@ -199,14 +199,17 @@ def changes_text(changes: Changes) -> str:
         lines += [f"  {_source_line(title, item)}" for item in items[:TEXT_LIMIT]]
         if len(items) > TEXT_LIMIT:
             lines.append(f"  and {len(items) - TEXT_LIMIT} more (--format json lists them all)")
-    counts = ", ".join(f"{len(items)} {title}" for title, items in sections)
+    counts = ", ".join(
+        counted(len(items), "new failure") if title == "new failures" else f"{len(items)} {title}"
+        for title, items in sections
+    )
     lines += ["", counts]
     return "\n".join(lines) + "\n"
 
 
 def _run_line(run: RunInfo) -> str:
     total = f", {run.passed}/{run.total} passed" if run.total is not None else ""
-    listed = run.list if len(run.list) <= LIST_WIDTH else run.list[: LIST_WIDTH - 3] + "..."
+    listed = cut(run.list, LIST_WIDTH)
     return f"run {run.id} of {run.command} {listed} at {run.to_dict()['started']}{total}"
 
 

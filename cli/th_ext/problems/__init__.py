@@ -13,7 +13,7 @@ from th_ext.problems._problem import (
     error_code,
     error_record,
 )
-from th_ext.problems._text import clean, closest_name, escape_unsafe, quoted
+from th_ext.problems._text import clean, closest_name, counted, escape_unsafe, quoted
 
 __all__ = [
     "CODES",
@@ -25,6 +25,7 @@ __all__ = [
     "Severity",
     "clean",
     "closest_name",
+    "counted",
     "cut",
     "error_code",
     "error_record",

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from th_ext._sync import run_sync
-from th_ext.problems._text import clean, escape_unsafe
+from th_ext.problems._text import clean, counted, escape_unsafe
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformOptions, ConformReport
@@ -126,7 +126,7 @@ def describe(report: ConformReport) -> str:
     counts = report.counts()
     lines = [
         f"agent {clean(report.agent.card_url)} does not conform: "
-        f"{counts['fail']} requirement(s) failed, {counts['warn']} warned"
+        f"{counted(counts['fail'], 'requirement')} failed, {counts['warn']} warned"
     ]
     for requirement in [*report.requirements, *report.core]:
         if requirement.status not in ("fail", "warn"):

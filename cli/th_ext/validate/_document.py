@@ -275,6 +275,8 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
         problems.extend(_non_finite_problems(value))
     if not isinstance(value, dict):
         kind = "an array" if isinstance(value, list) else f"a {json_type(value)}"
+        if value is None:
+            kind = "null"
         problems.append(
             fatal_problem(
                 "not-an-object",

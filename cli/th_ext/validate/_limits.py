@@ -74,7 +74,8 @@ class ProblemList(list[Problem]):
                     example.severity,
                     "more-problems",
                     "",
-                    f"and {more}{'+' if self.stopped else ''} more {code!r} problem(s) like "
+                    f"and {more}{'+' if self.stopped else ''} more {code!r} "
+                    f"problem{'s' * (more != 1 or self.stopped)} like "
                     "the ones above, not listed",
                     f"fix the ones listed and check again; at most {MAX_PER_CODE} of a kind "
                     "are listed",

@@ -98,7 +98,7 @@ def test_many_commands_are_cut_at_max_commands_with_a_note(
     report = json.loads(done.stdout)
     notes = [n for n in report["notes"] if "--max-commands 50" in n]
     assert notes == [
-        "10 command(s) over --max-commands 50 were not exercised: "
+        "10 commands over --max-commands 50 were not exercised: "
         + ", ".join(f"/c{i}" for i in range(50, 60))
     ]
     raised = _conform(path, "--format", "json", "--max-commands", "60")

@@ -131,7 +131,7 @@ def test_problems_of_one_kind_are_listed_up_to_the_cap() -> None:
     more = [p for p in report.problems if p.code == "more-problems"]
     assert len(more) == 1
     assert more[0].message == (
-        f"and {5000 - MAX_PER_CODE} more 'schema-violation' problem(s) like the ones above, "
+        f"and {5000 - MAX_PER_CODE} more 'schema-violation' problems like the ones above, "
         "not listed"
     )
     assert more[0].severity == "error"

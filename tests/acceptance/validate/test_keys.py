@@ -160,7 +160,7 @@ def test_jwks_written_to_a_file_says_what_it_holds(tmp_path: Path) -> None:
         "keys", "jwks", str(key), "--kid", "k", "--alg", "PS256", "-o", str(target)
     )
     assert code == 0
-    assert stdout == f"wrote {target}: a JWKS of 1 public key(s) ('k' PS256)\n"
+    assert stdout == f"wrote {target}: a JWKS of 1 public key ('k' PS256)\n"
     assert PyJWK(json.loads(target.read_text())["keys"][0]).algorithm_name == "PS256"
 
 

@@ -57,9 +57,9 @@ def test_answered_counts_and_quotes_the_last_message() -> None:
     assert seen(verdict.answered(results)) == (
         "answered",
         "pass",
-        "3 result(s), 2 status update(s); last message: 'last words'",
+        "3 results, 2 status updates; last message: 'last words'",
     )
-    assert seen(verdict.answered([])) == ("answered", "pass", "0 result(s), 0 status update(s)")
+    assert seen(verdict.answered([])) == ("answered", "pass", "0 results, 0 status updates")
 
 
 def test_the_last_message_prefers_a_direct_message_and_skips_parts_without_text() -> None:
@@ -118,6 +118,4 @@ def test_metadata_and_state_read_only_what_has_the_right_type() -> None:
 
 def test_the_last_message_looks_past_results_that_are_not_objects() -> None:
     results: list[Any] = [{"statusUpdate": update(reply=message("ROLE_AGENT", "said"))}, None, 3]
-    assert verdict.answered(results).detail == (
-        "3 result(s), 1 status update(s); last message: 'said'"
-    )
+    assert verdict.answered(results).detail == ("3 results, 1 status update; last message: 'said'")

@@ -78,7 +78,7 @@ def test_every_interface_left_out_is_listed_with_its_reason_and_noted() -> None:
         "GRPC interface at a:50051: not checked (conform speaks JSON-RPC and HTTP+JSON)",
         "JSONRPC interface has no http(s) url ('ftp://a/x'); not checked",
         "JSONRPC interface has no http(s) url ('None'); not checked",
-        "2 interface(s) over --max-interfaces 1 were not checked: JSONRPC http://a/two, "
+        "2 interfaces over --max-interfaces 1 were not checked: JSONRPC http://a/two, "
         "JSONRPC http://a/three",
     ]
 

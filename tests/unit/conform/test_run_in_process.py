@@ -279,11 +279,11 @@ def test_max_commands_names_the_commands_it_leaves_out(tmp_path: Path) -> None:
     report = run(source=card_file(tmp_path, more), max_commands=1)
     named = ", ".join(["/help", "/review", *[f"/c{n}" for n in range(48)]])
     assert report.notes[0] == (
-        f"59 command(s) over --max-commands 1 were not exercised: {named} and 9 more"
+        f"59 commands over --max-commands 1 were not exercised: {named} and 9 more"
     )
     assert report.commands_run == ["/model (10 times)"]
     report = run(max_commands=2)
-    assert report.notes[0] == "1 command(s) over --max-commands 2 were not exercised: /review"
+    assert report.notes[0] == "1 command over --max-commands 2 was not exercised: /review"
     assert run(max_commands=3, app=sdk_store_app()).notes[0].startswith("JSONRPC: after")
 
 
@@ -993,7 +993,7 @@ def test_exactly_fifty_commands_left_out_are_all_named(tmp_path: Path) -> None:
 
     report = run(source=card_file(tmp_path, more), max_commands=3, commands=())
     named = ", ".join(f"/c{n}" for n in range(50))
-    assert report.notes[0] == (f"50 command(s) over --max-commands 3 were not exercised: {named}")
+    assert report.notes[0] == (f"50 commands over --max-commands 3 were not exercised: {named}")
 
 
 def test_a_card_file_over_max_bytes_is_refused(tmp_path: Path) -> None:

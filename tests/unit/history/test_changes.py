@@ -77,7 +77,7 @@ def test_each_source_lands_in_its_list(store: HistoryStore) -> None:
     text = changes_text(changes)
     assert "new failures (1):\n  breaks  unreachable (exit 2), was passed" in text
     assert text.rstrip().endswith(
-        "1 new failures, 1 fixed, 1 still failing, 0 flaky, 1 appeared, 1 went"
+        "1 new failure, 1 fixed, 1 still failing, 0 flaky, 1 appeared, 1 went"
     )
 
 

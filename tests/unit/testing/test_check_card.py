@@ -41,7 +41,7 @@ def test_an_invalid_card_raises_an_assertion_with_every_problem_and_its_line(
     assert first == (
         "command name 'Model' does not match ^[a-z][a-z0-9-]*$ (command-name-pattern at "
         f"/capabilities/extensions/0/params/commands/0/name); agent card {path} is not valid:"
-        " 1 problem(s)"
+        " 1 problem"
     )
     assert second.startswith(
         "  error command-name-pattern at /capabilities/extensions/0/params/commands/0/name"

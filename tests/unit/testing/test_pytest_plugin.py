@@ -44,7 +44,7 @@ def test_the_plugin_is_registered_and_its_fixture_fails_a_broken_card(tmp_path: 
     assert "FAILED test_agent.py::test_card_by_fixture" in done.stdout
     assert (
         "th_ext.testing.CardCheckFailed: the required array 'skills' is empty"
-        " (empty-array at /skills); agent card broken-card.json is not valid: 1 problem(s)"
+        " (empty-array at /skills); agent card broken-card.json is not valid: 1 problem"
     ) in done.stdout
     assert "error empty-array at /skills" in done.stdout
     # The failure points at the author's line, with none of th-ext's own frames.

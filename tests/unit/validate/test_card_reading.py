@@ -77,6 +77,7 @@ def test_a_card_file_is_read_whole_with_its_warnings_in_document_order(tmp_path:
             "the document is an array, not a JSON object",
         ),
         (b'"card"', "not-an-object", "", "the document is a string, not a JSON object"),
+        (b"null", "not-an-object", "", "the document is null, not a JSON object"),
     ],
 )
 def test_a_document_that_is_not_a_card_raises_with_its_place_and_reason(
