@@ -99,7 +99,7 @@ def _validate_suites(root: ET.Element, report: Report) -> None:
 
 
 def _case_name(problem: Problem) -> str:
-    return f"{problem.code} at {problem.path or '/'}"
+    return f"{problem.code} at {problem.path or '(the whole document)'}"
 
 
 def _problem_text(problem: Problem) -> str:

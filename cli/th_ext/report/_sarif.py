@@ -53,7 +53,9 @@ def _location(
             physical["region"] = {"startLine": line, "startColumn": column or 1}
         location["physicalLocation"] = physical
     if pointer is not None:
-        location["logicalLocations"] = [{"fullyQualifiedName": pointer or "/", "kind": kind}]
+        location["logicalLocations"] = [
+            {"fullyQualifiedName": pointer or "(the whole document)", "kind": kind}
+        ]
     return location
 
 

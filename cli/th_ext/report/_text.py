@@ -103,7 +103,9 @@ def validate_count(reports: list[Report]) -> str:
     counts = _totals_text(totals)
     if len(reports) == 1:
         report = reports[0]
-        verdict = "valid" if report.valid else "invalid" if report.card_read else "unreadable"
+        verdict = (
+            "valid" if report.valid else "invalid" if report.card_read else "no card could be read"
+        )
         return f"{clean(report.location)}: {verdict} ({counts})"
     return f"{cards_verdicts(reports)} ({counts})"
 
@@ -477,7 +479,10 @@ def demo_text(run: DemoRun, *, color: bool) -> str:
 
 def _validation_lines(report: Report) -> list[str]:
     lines = [f"card {clean(report.location)}: " + ("valid" if report.valid else "not valid")]
-    lines += [f"{p.severity}: {clean(p.path or '/')}: {clean(p.message)}" for p in report.problems]
+    lines += [
+        f"{p.severity}: {clean(p.path or '(the whole document)')}: {clean(p.message)}"
+        for p in report.problems
+    ]
     for extension in report.extensions:
         commands = extension.get("commands")
         if isinstance(commands, list):

@@ -74,7 +74,7 @@ def test_concise_gives_a_source_that_cannot_be_read_as_its_one_line(tmp_path: Pa
     assert (run.code, run.stderr) == (2, "")
     assert run.stdout.splitlines() == [
         "missing.json: error unreadable missing.json: no such file",
-        "missing.json: unreadable (1 error, 0 warnings)",
+        "missing.json: no card could be read (1 error, 0 warnings)",
     ]
 
 
@@ -98,5 +98,5 @@ def test_a_file_that_is_not_json_is_placed_at_its_line_and_column(tmp_path: Path
     assert run.stdout.splitlines() == [
         "trunc.json:2:3: error invalid-json not JSON: Unterminated string starting at line 2 "
         "column 3",
-        "trunc.json: unreadable (1 error, 0 warnings)",
+        "trunc.json: no card could be read (1 error, 0 warnings)",
     ]

@@ -90,7 +90,7 @@ def test_not_json() -> None:
     [
         (b"[]", "an array"),
         (b'"card"', "a string"),
-        (b"null", "a null"),
+        (b"null", "null"),
         (b"1.5", "a number"),
         (b"true", "a boolean"),
     ],

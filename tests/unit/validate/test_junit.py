@@ -89,8 +89,8 @@ def test_a_hostile_card_gives_the_exact_messages(card: dict[str, Any]) -> None:
             'path: /<x a="1">&amp;]]> ',
         ),
         "schema-violation": (
-            "-inf is not of type 'string'",
-            "error: -inf is not of type 'string'\n"
+            "-Infinity is not of type 'string'",
+            "error: -Infinity is not of type 'string'\n"
             "hint: make it a string, as https://madarauchiha-314.github.io/tiny-harness/a2a/ext/"
             "commands/v1/schema.json requires\n"
             "path: /capabilities/extensions/0/params/commands/0/description",
@@ -108,7 +108,7 @@ def test_an_unread_card_skips_the_layers_after_the_source() -> None:
     report = report_for_source_error(SOURCE, FetchTimeoutError(f"{SOURCE}: too slow"))
     root = ET.fromstring(to_junit(report).encode("utf-8"))
     assert junit_cases(root) == [
-        ("th-ext.validate.source", "timeout at /", "failure"),
+        ("th-ext.validate.source", "timeout at (the whole document)", "failure"),
         ("th-ext.validate.document", "the card is a JSON object", "skipped"),
         ("th-ext.validate.card", "the card is an A2A 1.0 agent card", "skipped"),
         ("th-ext.validate.extension", "the declared extensions are valid", "skipped"),
