@@ -81,6 +81,7 @@ class Changes:
     went: list[SourceChange] = field(default_factory=list)
     unfinished: list[RunInfo] = field(default_factory=list)
     source_pattern: str | None = None
+    since: float | None = None
 
     @property
     def exit_code(self) -> int:
@@ -121,7 +122,7 @@ def read_changes(
     complete = store.runs(since=since, status=("complete",))
     if not complete:
         unfinished = store.runs(since=since, status=("running", "interrupted"))
-        return Changes(None, None, unfinished=unfinished, source_pattern=source)
+        return Changes(None, None, unfinished=unfinished, source_pattern=source, since=since)
     latest = complete[-1]
     same = [run for run in complete if run.command == latest.command and run.list == latest.list]
     previous = same[-2] if len(same) > 1 else None
@@ -173,6 +174,9 @@ def changes_text(changes: Changes) -> str:
     latest, previous = changes.latest, changes.previous
     if latest is None:
         lines = ["no complete run recorded yet"]
+        if changes.since is not None:
+            since = time.strftime("%Y-%m-%d %H:%M", time.gmtime(changes.since))
+            lines = [f"no complete run started at or after {since} UTC"]
         lines += [f"  {_run_line(run)}" for run in changes.unfinished]
         return "\n".join(lines) + "\n"
     lines = [f"latest:   {_run_line(latest)}"]

@@ -618,6 +618,11 @@ def _check_file(name: str, write: bool) -> None:
         return
     except OSError as exc:
         raise HistoryError(f"{name}: cannot be read ({os_reason(exc)})") from None
+    if not head and not write:
+        raise HistoryError(
+            f"{name}: an empty file, not a th-ext history store (no run was recorded in it)",
+            code="not-a-store",
+        )
     if head and head != _SQLITE_MAGIC:
         raise HistoryError(
             f"{name}: not a th-ext history store (not a SQLite database); it is left as it is",

@@ -120,7 +120,10 @@ def test_history_tells_what_changed_and_exits_1_on_new_failures(tmp_path: Path) 
         assert again.returncode == 0  # still failing is not new
         assert [c["source"] for c in json.loads(again.stdout)["still_failing"]] == [url]
         future = here("history", "h.db", "--since", "2999-01-01", cwd=tmp_path)
-        assert (future.returncode, future.stdout) == (0, "no complete run recorded yet\n")
+        assert (future.returncode, future.stdout) == (
+            0,
+            "no complete run started at or after 2999-01-01 00:00 UTC\n",
+        )
         page = here("history", "h.db", "--html", "board.html", cwd=tmp_path)
         assert page.returncode == 0 and "wrote board.html" in page.stderr
         assert "<svg" in (tmp_path / "board.html").read_text()
@@ -153,10 +156,12 @@ def test_a_db_that_cannot_be_used_ends_the_run_before_any_check(fleet: Path) -> 
 def test_history_of_a_store_it_cannot_read_is_exit_2_in_one_line(fleet: Path) -> None:
     (fleet / "dir.db").mkdir()
     (fleet / "notes.db").write_text("not a store\n")
-    for name in ("dir.db", "notes.db", "none.db"):
+    (fleet / "empty.db").write_bytes(b"")
+    for name in ("dir.db", "notes.db", "none.db", "empty.db"):
         done = here("history", name, cwd=fleet)
         assert done.returncode == 2
         assert done.stderr.startswith("th-ext: error: ") and done.stderr.count("\n") == 1
+        assert "older th-ext" not in done.stderr
         shown = here("history", name, "--format", "json", cwd=fleet)
         assert shown.returncode == 2
         assert json.loads(shown.stdout)["exit_code"] == 2
