@@ -92,8 +92,8 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
     if fleet.resume is not None:
         if output_format not in (None, "jsonl"):
             fail(
-                f"--resume {fleet.resume} holds JSON Lines; --format {output_format} cannot "
-                "continue it (leave --format out)"
+                f"--resume {fleet.resume} keeps the run as JSON Lines; --format "
+                f"{output_format} cannot be used with it (leave --format out)"
             )
         if fleet.output is not None and fleet.output != fleet.resume:
             fail("--resume FILE writes to FILE; give -o the same file or leave it out")

@@ -241,6 +241,8 @@ def read_source(
     """
     limits = limits or SourceLimits()
     check_limits(limits)
+    if not source.strip():
+        raise SourceArgumentError(f"{source!r}: an empty SOURCE (give a file, - or a URL)")
     if source == "-":
         return SourceBytes(source, "<stdin>", _read_stream(limits.max_bytes))
     if is_url(source):

@@ -103,8 +103,8 @@ def test_a_resume_refuses_a_format_other_than_its_file_s(cards: Path, output_for
     refused = th_ext_here(*args, "--format", output_format, cwd=cards)
     assert refused.returncode == 2 and refused.stdout == ""
     assert re.fullmatch(
-        rf"th-ext: error: --resume run\.jsonl holds JSON Lines; --format {output_format} "
-        r"cannot continue it \(leave --format out\)\n",
+        rf"th-ext: error: --resume run\.jsonl keeps the run as JSON Lines; --format "
+        rf"{output_format} cannot be used with it \(leave --format out\)\n",
         refused.stderr,
     )
     assert not (cards / "run.jsonl").exists()

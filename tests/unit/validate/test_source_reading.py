@@ -64,6 +64,12 @@ def test_other_schemes_are_refused() -> None:
         read_source("file:///etc/passwd")
 
 
+@pytest.mark.parametrize("source", ["", "  ", "\t"])
+def test_an_empty_source_is_refused_as_empty(source: str) -> None:
+    with pytest.raises(SourceArgumentError, match="an empty SOURCE"):
+        read_source(source)
+
+
 def test_limits_are_checked() -> None:
     for limits in (
         SourceLimits(timeout=0),
