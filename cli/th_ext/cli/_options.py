@@ -416,9 +416,9 @@ QuietOption = Annotated[
     typer.Option(
         "--quiet",
         "-q",
-        help="Less output: no progress line on standard error, and no lines saying that "
-        "something passed (validate: 'source: ok', 'document: ok'; conform: the requirements "
-        "that passed).",
+        help="Less output: no progress line on standard error, and fewer lines saying that "
+        "something passed (validate: not 'source: ok' nor 'document: ok', the verdicts of the "
+        "card and its extensions stay; conform: not the requirements that passed).",
     ),
 ]
 DbOption = Annotated[
