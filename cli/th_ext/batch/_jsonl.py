@@ -51,8 +51,10 @@ class ResumeState:
     unended: bool = False
 
 
-def read_resume(path: str, command: str) -> ResumeState:
-    """The state in the JSON Lines file at ``path``, written by ``th-ext command``.
+def read_resume(path: str, command: str, *, strict: bool | None = None) -> ResumeState:
+    """The state in the JSON Lines file at ``path``, written by ``th-ext command``; with
+    ``strict``, a report of the other strictness is refused (its verdict would not be this
+    run's).
 
     A file that does not exist yet is an empty state (the same command line starts a run and
     resumes it), and a last line that is the start of a report, cut off where the machine
@@ -97,6 +99,11 @@ def read_resume(path: str, command: str) -> ResumeState:
                 raise SourceArgumentError(
                     f"{where}: not a report of th-ext {command}; this is not JSON Lines written "
                     f"by th-ext {command} (the file is left as it is)"
+                )
+            if strict is not None and document.get("strict", strict) is not strict:
+                raise SourceArgumentError(
+                    f"{where}: checked {'without' if strict else 'with'} --strict; resume with "
+                    "the same options, or start a new file"
                 )
             state.seen.add(document["source"])
             state.lines += 1

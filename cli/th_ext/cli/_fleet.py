@@ -111,7 +111,8 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
     state = ResumeState()
     if fleet.resume is not None:
         try:
-            state = read_resume(str(fleet.resume), command)
+            strict = bool((fleet.verdict or {}).get("strict")) if command == "validate" else None
+            state = read_resume(str(fleet.resume), command, strict=strict)
         except SourceArgumentError as exc:
             fail(str(exc))
     store, recorder = _open_history(command, sources, fleet)

@@ -110,3 +110,22 @@ def test_a_resume_refuses_a_format_other_than_its_file_s(cards: Path, output_for
     assert not (cards / "run.jsonl").exists()
     accepted = th_ext_here(*args, "--format", "jsonl", cwd=cards)
     assert accepted.returncode == 2 and len(lines((cards / "run.jsonl").read_text())) == 4
+
+
+@pytest.mark.parametrize(("first", "then"), [((), ("--strict",)), (("--strict",), ())])
+def test_a_resume_refuses_a_file_checked_with_the_other_strictness(
+    cards: Path, first: tuple[str, ...], then: tuple[str, ...]
+) -> None:
+    started = th_ext_here("validate", "good.json", "--resume", "run.jsonl", *first, cwd=cards)
+    assert started.returncode == 0
+    kept = (cards / "run.jsonl").read_bytes()
+    refused = th_ext_here(
+        "validate", "good.json", "bad.json", "--resume", "run.jsonl", *then, cwd=cards
+    )
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.startswith("th-ext: error: --resume run.jsonl line 1: checked with")
+    assert (cards / "run.jsonl").read_bytes() == kept
+    same = th_ext_here(
+        "validate", "good.json", "bad.json", "--resume", "run.jsonl", *first, cwd=cards
+    )
+    assert same.returncode == 1
