@@ -74,7 +74,7 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
     from th_ext import dispatch
 
     if (text is None) == (message_file is None):
-        fail("give the message as TEXT or with --message FILE, not both and not neither")
+        fail("give the message either as TEXT or with --message FILE")
     if source == "-" and message_file == "-":
         fail("the card and the message cannot both come from standard input")
     if har is not None and not live:

@@ -165,8 +165,8 @@ def test_a_card_that_does_not_stream_uses_send_message(
     ("args", "message"),
     [
         (("no-such-card.json", "/model"), "no-such-card.json: no such file"),
-        ((CARD,), "give the message as TEXT or with --message"),
-        ((CARD, "/model", "--message", CARD), "not both"),
+        ((CARD,), "give the message either as TEXT or with --message"),
+        ((CARD, "/model", "--message", CARD), "give the message either as TEXT"),
         (("-", "--message", "-"), "cannot both come from standard input"),
         ((CARD, "--message", "no-such-message.json"), "no-such-message.json: cannot be read"),
         ((CARD, "--message", CARD), "messageId is missing"),
