@@ -301,7 +301,7 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
         typer.Option(
             "--jku",
             metavar="URL",
-            help="Where the JWKS holding the key is served.",
+            help="Where the JWKS holding the key is served: an absolute http(s) URL.",
             show_default=False,
         ),
     ] = None,
@@ -327,7 +327,12 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
     password_file: PasswordFileOption = None,
 ) -> None:
     """Append a signature over A2A 1.0 section 8.4.1's canonical form to an agent card."""
-    from th_ext.signatures import KeysError, key_password, sign_card  # only sign needs it
+    from th_ext.signatures import (  # only sign needs it
+        KeysError,
+        UnsignableCardError,
+        key_password,
+        sign_card,
+    )
 
     refuse_writing_over([("-o", output)], [("--key", key), ("--password-file", password_file)])
     data = _read(card, "CARD")
@@ -339,6 +344,8 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
         )
     except KeysError as exc:
         fail(str(exc), ExitCode.UNUSABLE)
+    except UnsignableCardError as exc:
+        fail(f"{card}: {exc}", ExitCode.UNUSABLE)
     except (ValueError, UnicodeDecodeError) as exc:
         fail(f"{card}: not a JSON card ({str(exc).splitlines()[0]})", ExitCode.UNUSABLE)
     if output is None:
@@ -403,7 +410,7 @@ def keys_new(
     ] = "ES256",
 ) -> None:
     """Make a private key to sign agent cards with (a PKCS #8 PEM file, mode 0600)."""
-    from th_ext.signatures import ALGORITHMS, NEW_KEY_TYPES, KeysError, write_new_key
+    from th_ext.signatures import ALGORITHMS, NEW_KEY_TYPES, KeysError, pem_alg, write_new_key
 
     if alg not in NEW_KEY_TYPES:
         raise KeysError(f"--alg {alg}: th-ext makes keys for {', '.join(ALGORITHMS)}")
@@ -412,6 +419,8 @@ def keys_new(
         f"wrote {output}: a new {alg} private key ({NEW_KEY_TYPES[alg]}), readable by you "
         "alone; keep it secret"
     )
+    if pem_alg(alg) != alg:
+        write(f"a PEM does not record the algorithm: give --alg {alg} to keys jwks and sign too")
 
 
 def keys_jwks(

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from th_ext._deadline import Deadline
-from th_ext._exceptions import SourceError, ThExtError
-from th_ext.net import HeaderScope, origin_of, redact_url, shown_url
+from th_ext._exceptions import SourceError, ThExtError, cut
+from th_ext.net import HeaderScope, origin_of, redact_url, shown_url, url_problem
 from th_ext.problems._problem import Problem
 from th_ext.signatures._canonical import (
     CanonicalFormError,
@@ -37,6 +37,8 @@ __all__ = [
     "KeysError",
     "SignatureOptions",
     "SignedCard",
+    "UnsignableCardError",
+    "check_jku",
     "check_kid",
     "check_signatures",
     "parse_jwks",
@@ -82,13 +84,23 @@ _FITS: dict[str, tuple[str, tuple[str, ...]]] = {
     **{f"{family}{bits}": ("RSA", ()) for family in ("RS", "PS") for bits in (256, 384, 512)},
 }
 _PUBLIC_MEMBERS = frozenset({"kty", "kid", "alg", "use", "key_ops", "crv", "x", "y", "n", "e"})
+# A private key's members (RFC 7518 section 6): EC and OKP d, RSA's primes and CRT values, oct k.
+_PRIVATE_MEMBERS = ("d", "p", "q", "dp", "dq", "qi", "oth", "k")
+_BOM = b"\xef\xbb\xbf"
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 _CURVE_ALGORITHMS = {"secp256r1": "ES256", "secp384r1": "ES384", "secp521r1": "ES512"}
 
 
 class KeysError(ThExtError):
     """A keys source that gives no usable JWKS: unreadable, too large, not JSON, not a JWKS,
-    too many keys; or a signing key that cannot sign. One line, for the user."""
+    too many keys, a private key published; or a signing key that cannot sign, a ``--kid`` or
+    ``--jku`` that cannot go in a protected header. One line, for the user."""
+
+
+class UnsignableCardError(ThExtError):
+    """A card ``sign_card`` refuses: it starts with a byte-order mark, repeats a member (which
+    value is signed would be ambiguous), or has a ``signatures`` member that is not an array.
+    One line, for the user."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +168,16 @@ def parse_jwks(data: bytes, source: str) -> KeySet:
         raise KeysError(f'{source}: not a JWKS (a JSON object with a "keys" array)')
     if len(entries) > MAX_KEYS:
         raise KeysError(f"{source}: {len(entries)} keys, more than the {MAX_KEYS} accepted")
+    for index, entry in enumerate(entries):
+        held = [name for name in _PRIVATE_MEMBERS if isinstance(entry, dict) and name in entry]
+        if held:
+            kid = entry.get("kid")
+            named = f"the key {cut(kid, 80)!r}" if isinstance(kid, str) else f"key {index}"
+            raise KeysError(
+                f"{source}: {named} holds private key members ({', '.join(held)}): a JWKS "
+                "publishes public keys only, so this private key has leaked; make a new key "
+                "and publish its public part (th-ext keys jwks)"
+            )
     keys = tuple(
         public_members(entry)
         for entry in entries
@@ -511,14 +533,33 @@ def sign_card(
     ``key_name`` in a ``KeysError`` (``--key k.pem`` on the command line). The
     protected header is ``alg``, ``typ`` ``JOSE``, ``kid`` and ``jku`` when given; ``alg``
     defaults to what the key is for (ES256 for a P-256 key). Every byte of ``data`` outside the
-    ``signatures`` array stays as it was. Raises ``KeysError`` (the key) or ``ValueError`` (the
-    card is not a JSON object).
+    ``signatures`` array stays as it was, line endings included. Raises ``KeysError`` (the key,
+    ``kid`` or ``jku``), ``UnsignableCardError`` (a byte-order mark, a repeated member, a
+    ``signatures`` that is not an array) or ``ValueError`` (the card is not a JSON object).
     """
     check_kid(kid)
-    text = data.decode("utf-8-sig")
-    card = json.loads(text)
+    if jku is not None:
+        check_jku(jku)
+    if data.startswith(_BOM):
+        raise UnsignableCardError(
+            "the card starts with a UTF-8 byte-order mark, which validate refuses "
+            "(byte-order-mark): remove it, then sign"
+        )
+    text = data.decode("utf-8")
+    try:
+        card = json.loads(text, object_pairs_hook=_no_repeats)
+    except _RepeatedMemberError as exc:
+        raise UnsignableCardError(
+            f"the card repeats the member {cut(exc.args[0], 80)!r}, so which value is signed "
+            "is ambiguous: keep one, then sign"
+        ) from None
     if not isinstance(card, dict):
         raise ValueError("the card is not a JSON object")
+    if "signatures" in card and not isinstance(card["signatures"], list):
+        raise UnsignableCardError(
+            f'"signatures" is {_json_kind(card["signatures"])}, not an array: make it an array '
+            "of signatures or remove it, then sign"
+        )
     private, key_alg = load_key(key_text, key_name, password=password)
     alg = alg or key_alg
     fitting_key(algorithm_for(key_alg).to_jwk(private, as_dict=True), alg, key_name)
@@ -537,8 +578,7 @@ def sign_card(
             f"{_listing(empty_values(card))} before it checks; remove them and sign again for "
             "both forms to agree"
         )
-    prefix = data[:3] if data.startswith(b"\xef\xbb\xbf") else b""
-    return SignedCard(prefix + _insert(text, entry).encode("utf-8"), alg, rejects)
+    return SignedCard(_insert(text, entry).encode("utf-8"), alg, rejects)
 
 
 def check_kid(kid: str) -> str:
@@ -554,6 +594,29 @@ def check_kid(kid: str) -> str:
                 f"--kid holds the control character U+{ord(char):04X}: a kid is printable text"
             )
     return kid
+
+
+def check_jku(jku: str) -> str:
+    """``jku`` when it is an absolute http(s) URL with a host, with no space or control
+    character; ``KeysError`` otherwise."""
+    if not jku:
+        raise KeysError("--jku is empty: give the http(s) URL where the JWKS is served")
+    scheme = jku.split(":", 1)[0].lower() if ":" in jku else ""
+    for char in jku if scheme in ("http", "https") else ():
+        if char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+            raise KeysError(
+                f"--jku holds the character U+{ord(char):04X}: a URL has no space or control "
+                "character"
+            )
+    problem = url_problem(jku) if scheme in ("http", "https") else "not an http(s) URL"
+    if not problem and origin_of(jku) is None:
+        problem = "not an http(s) URL with a host"
+    if problem:
+        raise KeysError(
+            f"--jku {shown_url(jku)!r}: {problem}; give the absolute http(s) URL where the "
+            "JWKS is served"
+        )
+    return jku
 
 
 def fitting_key(jwk: dict[str, Any], alg: str, source: str) -> None:
@@ -693,7 +756,7 @@ def _insert(text: str, entry: str) -> str:
         raise ValueError("the card is not a JSON object")
     position, last_end = _skip(text, start + 1), start + 1
     span: tuple[int, int] | None = None
-    indent = re.match(r"[ \t]*\r?\n([ \t]*)", text[start + 1 :])
+    indent = re.match(r"[ \t]*(\r?\n)([ \t]*)", text[start + 1 :])
     while text[position : position + 1] == '"':
         name, position = decoder.raw_decode(text, position)
         position = _skip(text, _skip(text, position) + 1)  # past the colon
@@ -710,7 +773,7 @@ def _insert(text: str, entry: str) -> str:
         inner = text[span[0] + 1 : close].strip()
         return text[:after] + (", " if inner else "") + entry + text[after:]
     if indent is not None:
-        member = f',\n{indent.group(1)}"signatures": [{entry}]'
+        member = f',{indent.group(1)}{indent.group(2)}"signatures": [{entry}]'
     else:
         member = f', "signatures": [{entry}]'
     if last_end == start + 1:  # no member before it
@@ -819,6 +882,15 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    kinds = ((str, "a string"), (dict, "an object"), (int | float, "a number"))
+    return next(kind for each, kind in kinds if isinstance(value, each))
 
 
 def _listing(pointers: list[str]) -> str:

@@ -25,6 +25,7 @@ __all__ = [
     "jwks",
     "key_password",
     "new_key",
+    "pem_alg",
     "public_jwk",
     "read_key_file",
     "write_new_key",
@@ -72,6 +73,12 @@ def new_key(alg: str) -> bytes:
         serialization.NoEncryption(),
     )
     return pem
+
+
+def pem_alg(alg: str) -> str:
+    """The algorithm a PEM key made for ``alg`` is read with when no ``--alg`` names one: a
+    PEM records the key's type, not its algorithm, so every RSA key reads as RS256."""
+    return "RS256" if NEW_KEY_TYPES.get(alg, "").startswith("RSA") else alg
 
 
 def write_new_key(path: Path, alg: str) -> None:

@@ -88,6 +88,19 @@ def test_a_new_key_for_every_algorithm_signs_a_card_its_jwks_verifies(
     assert "signature-unverified" not in report
 
 
+@pytest.mark.parametrize(
+    ("alg", "said"), [("PS512", True), ("RS384", True), ("RS256", False), ("ES384", False)]
+)
+def test_a_new_key_whose_alg_a_pem_cannot_record_says_to_give_it_again(
+    tmp_path: Path, alg: str, said: bool
+) -> None:
+    code, stdout, stderr = run("keys", "new", "--alg", alg, "-o", str(tmp_path / "key.pem"))
+    assert code == 0, stderr
+    hint = f"give --alg {alg} to keys jwks and sign too"
+    assert (hint in stdout) is said
+    assert stdout.count("\n") == (2 if said else 1)
+
+
 def test_a_new_key_is_made_readable_by_its_owner_alone_whatever_the_umask(
     tmp_path: Path,
 ) -> None:

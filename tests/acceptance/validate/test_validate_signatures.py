@@ -218,6 +218,7 @@ def test_a_bad_jku_answer_is_a_problem_not_a_traceback(
         (b'{"kty": "EC"}', "not a JWKS"),
         (json.dumps({"keys": [{"kty": "EC"}] * (MAX_KEYS * 10)}).encode(), "keys, more than"),
         (b"[" * 2_000_000, "larger than the cap"),
+        (json.dumps({"keys": [make_key().private_jwk() | {"kid": "k"}]}).encode(), "'k' holds"),
     ],
 )
 def test_a_bad_keys_file_is_one_line(
@@ -286,6 +287,61 @@ def test_sign_refuses_bad_input_in_one_line(
     assert code == 2
     assert stdout == b""
     assert stderr.count("\n") == 1 and words in stderr
+
+
+@pytest.mark.parametrize(
+    ("card_bytes", "words"),
+    [
+        (b'{"name": "n", "signatures": null}', '"signatures" is null, not an array'),
+        (b'{"name": "n", "signatures": {}}', '"signatures" is an object, not an array'),
+        (b'{"name": "a", "name": "b"}', "repeats the member 'name'"),
+        (b'\xef\xbb\xbf{"name": "n"}', "byte-order mark"),
+    ],
+)
+def test_sign_refuses_a_card_it_would_sign_ambiguously_and_writes_nothing(
+    tmp_path: Path, key: SigningKey, card_bytes: bytes, words: str
+) -> None:
+    (tmp_path / "key.pem").write_bytes(key.pem)
+    (tmp_path / "card.json").write_bytes(card_bytes)
+    out = tmp_path / "out.json"
+    code, stdout, stderr = run_sign(
+        str(tmp_path / "card.json"),
+        "--key",
+        str(tmp_path / "key.pem"),
+        "--kid",
+        "k",
+        "-o",
+        str(out),
+    )
+    assert code == 2
+    assert stdout == b"" and not out.exists()
+    assert stderr.startswith(f"th-ext: error: {tmp_path / 'card.json'}: ")
+    assert stderr.count("\n") == 1 and words in stderr
+
+
+def test_a_crlf_card_signed_keeps_its_line_endings(tmp_path: Path, key: SigningKey) -> None:
+    source = tmp_path / "card.json"
+    source.write_bytes(json.dumps(agreeing_card(), indent=2).replace("\n", "\r\n").encode())
+    (tmp_path / "key.pem").write_bytes(key.pem)
+    code, stdout, stderr = run_sign(str(source), "--key", str(tmp_path / "key.pem"), "--kid", "k")
+    assert code == 0, stderr
+    assert stdout.count(b"\n") == stdout.count(b"\r\n") == source.read_bytes().count(b"\n") + 1
+
+
+@pytest.mark.parametrize(
+    "jku", ["not a url", "", "file:///etc/passwd", "ftp://a.example/jwks.json", "https://a\x1b[2J"]
+)
+def test_sign_refuses_a_jku_that_is_not_an_http_url_in_one_line(
+    tmp_path: Path, key: SigningKey, jku: str
+) -> None:
+    (tmp_path / "key.pem").write_bytes(key.pem)
+    (tmp_path / "card.json").write_bytes(b"{}")
+    code, stdout, stderr = run_sign(
+        str(tmp_path / "card.json"), "--key", str(tmp_path / "key.pem"), "--kid", "k", "--jku", jku
+    )
+    assert code == 2
+    assert stdout == b""
+    assert stderr.startswith("th-ext: error: --jku ") and stderr.count("\n") == 1
 
 
 def test_every_jku_of_a_card_shares_one_timeout(tmp_path: Path, card_server: CardServer) -> None:

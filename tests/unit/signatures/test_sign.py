@@ -1,15 +1,17 @@
-"""``sign_card``: the signature appended, every other byte kept, the key's own algorithm."""
+"""``sign_card``: the signature appended, every other byte kept, the key's own algorithm; a
+card whose signed value would be ambiguous, and a ``jku`` that is not an http(s) URL, refused."""
 
 from __future__ import annotations
 
 import base64
 import json
+import re
 
 import pytest
 
 from tests.support.signing import make_key
 from tests.unit.signatures.conftest import EXAMPLE, key
-from th_ext.signatures import KeysError, sign_card
+from th_ext.signatures import KeysError, UnsignableCardError, sign_card
 
 
 def header_of(data: bytes, index: int = -1) -> dict[str, str]:
@@ -32,10 +34,59 @@ def test_a_signature_is_appended_to_an_existing_array() -> None:
     assert out == text.replace(b"} ]", b"}, " + entry + b" ]")
 
 
-def test_an_empty_object_and_a_byte_order_mark_are_kept() -> None:
-    out = sign_card(b"\xef\xbb\xbf{}", key().pem, kid="key-1").data
-    assert out.startswith(b'\xef\xbb\xbf{"signatures": [')
-    assert len(json.loads(out[3:])["signatures"]) == 1
+def test_an_empty_object_gets_the_array() -> None:
+    out = sign_card(b"{}", key().pem, kid="key-1").data
+    assert out.startswith(b'{"signatures": [')
+    assert len(json.loads(out)["signatures"]) == 1
+
+
+def test_a_crlf_card_gets_the_array_on_a_crlf_line() -> None:
+    text = b'{\r\n  "name": "n"\r\n}\r\n'
+    out = sign_card(text, key().pem, kid="key-1").data
+    entry = json.dumps(json.loads(out)["signatures"][0]).encode()
+    assert out == text.replace(b'"n"\r\n', b'"n",\r\n  "signatures": [' + entry + b"]\r\n")
+
+
+def test_a_byte_order_mark_is_refused() -> None:
+    with pytest.raises(UnsignableCardError, match="byte-order mark"):
+        sign_card(b"\xef\xbb\xbf{}", key().pem, kid="key-1")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (b'{"name": "a", "name": "b"}', "repeats the member 'name'"),
+        (b'{"skills": [{"id": "x", "id": "y"}]}', "repeats the member 'id'"),
+        (b'{"signatures": [], "signatures": []}', "repeats the member 'signatures'"),
+        (b'{"signatures": null}', '"signatures" is null, not an array'),
+        (b'{"signatures": "x"}', '"signatures" is a string, not an array'),
+        (b'{"signatures": {}}', '"signatures" is an object, not an array'),
+        (b'{"signatures": 1}', '"signatures" is a number, not an array'),
+        (b'{"signatures": false}', '"signatures" is false, not an array'),
+    ],
+)
+def test_an_ambiguous_card_is_refused(text: bytes, words: str) -> None:
+    with pytest.raises(UnsignableCardError, match=words):
+        sign_card(text, key().pem, kid="key-1")
+
+
+@pytest.mark.parametrize(
+    ("jku", "words"),
+    [
+        ("", "--jku is empty"),
+        ("not a url", "not an http(s) URL"),
+        ("file:///etc/passwd", "not an http(s) URL"),
+        ("ftp://a.example/jwks.json", "not an http(s) URL"),
+        ("/jwks.json", "not an http(s) URL"),
+        ("https:///jwks.json", "names no host"),
+        ("https://a.example:99999/", "the port is not a number"),
+        ("https://a.example/\x07", "U+0007"),
+        ("https://a.example/a b", "U+0020"),
+    ],
+)
+def test_a_jku_that_is_not_an_http_url_with_a_host_is_refused(jku: str, words: str) -> None:
+    with pytest.raises(KeysError, match=re.escape(words)):
+        sign_card(b"{}", key().pem, kid="key-1", jku=jku)
 
 
 def test_the_protected_header_is_the_specifications() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import subprocess
 import sys
 from typing import Any
@@ -226,12 +227,26 @@ def test_nothing_is_checked_without_a_keys_option() -> None:
     assert check_signatures(agreeing_card(), trusting(key())) == []
 
 
-def test_a_jwks_keeps_public_members_and_skips_symmetric_keys() -> None:
+def test_a_jwks_keeps_public_members_and_skips_other_entries() -> None:
     k = key()
-    document = {"keys": [{**k.private_jwk(), "kid": "key-1"}, {"kty": "oct", "k": "c2VjcmV0"}, 7]}
+    document = {"keys": [{**k.public_jwk, "x5t": "AAAA"}, {"kty": "oct", "kid": "s"}, 7]}
     key_set = parse_jwks(json.dumps(document).encode(), "jwks.json")
     assert key_set.skipped == 2
-    assert "d" not in key_set.keys[0]
+    assert key_set.keys == (k.public_jwk,)
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        ({**key().private_jwk(), "kid": "key-1"}, "the key 'key-1' holds private key members (d)"),
+        (key("RS256", "r").private_jwk(), "key 1 holds private key members (d, p, q, dp, dq, qi)"),
+        ({"kty": "oct", "kid": "s", "k": "c2VjcmV0"}, "the key 's' holds private key members (k)"),
+    ],
+)
+def test_a_jwks_that_publishes_a_private_key_is_refused(entry: dict[str, Any], words: str) -> None:
+    document = {"keys": [key().public_jwk, entry]}
+    with pytest.raises(KeysError, match=re.escape(f"jwks.json: {words}")):
+        parse_jwks(json.dumps(document).encode(), "jwks.json")
 
 
 @pytest.mark.parametrize(
