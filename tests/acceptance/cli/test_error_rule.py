@@ -161,3 +161,25 @@ def test_closed_standard_output_discards_the_output() -> None:
     )
     assert run.returncode == 0
     assert run.stderr == b""
+
+
+@pytest.mark.parametrize(
+    ("lock", "reason"),
+    [
+        (None, "no lock to check (no such file)"),
+        (b"\xe6\x00\xff", "cannot be read (not UTF-8 text)"),
+        ("a folder", "cannot be read (is a directory)"),
+    ],
+    ids=["absent", "binary", "a folder"],
+)
+def test_lock_check_needs_a_lock_it_can_read(
+    tmp_path: Path, lock: bytes | str | None, reason: str
+) -> None:
+    path = tmp_path / "published.lock"
+    if isinstance(lock, bytes):
+        path.write_bytes(lock)
+    elif lock is not None:
+        path.mkdir()
+    code, stdout, stderr = _run("lock", "check", "--extensions-dir", str(tmp_path))
+    assert (code, stdout) == (2, "")
+    assert stderr == f"th-ext: error: {path}: {reason}\n"
