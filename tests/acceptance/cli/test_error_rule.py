@@ -183,3 +183,24 @@ def test_lock_check_needs_a_lock_it_can_read(
     code, stdout, stderr = _run("lock", "check", "--extensions-dir", str(tmp_path))
     assert (code, stdout) == (2, "")
     assert stderr == f"th-ext: error: {path}: {reason}\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["schema", "commands/v1"],
+        ["extensions"],
+        ["validate", str(EXAMPLE_CARD)],
+        ["validate", str(EXAMPLE_CARD), "--format", "json"],
+        ["commands", str(EXAMPLE_CARD)],
+    ],
+    ids=lambda args: " ".join(args[:1] + args[2:]),
+)
+def test_full_standard_output_is_one_line(args: list[str]) -> None:
+    with Path("/dev/full").open("wb") as full:
+        run = subprocess.run(
+            [SCRIPT, *args], stdout=full, stderr=subprocess.PIPE, timeout=60, check=False
+        )
+    assert run.stderr == b"th-ext: error: standard output: no space left on device\n"
+    assert run.returncode == 2
