@@ -59,6 +59,8 @@ def extensions_command(
     if not versions:
         write("no extensions")
         return
+    for v in versions:  # a version the JSON could not list (no schema.json) is an error here too
+        schema_bytes(v)
     header = ("EXTENSION", "STATUS", "URI")
     table = [header, *((v.key, v.status, v.uri) for v in versions)]
     widths = [max(len(row[i]) for row in table) for i in range(2)]

@@ -204,3 +204,18 @@ def test_full_standard_output_is_one_line(args: list[str]) -> None:
         )
     assert run.stderr == b"th-ext: error: standard output: no space left on device\n"
     assert run.returncode == 2
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_extensions_refuses_a_version_without_its_schema(tmp_path: Path, output: str) -> None:
+    source = EXAMPLE_CARD.parents[1]
+    folder = tmp_path / "commands" / "v1"
+    folder.mkdir(parents=True)
+    (folder / "extension.toml").write_bytes((source / "extension.toml").read_bytes())
+    code, stdout, stderr = _run("extensions", "--extensions-dir", str(tmp_path), "-f", output)
+    message = f"{folder / 'schema.json'}: cannot be read (no such file or directory)"
+    assert code == 2
+    if output == "json":  # the error in the document, as the rule says
+        assert json.loads(stdout)["error"]["message"] == message
+    else:
+        assert (stdout, stderr) == ("", f"th-ext: error: {message}\n")
