@@ -18,6 +18,7 @@ import typer
 from th_ext import ThExtError
 from th_ext.cli._terminal import (
     ExitCode,
+    OutputFailedError,
     error_line,
     install_sanitiser,
     sanitised_streams,
@@ -148,6 +149,8 @@ def guarded(
             raise  # worded with the parser's own (``run_app``)
         except BrokenPipeError:
             _output_closed()
+        except OutputFailedError as exc:
+            _output_failed(exc)
         except ThExtError as exc:
             _report_error(exc, params, name)
         except Exception as exc:
@@ -196,16 +199,30 @@ def _flush_stdout() -> None:
             sys.stdout.flush()
     except BrokenPipeError:
         _output_closed()
+    except OutputFailedError as exc:
+        _output_failed(exc)
 
 
-def _output_closed() -> None:
-    """Standard output's reader has gone: stop writing, quietly, with 128 + SIGPIPE."""
-    try:  # the interpreter flushes stdout once more at exit: point it at /dev/null first
+def _discard_stdout() -> None:
+    """Point standard output at /dev/null: the interpreter flushes it once more at exit."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):  # not a real file (a test's capture)
         pass
+
+
+def _output_closed() -> None:
+    """Standard output's reader has gone: stop writing, quietly, with 128 + SIGPIPE."""
+    _discard_stdout()
     raise typer.Exit(int(ExitCode.OUTPUT_CLOSED))
+
+
+def _output_failed(exc: OutputFailedError) -> None:
+    """Standard output cannot take what is written (a full disk): one line saying so, exit 2."""
+    _discard_stdout()
+    error_line(str(exc))
+    raise typer.Exit(int(ExitCode.UNUSABLE))
 
 
 def _report_error(exc: ThExtError, params: dict[str, Any], name: str | None) -> None:
@@ -218,6 +235,8 @@ def _report_error(exc: ThExtError, params: dict[str, Any], name: str | None) -> 
             write(error_document(exc, output_format, command=name, source=source))
         except BrokenPipeError:
             _output_closed()
+        except OutputFailedError as failed:
+            _output_failed(failed)
     raise typer.Exit(int(ExitCode.UNUSABLE))
 
 

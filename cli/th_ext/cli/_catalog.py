@@ -12,7 +12,7 @@ import typer
 from th_ext.catalog import discover, find, schema_bytes, schema_sha256
 from th_ext.cli._boundary import add_command, command_group
 from th_ext.cli._options import TextOrJson, TextOrJsonOption, complete_extension
-from th_ext.cli._terminal import ExitCode, write
+from th_ext.cli._terminal import ExitCode, fail, write
 from th_ext.report import to_json
 from th_ext.validate import (
     CARD_SCHEMA_KEY,
@@ -59,6 +59,8 @@ def extensions_command(
     if not versions:
         write("no extensions")
         return
+    for v in versions:  # a version the JSON could not list (no schema.json) is an error here too
+        schema_bytes(v)
     header = ("EXTENSION", "STATUS", "URI")
     table = [header, *((v.key, v.status, v.uri) for v in versions)]
     widths = [max(len(row[i]) for row in table) for i in range(2)]
@@ -143,7 +145,10 @@ def lock_check(extensions_dir: SourceDirOption = Path("extensions")) -> None:
     from th_ext.publish import LOCK_FILE_NAME, check_lock, read_lock, read_words  # as above
 
     path = extensions_dir / LOCK_FILE_NAME
-    problems = check_lock(discover(extensions_dir), read_lock(path), read_words(path))
+    versions = discover(extensions_dir)
+    if not path.exists():  # an absent lock is an empty one to lock add, not one to check
+        fail(f"{path}: no lock to check (no such file)")
+    problems = check_lock(versions, read_lock(path), read_words(path))
     for problem in problems:
         write(f"th-ext: lock: {problem}", err=True)
     if problems:

@@ -26,7 +26,7 @@ from th_ext.batch import (
     read_source_list,
     run_sync,
 )
-from th_ext.cli._options import FleetOptions, write_output
+from th_ext.cli._options import FleetOptions, is_stdout, write_output
 from th_ext.cli._terminal import (
     ExitCode,
     FleetProgress,
@@ -140,7 +140,8 @@ def run_fleet(  # noqa: PLR0917 (each command's parts of the run)
     reports = [outcome.report for outcome in run.kept if outcome.report is not None]
     if html is not None and reports:
         write_output(html, "--html", render(reports[0], "html"))
-        write(f"wrote {html}", err=True)
+        if not is_stdout(html):
+            write(f"wrote {html}", err=True)
     return code
 
 
@@ -194,7 +195,7 @@ def _open_output(fleet: FleetOptions, state: ResumeState) -> IO[bytes] | None:
     """The file of ``-o`` or ``--resume``; a resumed file goes on after its last whole report
     (a report cut off by a stopped machine is removed, and said so)."""
     path = fleet.resume or fleet.output
-    if path is None:
+    if path is None or is_stdout(path):
         return None
     try:
         # Unbuffered: each line is one write of its bytes, so an interrupted run leaves whole

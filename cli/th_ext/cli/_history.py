@@ -8,7 +8,13 @@ from typing import Annotated
 
 import typer
 
-from th_ext.cli._options import TextOrJson, TextOrJsonOption, refuse_writing_over, write_output
+from th_ext.cli._options import (
+    TextOrJson,
+    TextOrJsonOption,
+    is_stdout,
+    refuse_writing_over,
+    write_output,
+)
 from th_ext.cli._terminal import write
 from th_ext.report import to_json
 
@@ -73,6 +79,8 @@ def history_command(
         page = dashboard_html(store, since=moment, source=source, changes=changes) if html else ""
     if html is not None:
         write_output(html, "--html", page)
+        if is_stdout(html):  # the dashboard alone: the changes would mix with it
+            raise typer.Exit(changes.exit_code)
         write(f"wrote {html}", err=True)
     if output_format is TextOrJson.json:
         sys.stdout.write(to_json(changes.to_dict()) + "\n")

@@ -3,6 +3,7 @@ and turned into the library's values (``SourceLimits``, ``FleetOptions``) the sa
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -72,6 +73,7 @@ __all__ = [
     "final_exit_code",
     "format_option",
     "given_format",
+    "is_stdout",
     "note_withheld",
     "refuse_writing_over",
     "source_limits",
@@ -547,8 +549,26 @@ def refuse_writing_over(written: Iterable[Named], read: Iterable[Named]) -> None
     """End the command (exit 2) before it writes anything when a file it writes is one it
     reads (a card, the list, a key, the history store) or two of its outputs are one file:
     an output opened for writing would empty the card before it is read, or replace it after.
-    ``-`` (standard input) and URLs are no files; ``None`` is an option not given."""
-    outputs = [(what, str(path)) for what, path in written if path is not None]
+    ``-`` (standard input) and URLs are no files; ``None`` is an option not given.
+
+    An output of ``-`` is standard output. The first of ``written`` is the command's own
+    output, on standard output unless it names a file: another output may be ``-`` only then,
+    so that two documents never mix on standard output."""
+    written = list(written)
+    own = written[0][1] if written else None
+    for index, (option, path) in enumerate(written):
+        if not is_stdout(path):
+            continue
+        if option == "--resume":
+            fail("--resume -: a run is resumed from the file of its JSON Lines; give its path")
+        if index and (own is None or is_stdout(own)):
+            fail(
+                f"{option} -: standard output carries the command's own output; give it "
+                f"-o FILE, or give {option} a file"
+            )
+    outputs = [
+        (what, str(path)) for what, path in written if path is not None and not is_stdout(path)
+    ]
     inputs = [
         (what, str(path))
         for what, path in read
@@ -579,8 +599,19 @@ def _same_file(one: str, other: str) -> bool:
         return False
 
 
+def is_stdout(path: str | Path | None) -> bool:
+    """Whether ``path``, an output given on the command line, is ``-``: standard output."""
+    return path is not None and str(path) == "-"
+
+
 def write_output(path: Path, option: str, text: str) -> None:
-    """Write ``text`` to the file of ``option``, or end the command with one line saying why not."""
+    """Write ``text`` to the file of ``option`` (standard output for ``-``), or end the command
+    with one line saying why not."""
+    if is_stdout(path):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8"))  # as a file would hold it
+        sys.stdout.buffer.flush()
+        return
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

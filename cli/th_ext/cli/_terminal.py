@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO
 import typer
 
 from th_ext.net import redact_url
-from th_ext.problems import escape_unsafe
+from th_ext.problems import escape_unsafe, os_reason
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ExitCode",
     "FleetProgress",
+    "OutputFailedError",
     "RecentRate",
     "StepProgress",
     "error_line",
@@ -81,16 +82,58 @@ def fail(message: str, code: ExitCode = ExitCode.UNUSABLE) -> NoReturn:
     raise typer.Exit(int(code))
 
 
+class OutputFailedError(Exception):
+    """Standard output cannot be written, other than by its reader going away (a full disk):
+    ``reason`` in the system's words."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(f"standard output: {os_reason(cause)}")
+
+
+@contextmanager
+def _writing(stdout: bool) -> Iterator[None]:
+    """A write to standard output (``stdout``) that fails is an ``OutputFailedError``; a closed
+    pipe stays a ``BrokenPipeError``."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        if not stdout:
+            raise
+        raise OutputFailedError(exc) from exc
+
+
+class _CheckedBuffer:
+    """Standard output's byte stream, its failed writes an ``OutputFailedError``."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+
+    def write(self, data: bytes) -> int:
+        with _writing(True):
+            return self.raw.write(data)
+
+    def flush(self) -> None:
+        with _writing(True):
+            self.raw.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
 class SanitisingStream:
     """A text stream that writes through ``escape_unsafe`` to ``raw``: standard output and
     standard error while a command runs, since untrusted bytes reach them by many paths."""
 
-    def __init__(self, raw: TextIO) -> None:
+    def __init__(self, raw: TextIO, *, stdout: bool = False) -> None:
         self.raw = raw
         self.keep_sgr = use_color(raw)
+        self.stdout = stdout
 
     def write(self, text: str) -> int:
-        self.raw.write(escape_unsafe(text, keep_sgr=self.keep_sgr))
+        with _writing(self.stdout):
+            self.raw.write(escape_unsafe(text, keep_sgr=self.keep_sgr))
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:
@@ -98,7 +141,8 @@ class SanitisingStream:
             self.write(line)
 
     def flush(self) -> None:
-        self.raw.flush()
+        with _writing(self.stdout):
+            self.raw.flush()
 
     def isatty(self) -> bool:
         return self.raw.isatty()
@@ -108,6 +152,8 @@ class SanitisingStream:
 
     @property
     def buffer(self) -> IO[bytes]:
+        if self.stdout:
+            return _CheckedBuffer(self.raw.buffer)  # type: ignore[return-value]
         return self.raw.buffer
 
     @property
@@ -146,7 +192,7 @@ def sanitised_streams() -> Iterator[None]:
 def install_sanitiser() -> None:
     """Put ``sys.stdout`` and ``sys.stderr`` behind the sanitiser (once: never twice)."""
     if not isinstance(sys.stdout, SanitisingStream):
-        sys.stdout = SanitisingStream(sys.stdout)
+        sys.stdout = SanitisingStream(sys.stdout, stdout=True)
     if not isinstance(sys.stderr, SanitisingStream):
         sys.stderr = SanitisingStream(sys.stderr)
 

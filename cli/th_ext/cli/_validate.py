@@ -50,6 +50,7 @@ from th_ext.cli._options import (
     final_exit_code,
     format_option,
     given_format,
+    is_stdout,
     note_withheld,
     refuse_writing_over,
     source_limits,
@@ -348,7 +349,7 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
         fail(f"{card}: {exc}", ExitCode.UNUSABLE)
     except (ValueError, UnicodeDecodeError) as exc:
         fail(f"{card}: not a JSON card ({str(exc).splitlines()[0]})", ExitCode.UNUSABLE)
-    if output is None:
+    if output is None or is_stdout(output):
         sys.stdout.buffer.write(signed.data)
         sys.stdout.flush()
     else:
@@ -412,6 +413,8 @@ def keys_new(
     """Make a private key to sign agent cards with (a PKCS #8 PEM file, mode 0600)."""
     from th_ext.signatures import ALGORITHMS, NEW_KEY_TYPES, KeysError, pem_alg, write_new_key
 
+    if is_stdout(output):
+        fail("-o -: a private key is written only to a file of mode 0600, never to standard output")
     if alg not in NEW_KEY_TYPES:
         raise KeysError(f"--alg {alg}: th-ext makes keys for {', '.join(ALGORITHMS)}")
     write_new_key(output, alg)
@@ -502,7 +505,7 @@ def keys_jwks(
         for index, (path, key_id) in enumerate(zip(keys, kid, strict=True))
     ]
     document = jwks(public)
-    if output is None:
+    if output is None or is_stdout(output):
         sys.stdout.buffer.write(document)
         sys.stdout.flush()
         return

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from th_ext._exceptions import PublishedSchemaChangedError, PublishError
+from th_ext._exceptions import PublishedSchemaChangedError, PublishError, os_reason
 from th_ext.catalog._reader import Requirement, load_requirements, schema_sha256, spec_text
 from th_ext.catalog._records import ExtensionVersion
 from th_ext.validate import CARD_SCHEMA_KEY, card_rules_sha256
@@ -173,7 +173,7 @@ def read_words(path: Path) -> dict[str, WordsRecord]:
     heads: dict[str, tuple[int, str]] = {}
     requirements: dict[str, list[LockedRequirement]] = {}
     sentences: dict[str, set[str]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(_lock_text(path).splitlines(), start=1):
         parts = line.split(" ", 2)
         if len(parts) < 3 or line.startswith("#"):
             continue
@@ -275,12 +275,22 @@ _WORD_KINDS = ("words", "requirement", "sentence")
 _LINE = re.compile(r"^(?P<key>[a-z][a-z0-9-]*/v[1-9][0-9]*) sha256:(?P<digest>[0-9a-f]{64})$")
 
 
+def _lock_text(path: Path) -> str:
+    """The lock file's text; ``PublishError`` naming it when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PublishError(f"{path}: cannot be read ({os_reason(exc)})") from None
+    except UnicodeDecodeError:
+        raise PublishError(f"{path}: cannot be read (not UTF-8 text)") from None
+
+
 def read_lock(path: Path) -> dict[str, str]:
     """The lock as ``{key: sha256}``; an absent file is an empty lock."""
     if not path.exists():
         return {}
     entries: dict[str, str] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(_lock_text(path).splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         if line.split(" ", 2)[1:2] and line.split(" ", 2)[1] in _WORD_KINDS:
@@ -297,7 +307,7 @@ def read_lock(path: Path) -> dict[str, str]:
 def _word_lines(path: Path) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in _lock_text(path).splitlines():
             parts = line.split(" ", 2)
             if len(parts) == 3 and parts[1] in _WORD_KINDS and not line.startswith("#"):
                 found.setdefault(parts[0], []).append(line)

@@ -161,3 +161,61 @@ def test_closed_standard_output_discards_the_output() -> None:
     )
     assert run.returncode == 0
     assert run.stderr == b""
+
+
+@pytest.mark.parametrize(
+    ("lock", "reason"),
+    [
+        (None, "no lock to check (no such file)"),
+        (b"\xe6\x00\xff", "cannot be read (not UTF-8 text)"),
+        ("a folder", "cannot be read (is a directory)"),
+    ],
+    ids=["absent", "binary", "a folder"],
+)
+def test_lock_check_needs_a_lock_it_can_read(
+    tmp_path: Path, lock: bytes | str | None, reason: str
+) -> None:
+    path = tmp_path / "published.lock"
+    if isinstance(lock, bytes):
+        path.write_bytes(lock)
+    elif lock is not None:
+        path.mkdir()
+    code, stdout, stderr = _run("lock", "check", "--extensions-dir", str(tmp_path))
+    assert (code, stdout) == (2, "")
+    assert stderr == f"th-ext: error: {path}: {reason}\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["schema", "commands/v1"],
+        ["extensions"],
+        ["validate", str(EXAMPLE_CARD)],
+        ["validate", str(EXAMPLE_CARD), "--format", "json"],
+        ["commands", str(EXAMPLE_CARD)],
+    ],
+    ids=lambda args: " ".join(args[:1] + args[2:]),
+)
+def test_full_standard_output_is_one_line(args: list[str]) -> None:
+    with Path("/dev/full").open("wb") as full:
+        run = subprocess.run(
+            [SCRIPT, *args], stdout=full, stderr=subprocess.PIPE, timeout=60, check=False
+        )
+    assert run.stderr == b"th-ext: error: standard output: no space left on device\n"
+    assert run.returncode == 2
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_extensions_refuses_a_version_without_its_schema(tmp_path: Path, output: str) -> None:
+    source = EXAMPLE_CARD.parents[1]
+    folder = tmp_path / "commands" / "v1"
+    folder.mkdir(parents=True)
+    (folder / "extension.toml").write_bytes((source / "extension.toml").read_bytes())
+    code, stdout, stderr = _run("extensions", "--extensions-dir", str(tmp_path), "-f", output)
+    message = f"{folder / 'schema.json'}: cannot be read (no such file or directory)"
+    assert code == 2
+    if output == "json":  # the error in the document, as the rule says
+        assert json.loads(stdout)["error"]["message"] == message
+    else:
+        assert (stdout, stderr) == ("", f"th-ext: error: {message}\n")
