@@ -68,6 +68,7 @@ __all__ = [
     "caching_result",
     "card_check",
     "interface_info",
+    "ran_text",
     "read_card",
     "requirement_ids",
     "run_conform",
@@ -290,12 +291,17 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         ),
         requirements=results,
         notes=notes,
-        commands_run=[f"{shown[name]} ({sent[name]} times)" for name in shown if sent[name]],
+        commands_run=[ran_text(shown[name], sent[name]) for name in shown if sent[name]],
         requests=counter.count,
         seconds=round(time.perf_counter() - started, 3),
         core=core,
         other=other,
     )
+
+
+def ran_text(command: str, times: int) -> str:
+    """A command sent and how many times, for the report's list: ``/help (1 time)``."""
+    return f"{command} ({times} time{'s' * (times != 1)})"
 
 
 def signature_result(card: dict[str, Any], options: SignatureOptions) -> RequirementResult:

@@ -3,13 +3,14 @@ one line per interface and show what the agent sent for each failed check."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from th_ext._exceptions import ConformError
 from th_ext.conform import AgentInfo, Check, ConformReport, InterfaceInfo, RequirementResult
-from th_ext.conform._run import select_interfaces
+from th_ext.conform._run import ran_text, select_interfaces
 from th_ext.report._html import conform_html as render_html
 from th_ext.report._text import conform_text as render_text
 
@@ -111,3 +112,11 @@ def test_the_html_report_opens_with_the_interfaces_and_quotes_what_was_sent() ->
     assert 'href="#cmd-1">CMD-1</a>' in main
     assert "got: <code>task SUBMITTED" in main
     assert "\x1b" not in html
+
+
+def test_a_command_sent_once_is_counted_in_the_singular() -> None:
+    assert ran_text("/help", 1) == "/help (1 time)"
+    assert ran_text("/model", 3) == "/model (3 times)"
+    once = replace(report(), commands_run=[ran_text("/help", 1)])
+    assert "  commands   ran /help (1 time) (each" in render_text(once)
+    assert "/help (1 time)" in render_html(once)
