@@ -448,16 +448,24 @@ def _gated(how: str, variant: DemoVariant = DemoVariant.CORRECT) -> App:
             await _status(send, 400, b'{"error": {"message": "extension required"}}')
         elif how == "empty":
             await _empty_stream(send)
+        elif how == "garbage":
+            await _status(send, 200, b"not json")
         else:
             await inner(scope, _replay(body.replace(b'"text": "/', b'"text": "'), receive), send)
 
     return app
 
 
-def test_an_empty_answer_without_the_header_is_a_refusal() -> None:
+def test_an_empty_answer_without_the_header_fails_as_no_answer() -> None:
     checks = _header_check(run(app=_gated("empty")))
-    assert [c.detail for c in checks] == ["refused: "] * 2
+    assert [c.detail for c in checks] == ["no answer: the agent sent nothing"] * 2
     assert [c.mode for c in checks] == ["stream"] * 2
+
+
+def test_an_answer_that_is_not_one_without_the_header_is_no_refusal() -> None:
+    checks = _header_check(run(app=_gated("garbage")))
+    assert {c.status for c in checks} == {"fail"}
+    assert all(c.detail.startswith("no answer: ") for c in checks), checks
 
 
 def _header_check(report: ConformReport) -> list[Any]:
