@@ -104,7 +104,8 @@ def conform_github(report: ConformReport) -> str:
             continue
         failing = [c for c in requirement.checks if c.status == "fail"]
         details = [
-            f"{c.binding} {c.mode} {clean(c.scenario)}: {clean(c.detail)}"
+            ("" if c.mode == "card" else f"{c.binding} {c.mode}, ")
+            + f"{clean(c.scenario)}: {clean(c.detail)}"
             + (f" (got: {clean(c.excerpt)})" if c.excerpt else "")
             for c in failing[:_LISTED_CHECKS]
         ]

@@ -10,7 +10,8 @@ import pytest
 
 from th_ext._exceptions import ConformError
 from th_ext.conform import AgentInfo, Check, ConformReport, InterfaceInfo, RequirementResult
-from th_ext.conform._run import ran_text, select_interfaces
+from th_ext.conform._run import caching_result, ran_text, select_interfaces
+from th_ext.report import render
 from th_ext.report._html import conform_html as render_html
 from th_ext.report._text import conform_text as render_text
 
@@ -120,3 +121,12 @@ def test_a_command_sent_once_is_counted_in_the_singular() -> None:
     once = replace(report(), commands_run=[ran_text("/help", 1)])
     assert "  commands   ran /help (1 time) (each" in render_text(once)
     assert "/help (1 time)" in render_html(once)
+
+
+@pytest.mark.parametrize("format_name", ["text", "junit", "github", "sarif", "html"])
+def test_a_check_of_the_card_names_the_card_once(format_name: str) -> None:
+
+    cached = caching_result((("content-type", "application/json"),))
+    shown = render(replace(report(), core=[cached]), format_name)
+    assert "the card response: card-cache-control-missing" in shown
+    assert "card card" not in shown
