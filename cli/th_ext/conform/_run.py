@@ -81,6 +81,8 @@ __all__ = [
 LEVELS = ("MUST", "SHOULD", "MAY")
 SIGNATURE_RULE = "A2A-8.4"
 """The core rule the card's signatures are reported under (with ``--keys``...)."""
+CACHING_RULE = "A2A-8.6"
+"""The core rule the card response's caching fields are reported under."""
 DEFAULT_MAX_INTERFACES = 8
 DEFAULT_MAX_COMMANDS = 50
 """The most commands exercised by default: each costs about four requests per interface and
@@ -129,10 +131,10 @@ class ConformOptions:
 
 def requirement_ids() -> tuple[str, ...]:
     """Every requirement a run can report, by ID: the commands extension's (``CMD-1``...),
-    then core A2A's (``A2A-3.1.2``, and ``A2A-8.4`` for signatures). ``--select`` and
-    ``--ignore`` of ``th-ext conform`` name these."""
+    then core A2A's (``A2A-3.1.2``, ``A2A-8.4`` for signatures, ``A2A-8.6`` for caching).
+    ``--select`` and ``--ignore`` of ``th-ext conform`` name these."""
     own = tuple(r.id for r in load_requirements(find(EXTENSION_URI)) if r.in_force)
-    return (*own, *(rule.id for rule in CORE_RULES), SIGNATURE_RULE)
+    return (*own, *(rule.id for rule in CORE_RULES), SIGNATURE_RULE, CACHING_RULE)
 
 
 def run_conform(
@@ -263,11 +265,12 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         r for r in load_requirements(version) if r.level in options.levels and counts(r.id)
     ]
     results = requirement_results(requirements, checks, version.uri)
-    core = [result for result in core_results(checks) if counts(result.id)]
+    core = core_results(checks)
     if options.signatures is not None and counts(SIGNATURE_RULE):
         card_url = location if is_url(location) else None
         core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
     core.append(caching_result(card_fields))
+    core = [r for r in core if r.level in options.levels and counts(r.id)]
     other = other_extension_results(
         _declared(card),
         options.family,
@@ -348,7 +351,7 @@ def caching_result(headers: tuple[tuple[str, str], ...] | None) -> RequirementRe
     read from a file or standard input, which has no response."""
     problems = caching_problems(headers)
     checks = [
-        Check("A2A-8.6", "fail", "card", "the card response", "card", f"{p.code}: {p.message}")
+        Check(CACHING_RULE, "fail", "card", "the card response", "card", f"{p.code}: {p.message}")
         for p in problems
     ]
     if headers is not None and not problems:
@@ -357,9 +360,9 @@ def caching_result(headers: tuple[tuple[str, str], ...] | None) -> RequirementRe
             name for name in ("Cache-Control", "ETag", "Last-Modified") if name.lower() in sent
         ]
         detail = f"the card response carries {', '.join(fields)}"
-        checks.append(Check("A2A-8.6", "pass", "card", "the card response", "card", detail))
+        checks.append(Check(CACHING_RULE, "pass", "card", "the card response", "card", detail))
     return RequirementResult(
-        id="A2A-8.6",
+        id=CACHING_RULE,
         level="SHOULD",
         subject="agent card",
         summary="The card's HTTP response says how long it may be cached (Cache-Control with a "

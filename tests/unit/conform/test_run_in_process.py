@@ -26,6 +26,7 @@ from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform import Check, ConformOptions, ConformReport, RequirementResult, run_conform
 from th_ext.demo._server import DemoTaskStore, build_demo_app
 from th_ext.demo._variants import DemoVariant
+from th_ext.problems import Selection
 from th_ext.signatures import SignatureOptions, parse_jwks, sign_card
 
 BASE = "http://agent.test"
@@ -293,6 +294,13 @@ def test_bindings_and_levels_narrow_the_run() -> None:
     assert {r.level for r in report.requirements} == {"SHOULD"}
     checks = [c for r in report.requirements for c in r.checks if c.binding != "card"]
     assert checks and {c.binding for c in checks} == {"HTTP+JSON"}
+
+
+def test_levels_narrow_the_core_section_too() -> None:
+    assert [r.id for r in run(levels=("SHOULD",)).core] == ["A2A-8.6"]
+    assert [r.id for r in run(levels=("MUST",)).core] == ["A2A-3.1.2"]
+    assert [r.id for r in run(levels=("MAY",)).core] == []
+    assert [r.id for r in run(selection=Selection(ignore=("A2A-8.6",))).core] == ["A2A-3.1.2"]
 
 
 def test_the_edges_of_the_rule_go_to_each_interface_once_in_its_first_mode() -> None:
