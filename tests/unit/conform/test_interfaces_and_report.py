@@ -130,3 +130,21 @@ def test_a_check_of_the_card_names_the_card_once(format_name: str) -> None:
     shown = render(replace(report(), core=[cached]), format_name)
     assert "the card response: card-cache-control-missing" in shown
     assert "card card" not in shown
+
+
+def test_the_github_summary_counts_the_core_warnings_as_the_text_does() -> None:
+    cached = caching_result((("content-type", "application/json"),))
+    warned = replace(report(), core=[cached], strict=True)
+    assert (
+        render(warned, "github")
+        .splitlines()[-1]
+        .endswith("failed (0 passed, 1 failed, 0 warnings, 0 skipped, 1 core A2A warnings)")
+    )
+    assert (
+        render(warned, "text")
+        .rstrip()
+        .endswith(
+            "FAILED: 0 passed, 1 failed, 0 warning(s), 0 skipped, 1 core A2A warning(s); "
+            "9 requests in 0.10 s (--strict)"
+        )
+    )
