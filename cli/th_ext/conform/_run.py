@@ -74,6 +74,7 @@ __all__ = [
     "run_conform",
     "run_conform_async",
     "select_interfaces",
+    "unreachable_result",
     "unreachable_wires",
 ]
 
@@ -83,6 +84,8 @@ SIGNATURE_RULE = "A2A-8.4"
 """The core rule the card's signatures are reported under (with ``--keys``...)."""
 CACHING_RULE = "A2A-8.6"
 """The core rule the card response's caching fields are reported under."""
+INTERFACES_RULE = "A2A-5.1"
+"""The core rule an interface of the card that cannot be reached is reported under."""
 DEFAULT_MAX_INTERFACES = 8
 DEFAULT_MAX_COMMANDS = 50
 """The most commands exercised by default: each costs about four requests per interface and
@@ -131,10 +134,11 @@ class ConformOptions:
 
 def requirement_ids() -> tuple[str, ...]:
     """Every requirement a run can report, by ID: the commands extension's (``CMD-1``...),
-    then core A2A's (``A2A-3.1.2``, ``A2A-8.4`` for signatures, ``A2A-8.6`` for caching).
+    then core A2A's (``A2A-3.1.2``, ``A2A-8.4`` for signatures, ``A2A-8.6`` for caching,
+    ``A2A-5.1`` for an interface that cannot be reached).
     ``--select`` and ``--ignore`` of ``th-ext conform`` name these."""
     own = tuple(r.id for r in load_requirements(find(EXTENSION_URI)) if r.in_force)
-    return (*own, *(rule.id for rule in CORE_RULES), SIGNATURE_RULE, CACHING_RULE)
+    return (*own, *(rule.id for rule in CORE_RULES), INTERFACES_RULE, SIGNATURE_RULE, CACHING_RULE)
 
 
 def run_conform(
@@ -266,6 +270,8 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
     ]
     results = requirement_results(requirements, checks, version.uri)
     core = core_results(checks)
+    if unreachable:
+        core.append(unreachable_result(unreachable, "stream" if modes[0] else "send"))
     if options.signatures is not None and counts(SIGNATURE_RULE):
         card_url = location if is_url(location) else None
         core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
@@ -278,6 +284,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         options.family_changed,
     )
     shown = {c.name: command_text(c) for c in selected}
+    checked = list(dict.fromkeys(w.binding for w in wires if w not in unreachable))
     return ConformReport(
         passed=run_passed([*results, *core], strict=options.strict)
         and not fails_run(other, strict=options.strict),
@@ -287,8 +294,11 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             card_url=location,
             extension_uri=EXTENSION_URI,
             commands=list(extension.names),
-            bindings_checked=list(dict.fromkeys(w.binding for w in wires if w not in unreachable)),
-            bindings_not_checked=not_checked,
+            bindings_checked=checked,
+            bindings_not_checked=[
+                *not_checked,
+                *(b for b in dict.fromkeys(w.binding for w in unreachable) if b not in checked),
+            ],
             streaming=streaming,
             interfaces=[interface_info(entry, wires, unreachable) for entry in listed],
         ),
@@ -342,6 +352,35 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
         status=status,
         checks=checks,
         reason="" if problems else "the card carries no signature",
+    )
+
+
+def unreachable_result(unreachable: dict[Wire, str], mode: str) -> RequirementResult:
+    """The interfaces of the card that cannot be reached, as the core rule ``A2A-5.1`` (every
+    protocol an agent offers gives the same operations): a warning with a failed check for
+    each, naming what its first request met. Reported only then: conform does not compare what
+    the interfaces that answer do."""
+    checks = [
+        Check(
+            INTERFACES_RULE,
+            "fail",
+            wire.binding,
+            "the first message",
+            mode,
+            f"{shown_url(wire.url)} cannot be reached: {reason}",
+            redact_url(wire.url),
+        )
+        for wire, reason in unreachable.items()
+    ]
+    return RequirementResult(
+        id=INTERFACES_RULE,
+        level="MUST",
+        subject="agent",
+        summary="Every interface the card lists offers the same operations as the others, "
+        "which needs it to answer.",
+        anchor_url="https://a2a-protocol.org/latest/specification/#51-functional-equivalence-requirements",
+        status="warn",
+        checks=checks,
     )
 
 

@@ -27,6 +27,7 @@ from th_ext.conform import Check, ConformOptions, ConformReport, RequirementResu
 from th_ext.demo._server import DemoTaskStore, build_demo_app
 from th_ext.demo._variants import DemoVariant
 from th_ext.problems import Selection
+from th_ext.report import render
 from th_ext.signatures import SignatureOptions, parse_jwks, sign_card
 
 BASE = "http://agent.test"
@@ -380,6 +381,30 @@ def test_one_unreachable_interface_is_shown_and_the_others_are_checked(tmp_path:
     # CMD-15's header check goes only to the interface that answered
     header = [c for r in report.requirements if r.id == "CMD-15" for c in r.checks]
     assert {c.binding for c in header} == {"card", "JSONRPC"}
+
+
+def test_an_interface_that_cannot_be_reached_is_a_core_warning_in_every_format(
+    tmp_path: Path,
+) -> None:
+    gone = closed_port()
+
+    def half(card: dict[str, Any]) -> None:
+        card["supportedInterfaces"][1]["url"] = f"{gone}/rest"
+
+    source = card_file(tmp_path, half)
+    report = run(source=source)
+    assert report.passed
+    assert report.agent.bindings_not_checked == ["HTTP+JSON"]
+    (warned,) = [r for r in report.core if r.id == "A2A-5.1"]
+    assert warned.status == "warn"
+    (failed,) = warned.checks
+    assert failed.binding == "HTTP+JSON"
+    assert failed.detail.startswith(f"{gone}/rest cannot be reached: cannot connect")
+    assert not run(source=source, strict=True).passed
+    assert "A2A-5.1" not in [r.id for r in run(source=source, levels=("SHOULD",)).core]
+    for format_name in ("text", "json", "junit", "github", "sarif", "html"):
+        assert f"{gone}/rest cannot be reached" in render(report, format_name), format_name
+    assert "; not checked: HTTP+JSON" in render(report, "text")
 
 
 async def _status(send: Send, status: int, body: bytes) -> None:
