@@ -218,13 +218,29 @@ def _names_task(obs: Observation, reply: dict[str, Any], message: dict[str, Any]
     task_id = reply.get("taskId") if obs.stream else reply.get("id")
     context_id = reply.get("contextId")
     ok = message.get("taskId") == task_id and message.get("contextId") == context_id
-    return check(
-        obs,
-        "CMD-11",
-        ok,
-        f"message taskId {quoted(message.get('taskId'))}, "
-        f"contextId {quoted(message.get('contextId'))}",
-    )
+    return check(obs, "CMD-11", ok, _ids_detail(message, task_id, context_id))
+
+
+def _ids_detail(message: dict[str, Any], task_id: Any, context_id: Any) -> str:
+    """The reply message's ids in words: the ones it lacks, and each wrong one beside the id of
+    the task it answers."""
+    ids = {"taskId": task_id, "contextId": context_id}
+    missing = [key for key in ids if message.get(key) is None]
+    if len(missing) == len(ids):
+        return "the reply message has no taskId and no contextId"
+    words = []
+    for key, expected in ids.items():
+        if key in missing:
+            words.append(f"no {key}")
+            continue
+        got = f"{key} {quoted(message[key])}"
+        if message[key] == expected:
+            words.append(got)
+        elif expected is None:
+            words.append(f"{got}, where the task has none")
+        else:
+            words.append(f"{got}, not the task's {quoted(expected)}")
+    return "the reply message has " + ", ".join(words)
 
 
 def _state_unchanged(obs: Observation, reply: dict[str, Any]) -> Check:

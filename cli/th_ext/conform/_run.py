@@ -69,11 +69,13 @@ __all__ = [
     "caching_result",
     "card_check",
     "interface_info",
+    "ran_text",
     "read_card",
     "requirement_ids",
     "run_conform",
     "run_conform_async",
     "select_interfaces",
+    "unreachable_result",
     "unreachable_wires",
 ]
 
@@ -81,6 +83,10 @@ __all__ = [
 LEVELS = ("MUST", "SHOULD", "MAY")
 SIGNATURE_RULE = "A2A-8.4"
 """The core rule the card's signatures are reported under (with ``--keys``...)."""
+CACHING_RULE = "A2A-8.6"
+"""The core rule the card response's caching fields are reported under."""
+INTERFACES_RULE = "A2A-5.1"
+"""The core rule an interface of the card that cannot be reached is reported under."""
 DEFAULT_MAX_INTERFACES = 8
 DEFAULT_MAX_COMMANDS = 50
 """The most commands exercised by default: each costs about four requests per interface and
@@ -129,10 +135,11 @@ class ConformOptions:
 
 def requirement_ids() -> tuple[str, ...]:
     """Every requirement a run can report, by ID: the commands extension's (``CMD-1``...),
-    then core A2A's (``A2A-3.1.2``, and ``A2A-8.4`` for signatures). ``--select`` and
-    ``--ignore`` of ``th-ext conform`` name these."""
+    then core A2A's (``A2A-3.1.2``, ``A2A-8.4`` for signatures, ``A2A-8.6`` for caching,
+    ``A2A-5.1`` for an interface that cannot be reached).
+    ``--select`` and ``--ignore`` of ``th-ext conform`` name these."""
     own = tuple(r.id for r in load_requirements(find(EXTENSION_URI)) if r.in_force)
-    return (*own, *(rule.id for rule in CORE_RULES), SIGNATURE_RULE)
+    return (*own, *(rule.id for rule in CORE_RULES), INTERFACES_RULE, SIGNATURE_RULE, CACHING_RULE)
 
 
 def run_conform(
@@ -264,11 +271,14 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         r for r in load_requirements(version) if r.level in options.levels and counts(r.id)
     ]
     results = requirement_results(requirements, checks, version.uri)
-    core = [result for result in core_results(checks) if counts(result.id)]
+    core = core_results(checks)
+    if unreachable:
+        core.append(unreachable_result(unreachable, "stream" if modes[0] else "send"))
     if options.signatures is not None and counts(SIGNATURE_RULE):
         card_url = location if is_url(location) else None
         core.append(signature_result(card, replace(options.signatures, card_url=card_url)))
     core.append(caching_result(card_fields))
+    core = [r for r in core if r.level in options.levels and counts(r.id)]
     other = other_extension_results(
         _declared(card),
         options.family,
@@ -276,6 +286,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
         options.family_changed,
     )
     shown = {c.name: command_text(c) for c in selected}
+    checked = list(dict.fromkeys(w.binding for w in wires if w not in unreachable))
     return ConformReport(
         passed=run_passed([*results, *core], strict=options.strict)
         and not fails_run(other, strict=options.strict),
@@ -285,19 +296,27 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             card_url=location,
             extension_uri=EXTENSION_URI,
             commands=list(extension.names),
-            bindings_checked=list(dict.fromkeys(w.binding for w in wires if w not in unreachable)),
-            bindings_not_checked=not_checked,
+            bindings_checked=checked,
+            bindings_not_checked=[
+                *not_checked,
+                *(b for b in dict.fromkeys(w.binding for w in unreachable) if b not in checked),
+            ],
             streaming=streaming,
             interfaces=[interface_info(entry, wires, unreachable) for entry in listed],
         ),
         requirements=results,
         notes=notes,
-        commands_run=[f"{shown[name]} ({sent[name]} times)" for name in shown if sent[name]],
+        commands_run=[ran_text(shown[name], sent[name]) for name in shown if sent[name]],
         requests=counter.count,
         seconds=round(time.perf_counter() - started, 3),
         core=core,
         other=other,
     )
+
+
+def ran_text(command: str, times: int) -> str:
+    """A command sent and how many times, for the report's list: ``/help (1 time)``."""
+    return f"{command} ({times} time{'s' * (times != 1)})"
 
 
 def signature_result(card: dict[str, Any], options: SignatureOptions) -> RequirementResult:
@@ -338,13 +357,42 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
     )
 
 
+def unreachable_result(unreachable: dict[Wire, str], mode: str) -> RequirementResult:
+    """The interfaces of the card that cannot be reached, as the core rule ``A2A-5.1`` (every
+    protocol an agent offers gives the same operations): a warning with a failed check for
+    each, naming what its first request met. Reported only then: conform does not compare what
+    the interfaces that answer do."""
+    checks = [
+        Check(
+            INTERFACES_RULE,
+            "fail",
+            wire.binding,
+            "the first message",
+            mode,
+            f"{shown_url(wire.url)} cannot be reached: {reason}",
+            redact_url(wire.url),
+        )
+        for wire, reason in unreachable.items()
+    ]
+    return RequirementResult(
+        id=INTERFACES_RULE,
+        level="MUST",
+        subject="agent",
+        summary="Every interface the card lists offers the same operations as the others, "
+        "which needs it to answer.",
+        anchor_url="https://a2a-protocol.org/latest/specification/#51-functional-equivalence-requirements",
+        status="warn",
+        checks=checks,
+    )
+
+
 def caching_result(headers: tuple[tuple[str, str], ...] | None) -> RequirementResult:
     """The card response's caching fields as the core rule ``A2A-8.6`` (a SHOULD):
     ``warn`` on each warning of ``caching_problems``, ``pass`` without one, ``skip`` for a card
     read from a file or standard input, which has no response."""
     problems = caching_problems(headers)
     checks = [
-        Check("A2A-8.6", "fail", "card", "the card response", "card", f"{p.code}: {p.message}")
+        Check(CACHING_RULE, "fail", "card", "the card response", "card", f"{p.code}: {p.message}")
         for p in problems
     ]
     if headers is not None and not problems:
@@ -353,9 +401,9 @@ def caching_result(headers: tuple[tuple[str, str], ...] | None) -> RequirementRe
             name for name in ("Cache-Control", "ETag", "Last-Modified") if name.lower() in sent
         ]
         detail = f"the card response carries {', '.join(fields)}"
-        checks.append(Check("A2A-8.6", "pass", "card", "the card response", "card", detail))
+        checks.append(Check(CACHING_RULE, "pass", "card", "the card response", "card", detail))
     return RequirementResult(
-        id="A2A-8.6",
+        id=CACHING_RULE,
         level="SHOULD",
         subject="agent card",
         summary="The card's HTTP response says how long it may be cached (Cache-Control with a "

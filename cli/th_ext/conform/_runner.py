@@ -174,8 +174,9 @@ async def run_header_check(
     obs = Observation(wire.binding, stream, False, label, without, None, None)
     seen = excerpt(without)
     if not without.ok or not without.results:
-        refused = check(obs, "CMD-15", False, f"refused: {without.problem()}")
-        return [_at(wire, refused, seen)], 1
+        said = "refused" if without.refused or without.error is not None else "no answer"
+        detail = f"{said}: {without.problem() or 'the agent sent nothing'}"
+        return [_at(wire, check(obs, "CMD-15", False, detail), seen)], 1
     if command_ran(obs, command.name):
         return [_at(wire, check(obs, "CMD-15", True, "the reply names the command"))], 1
     with_header = await wire.send(user_message(({"text": text},)), stream=stream)

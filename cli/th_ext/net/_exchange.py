@@ -266,6 +266,8 @@ class RpcExchange:
     """A transport, HTTP or framing failure, in words (None when the exchange completed)."""
     answered: bool = False
     """The server sent a status line (whatever came after it)."""
+    refused: bool = False
+    """The server answered with an HTTP error status (4xx or 5xx)."""
     unreachable: bool = False
     """No server answered at all: the connection was refused, the name did not resolve, TLS
     failed, or the deadline passed before a status line came."""
@@ -334,6 +336,7 @@ async def exchange_http(
             if entry is not None:
                 entry.response(response)
             if response.status_code >= 400:
+                exchange.refused = True
                 exchange.failure = await http_failure(response, entry)
                 return
             body = read_body(response, max_bytes, "the answer")

@@ -104,7 +104,8 @@ def conform_github(report: ConformReport) -> str:
             continue
         failing = [c for c in requirement.checks if c.status == "fail"]
         details = [
-            f"{c.binding} {c.mode} {clean(c.scenario)}: {clean(c.detail)}"
+            ("" if c.mode == "card" else f"{c.binding} {c.mode}, ")
+            + f"{clean(c.scenario)}: {clean(c.detail)}"
             + (f" (got: {clean(c.excerpt)})" if c.excerpt else "")
             for c in failing[:_LISTED_CHECKS]
         ]
@@ -121,8 +122,11 @@ def conform_github(report: ConformReport) -> str:
     lines += [f"::notice title=conform note::{_escape_data(clean(note))}" for note in report.notes]
     counts = report.counts()
     verdict = "passed" if report.passed else "failed"
+    core_warnings = report.core_counts()["warn"]
     lines.append(
         f"th-ext conform {clean(report.agent.card_url)}: {verdict} ({counts['pass']} passed, "
-        f"{counts['fail']} failed, {counts['warn']} warnings, {counts['skip']} skipped)"
+        f"{counts['fail']} failed, {counts['warn']} warnings, {counts['skip']} skipped"
+        + (f", {core_warnings} core A2A warnings" if core_warnings else "")
+        + ")"
     )
     return "\n".join(lines) + "\n"

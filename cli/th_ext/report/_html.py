@@ -60,7 +60,8 @@ def _check_item(check: Check) -> str:
     )
     return (
         f'<li><span class="status {check.status}">{check.status}</span> '
-        f"{_text(check.binding)}{where} {_text(check.mode)}, {_text(check.scenario)}: "
+        + ("" if check.mode == "card" else f"{_text(check.binding)}{where} {_text(check.mode)}, ")
+        + f"{_text(check.scenario)}: "
         f"{_text(check.detail)}{got}</li>"
     )
 

@@ -111,7 +111,8 @@ def _problem_text(problem: Problem) -> str:
 
 def _failing(requirement: RequirementResult) -> str:
     return "\n".join(
-        f"{c.binding} {c.mode}, {clean(c.scenario)}: {clean(c.detail)}"
+        ("" if c.mode == "card" else f"{c.binding} {c.mode}, ")
+        + f"{clean(c.scenario)}: {clean(c.detail)}"
         + (f"\n  got: {clean(c.excerpt)}" if c.excerpt else "")
         for c in requirement.checks
         if c.status == "fail"

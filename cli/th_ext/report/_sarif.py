@@ -140,7 +140,9 @@ def _conform_results(report: ConformReport, rules: _Rules) -> list[dict[str, Any
         for check in requirement.checks:
             if check.status != "fail":
                 continue
-            said = f"{check.binding} {check.mode}, {check.scenario}: {check.detail}"
+            said = f"{check.scenario}: {check.detail}"
+            if check.mode != "card":
+                said = f"{check.binding} {check.mode}, {said}"
             where = _location(artifact, pointer=clean(check.interface), kind="resource")
             results.append(rules.result(requirement.id, index, level, clean(said), where))
     return results

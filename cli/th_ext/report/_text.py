@@ -254,7 +254,8 @@ def check_line(check: Check, shared: set[str]) -> str:
         if check.binding in shared
         else check.binding
     )
-    return f"{where} {check.mode}, {_named(check.scenario, 120)}: {_named(check.detail, 400)}"
+    said = f"{_named(check.scenario, 120)}: {_named(check.detail, 400)}"
+    return said if check.mode == "card" else f"{where} {check.mode}, {said}"
 
 
 def interface_table(report: ConformReport, color: bool = False) -> list[str]:

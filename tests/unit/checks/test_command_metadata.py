@@ -112,10 +112,26 @@ def test_a_reply_in_the_user_s_role_fails_cmd_9() -> None:
 def test_a_reply_naming_another_task_or_context_fails_cmd_11(key: str, value: str) -> None:
     answer = reply()
     answer["status"]["message"][key] = value
-    expected = {"taskId": "t", "contextId": "c", key: value}
+    shown = {"taskId": "taskId 't'", "contextId": "contextId 'c'"}
+    shown[key] = f"{key} {value!r}, not the task's {key[0]!r}"
     assert the(on_stream(answer), "CMD-11") == (
         "fail",
-        f"message taskId {expected['taskId']!r}, contextId {expected['contextId']!r}",
+        f"the reply message has {shown['taskId']}, {shown['contextId']}",
+    )
+
+
+def test_a_reply_without_its_ids_says_so_in_words() -> None:
+    answer = reply()
+    del answer["status"]["message"]["taskId"], answer["status"]["message"]["contextId"]
+    assert the(on_stream(answer), "CMD-11") == (
+        "fail",
+        "the reply message has no taskId and no contextId",
+    )
+    answer = reply()
+    del answer["status"]["message"]["contextId"]
+    assert the(on_stream(answer), "CMD-11") == (
+        "fail",
+        "the reply message has taskId 't', no contextId",
     )
 
 
@@ -123,4 +139,7 @@ def test_to_send_message_the_reply_must_name_the_returned_task() -> None:
     answer = reply()
     answered = {**task(status=answer["status"]), "id": "t-2"}
     checks = command_checks(send({"task": answered}, after=answered), "model")
-    assert the(checks, "CMD-11") == ("fail", "message taskId 't', contextId 'c'")
+    assert the(checks, "CMD-11") == (
+        "fail",
+        "the reply message has taskId 't', not the task's 't-2', contextId 'c'",
+    )

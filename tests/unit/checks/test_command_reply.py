@@ -51,7 +51,7 @@ def test_a_correct_reply_on_a_stream_passes_every_check_and_says_what_it_saw() -
         ),
         ("CMD-19", "pass", f"status.message.metadata {meta} and the event's {meta}"),
         ("CMD-9", "pass", "role 'ROLE_AGENT'"),
-        ("CMD-11", "pass", "message taskId 't', contextId 'c'"),
+        ("CMD-11", "pass", "the reply message has taskId 't', contextId 'c'"),
         (
             "CMD-5",
             "pass",
@@ -83,7 +83,7 @@ def test_a_correct_reply_to_send_message_is_the_task_s_status_message() -> None:
         ("CMD-3", "pass", "status.message.metadata.command name 'model'"),
         ("CMD-19", "skip", "SendMessage shows only the message's metadata"),
         ("CMD-9", "pass", "role 'ROLE_AGENT'"),
-        ("CMD-11", "pass", "message taskId 't', contextId 'c'"),
+        ("CMD-11", "pass", "the reply message has taskId 't', contextId 'c'"),
         (
             "CMD-5",
             "pass",

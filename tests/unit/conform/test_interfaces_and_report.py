@@ -3,13 +3,15 @@ one line per interface and show what the agent sent for each failed check."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from th_ext._exceptions import ConformError
 from th_ext.conform import AgentInfo, Check, ConformReport, InterfaceInfo, RequirementResult
-from th_ext.conform._run import select_interfaces
+from th_ext.conform._run import caching_result, ran_text, select_interfaces
+from th_ext.report import render
 from th_ext.report._html import conform_html as render_html
 from th_ext.report._text import conform_text as render_text
 
@@ -111,3 +113,38 @@ def test_the_html_report_opens_with_the_interfaces_and_quotes_what_was_sent() ->
     assert 'href="#cmd-1">CMD-1</a>' in main
     assert "got: <code>task SUBMITTED" in main
     assert "\x1b" not in html
+
+
+def test_a_command_sent_once_is_counted_in_the_singular() -> None:
+    assert ran_text("/help", 1) == "/help (1 time)"
+    assert ran_text("/model", 3) == "/model (3 times)"
+    once = replace(report(), commands_run=[ran_text("/help", 1)])
+    assert "  commands   ran /help (1 time) (each" in render_text(once)
+    assert "/help (1 time)" in render_html(once)
+
+
+@pytest.mark.parametrize("format_name", ["text", "junit", "github", "sarif", "html"])
+def test_a_check_of_the_card_names_the_card_once(format_name: str) -> None:
+
+    cached = caching_result((("content-type", "application/json"),))
+    shown = render(replace(report(), core=[cached]), format_name)
+    assert "the card response: card-cache-control-missing" in shown
+    assert "card card" not in shown
+
+
+def test_the_github_summary_counts_the_core_warnings_as_the_text_does() -> None:
+    cached = caching_result((("content-type", "application/json"),))
+    warned = replace(report(), core=[cached], strict=True)
+    assert (
+        render(warned, "github")
+        .splitlines()[-1]
+        .endswith("failed (0 passed, 1 failed, 0 warnings, 0 skipped, 1 core A2A warnings)")
+    )
+    assert (
+        render(warned, "text")
+        .rstrip()
+        .endswith(
+            "FAILED: 0 passed, 1 failed, 0 warning(s), 0 skipped, 1 core A2A warning(s); "
+            "9 requests in 0.10 s (--strict)"
+        )
+    )

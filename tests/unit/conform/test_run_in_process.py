@@ -26,6 +26,8 @@ from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform import Check, ConformOptions, ConformReport, RequirementResult, run_conform
 from th_ext.demo._server import DemoTaskStore, build_demo_app
 from th_ext.demo._variants import DemoVariant
+from th_ext.problems import Selection
+from th_ext.report import render
 from th_ext.signatures import SignatureOptions, parse_jwks, sign_card
 
 BASE = "http://agent.test"
@@ -295,6 +297,13 @@ def test_bindings_and_levels_narrow_the_run() -> None:
     assert checks and {c.binding for c in checks} == {"HTTP+JSON"}
 
 
+def test_levels_narrow_the_core_section_too() -> None:
+    assert [r.id for r in run(levels=("SHOULD",)).core] == ["A2A-8.6"]
+    assert [r.id for r in run(levels=("MUST",)).core] == ["A2A-3.1.2"]
+    assert [r.id for r in run(levels=("MAY",)).core] == []
+    assert [r.id for r in run(selection=Selection(ignore=("A2A-8.6",))).core] == ["A2A-3.1.2"]
+
+
 def test_the_edges_of_the_rule_go_to_each_interface_once_in_its_first_mode() -> None:
     plain, edged = run(), run(rule_edges=True)
     assert edged.requests > plain.requests
@@ -374,6 +383,30 @@ def test_one_unreachable_interface_is_shown_and_the_others_are_checked(tmp_path:
     assert {c.binding for c in header} == {"card", "JSONRPC"}
 
 
+def test_an_interface_that_cannot_be_reached_is_a_core_warning_in_every_format(
+    tmp_path: Path,
+) -> None:
+    gone = closed_port()
+
+    def half(card: dict[str, Any]) -> None:
+        card["supportedInterfaces"][1]["url"] = f"{gone}/rest"
+
+    source = card_file(tmp_path, half)
+    report = run(source=source)
+    assert report.passed
+    assert report.agent.bindings_not_checked == ["HTTP+JSON"]
+    (warned,) = [r for r in report.core if r.id == "A2A-5.1"]
+    assert warned.status == "warn"
+    (failed,) = warned.checks
+    assert failed.binding == "HTTP+JSON"
+    assert failed.detail.startswith(f"{gone}/rest cannot be reached: cannot connect")
+    assert not run(source=source, strict=True).passed
+    assert "A2A-5.1" not in [r.id for r in run(source=source, levels=("SHOULD",)).core]
+    for format_name in ("text", "json", "junit", "github", "sarif", "html"):
+        assert f"{gone}/rest cannot be reached" in render(report, format_name), format_name
+    assert "; not checked: HTTP+JSON" in render(report, "text")
+
+
 async def _status(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json")]})  # fmt: skip
@@ -448,16 +481,24 @@ def _gated(how: str, variant: DemoVariant = DemoVariant.CORRECT) -> App:
             await _status(send, 400, b'{"error": {"message": "extension required"}}')
         elif how == "empty":
             await _empty_stream(send)
+        elif how == "garbage":
+            await _status(send, 200, b"not json")
         else:
             await inner(scope, _replay(body.replace(b'"text": "/', b'"text": "'), receive), send)
 
     return app
 
 
-def test_an_empty_answer_without_the_header_is_a_refusal() -> None:
+def test_an_empty_answer_without_the_header_fails_as_no_answer() -> None:
     checks = _header_check(run(app=_gated("empty")))
-    assert [c.detail for c in checks] == ["refused: "] * 2
+    assert [c.detail for c in checks] == ["no answer: the agent sent nothing"] * 2
     assert [c.mode for c in checks] == ["stream"] * 2
+
+
+def test_an_answer_that_is_not_one_without_the_header_is_no_refusal() -> None:
+    checks = _header_check(run(app=_gated("garbage")))
+    assert {c.status for c in checks} == {"fail"}
+    assert all(c.detail.startswith("no answer: ") for c in checks), checks
 
 
 def _header_check(report: ConformReport) -> list[Any]:
