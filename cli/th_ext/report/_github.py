@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from th_ext.problems import Problem, clean, cut
+from th_ext.problems import Problem, clean, counted, cut
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport
@@ -126,7 +126,7 @@ def conform_github(report: ConformReport) -> str:
     lines.append(
         f"th-ext conform {clean(report.agent.card_url)}: {verdict} ({counts['pass']} passed, "
         f"{counts['fail']} failed, {counts['warn']} warnings, {counts['skip']} skipped"
-        + (f", {core_warnings} core A2A warnings" if core_warnings else "")
+        + (f", {counted(core_warnings, 'core A2A warning')}" if core_warnings else "")
         + ")"
     )
     return "\n".join(lines) + "\n"

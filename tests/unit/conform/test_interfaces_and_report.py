@@ -138,7 +138,7 @@ def test_the_github_summary_counts_the_core_warnings_as_the_text_does() -> None:
     assert (
         render(warned, "github")
         .splitlines()[-1]
-        .endswith("failed (0 passed, 1 failed, 0 warnings, 0 skipped, 1 core A2A warnings)")
+        .endswith("failed (0 passed, 1 failed, 0 warnings, 0 skipped, 1 core A2A warning)")
     )
     assert (
         render(warned, "text")
