@@ -195,6 +195,7 @@ CODE_CATEGORIES: dict[str, str] = {
     "dispatch": "protocol",
     "canonical-form": "signature",
     "keys": "signature",
+    "unsignable-card": "signature",
     # th-ext's own parts (its catalog, schemas, site): never the agent's doing
     "catalog": "other",
     "schema": "other",

@@ -32,7 +32,7 @@ def test_a_failing_requirement_is_one_error_annotation_with_its_checks(tmp_path:
     errors = [line for line in lines if line.startswith("::error")]
     assert len(errors) == 1
     assert errors[0].startswith("::error title=CMD-9::MUST: ")
-    assert "%0AJSONRPC stream /model, new task: role 'ROLE_USER' (got: task SUBMITTED" in errors[0]
+    assert "%0AJSONRPC stream, /model, new task: role 'ROLE_USER' (got: task SUBMITTED" in errors[0]
     assert lines[-1].startswith(f"th-ext conform {server.base_url}/.well-known/agent-card.json: ")
     assert ": failed (" in lines[-1]
     suite = ET.parse(junit).getroot()

@@ -42,7 +42,7 @@ def test_text_lists_the_core_rule_apart_and_counts_it(agent: str) -> None:
     caching = next(i for i, line in enumerate(lines) if "A2A-8.6" in line)
     assert lines[caching].startswith("warn  A2A-8.6   SHOULD The card's HTTP response says")
     assert lines[caching + 1].strip() == (
-        "card card, the card response: card-cache-control-missing: the card response has no "
+        "the card response: card-cache-control-missing: the card response has no "
         "Cache-Control header: a "
         "client cannot tell how long it may keep the card"
     )

@@ -33,8 +33,7 @@ def test_a_broken_agent_fails_with_the_requirement_in_the_message() -> None:
     assert raised.value.report.failed() == ["CMD-9"]
     lines = str(raised.value).splitlines()
     assert lines[0] == (
-        f"agent {BASE}/.well-known/agent-card.json does not conform: "
-        "1 requirement(s) failed, 0 warned"
+        f"agent {BASE}/.well-known/agent-card.json does not conform: 1 requirement failed, 0 warned"
     )
     assert lines[1].startswith("  fail CMD-9 (MUST): ")
     assert "role 'ROLE_USER'" in lines[2]
