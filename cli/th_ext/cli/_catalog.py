@@ -16,9 +16,9 @@ from th_ext.cli._terminal import ExitCode, fail, write
 from th_ext.report import to_json
 from th_ext.validate import (
     CARD_SCHEMA_KEY,
-    CARD_SCHEMA_URL,
+    CARD_SCHEMA_NAME,
     card_rules_sha256,
-    card_schema_bytes,
+    published_schema_bytes,
 )
 
 __all__ = ["extensions_command", "lock_app", "schema_command"]
@@ -72,8 +72,9 @@ def schema_command(
     extension: Annotated[
         str,
         typer.Argument(
-            help="The extension as <name>/<version> (commands/v1) or its URI; agent-card for "
-            "the A2A 1.0 agent card's schema, which binds every extension's params.",
+            help="The extension as <name>/<version> (commands/v1), its URI or its schema's $id; "
+            "agent-card (or its $id) for the A2A 1.0 agent card's schema, which binds every "
+            "extension's params.",
             metavar="EXTENSION",
             autocompletion=complete_extension,
         ),
@@ -81,10 +82,7 @@ def schema_command(
     extensions_dir: ExtensionsDirOption = None,
 ) -> None:
     """Print an extension's schema.json, or the agent card's, byte for byte as it is published."""
-    if extension in ("agent-card", CARD_SCHEMA_KEY, CARD_SCHEMA_URL):
-        data = card_schema_bytes(extensions_dir)
-    else:
-        data = schema_bytes(find(extension, extensions_dir))
+    data = published_schema_bytes(extension, extensions_dir)
     sys.stdout.flush()
     sys.stdout.buffer.write(data)  # the published bytes, unchanged: no sanitiser
     sys.stdout.buffer.flush()
@@ -129,7 +127,7 @@ def lock_add(
     # CLI's, best of 5): only the lock commands load it.
     from th_ext.publish import LOCK_FILE_NAME, add_to_lock, lock_card_schema
 
-    if extension in ("agent-card", CARD_SCHEMA_KEY):
+    if extension in (CARD_SCHEMA_NAME, CARD_SCHEMA_KEY):
         added = lock_card_schema(extensions_dir / LOCK_FILE_NAME)
         state = "locked" if added else "already locked"
         write(f"{CARD_SCHEMA_KEY}: {state} (the card rules' sha256 {card_rules_sha256()})")

@@ -7,10 +7,12 @@ from th_ext.problems import LAYERS, Layer, Problem, Severity, clean
 from th_ext.validate._card import BEYOND_SCHEMA
 from th_ext.validate._card_schema import (
     CARD_SCHEMA_KEY,
+    CARD_SCHEMA_NAME,
     CARD_SCHEMA_URL,
     card_rules_sha256,
     card_schema,
     card_schema_bytes,
+    published_schema_bytes,
 )
 from th_ext.validate._document import (
     MAX_DEPTH,
@@ -33,6 +35,7 @@ from th_ext.validate._validator import (
 __all__ = [
     "BEYOND_SCHEMA",
     "CARD_SCHEMA_KEY",
+    "CARD_SCHEMA_NAME",
     "CARD_SCHEMA_URL",
     "FORMAT_VERSION",
     "LAYERS",
@@ -54,6 +57,7 @@ __all__ = [
     "parse_card",
     "parse_document",
     "pointer",
+    "published_schema_bytes",
     "read_schema_override",
     "report_for_source_error",
     "validate_bytes",

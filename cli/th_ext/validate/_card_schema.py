@@ -10,23 +10,29 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from th_ext.catalog._reader import discover
-from th_ext.catalog._records import canonical_schema_text
+from th_ext._exceptions import CatalogError
+from th_ext.catalog._reader import discover, schema_bytes
+from th_ext.catalog._records import ExtensionVersion, canonical_schema_text
+from th_ext.problems import closest_name
 from th_ext.validate._a2a_model import MESSAGES, ROOT, Field
 
 __all__ = [
     "BINDINGS_DEF",
     "CARD_SCHEMA_KEY",
+    "CARD_SCHEMA_NAME",
     "CARD_SCHEMA_URL",
     "URL_PATTERN",
     "binding",
     "card_rules_sha256",
     "card_schema",
     "card_schema_bytes",
+    "published_schema_bytes",
 ]
 
 CARD_SCHEMA_KEY = "agent-card/v1"
 """How the lock and ``th-ext schema`` name the card schema."""
+CARD_SCHEMA_NAME = "agent-card"
+"""The card schema's short name for ``th-ext schema``."""
 CARD_SCHEMA_URL = (
     "https://madarauchiha-314.github.io/tiny-harness/a2a/ext/agent-card/v1/schema.json"
 )
@@ -152,8 +158,44 @@ def binding(uri: str, schema_url: str) -> tuple[str, str]:
 def card_schema_bytes(extensions_dir: Path | None = None) -> bytes:
     """The published card schema: every extension version of the catalog (the bundled one by
     default) bound, in catalog order."""
-    schema = card_schema(binding(v.uri, v.schema_url) for v in discover(extensions_dir))
+    return _card_schema_bytes(discover(extensions_dir))
+
+
+def _card_schema_bytes(versions: Iterable[ExtensionVersion]) -> bytes:
+    schema = card_schema(binding(v.uri, v.schema_url) for v in versions)
     return canonical_schema_text(schema).encode("utf-8")
+
+
+def published_schema_bytes(name: str, extensions_dir: Path | None = None) -> bytes:
+    """The bytes of the published schema ``name`` stands for, from the catalog (the bundled one
+    by default).
+
+    The card schema is ``agent-card``, ``agent-card/v1`` or its ``$id``; an extension version's
+    schema is ``<name>/<version>``, the version's URI (with or without a final ``/``) or the
+    schema's ``$id``. A URL must be one of those exactly. ``CatalogError`` for any other name,
+    saying the closest one, or which names there are.
+    """
+    versions = discover(extensions_dir)
+    if name in (CARD_SCHEMA_NAME, CARD_SCHEMA_KEY, CARD_SCHEMA_URL):
+        return _card_schema_bytes(versions)
+    for version in versions:
+        if name in (version.key, version.uri, version.uri + "/", version.schema_url):
+            return schema_bytes(version)
+    raise CatalogError(_unknown_schema(name, versions))
+
+
+def _unknown_schema(name: str, versions: list[ExtensionVersion]) -> str:
+    """One line for a name ``published_schema_bytes`` does not know: the closest name (a URL's
+    closest URL), and the names there are."""
+    known = ", ".join([CARD_SCHEMA_NAME, *(v.key for v in versions)])
+    if "://" in name:
+        urls = [CARD_SCHEMA_URL, *(url for v in versions for url in (v.uri, v.schema_url))]
+        meant = closest_name(name, urls)
+        known += ", or a schema's exact $id, or an extension's exact URI"
+    else:
+        meant = closest_name(name, [CARD_SCHEMA_NAME, CARD_SCHEMA_KEY, *(v.key for v in versions)])
+    suggestion = f"; did you mean {meant!r}?" if meant is not None else ""
+    return f"no schema {name!r}{suggestion} (known: {known})"
 
 
 def card_rules_sha256() -> str:

@@ -32,8 +32,8 @@ def test_schema_suggests_the_key_meant(
     code, out, err = _run(capsys, "schema", typed)
     assert (code, out) == (2, "")
     assert err == (
-        f"th-ext: error: no extension {typed!r}; did you mean {meant!r}? "
-        "(known: commands/v1, commands/v2)\n"
+        f"th-ext: error: no schema {typed!r}; did you mean {meant!r}? "
+        "(known: agent-card, commands/v1, commands/v2)\n"
     )
 
 
@@ -47,5 +47,7 @@ def test_a_mistyped_uri_suggests_the_uri() -> None:
 def test_nothing_close_suggests_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = _run(capsys, "schema", "weather/v1")
     assert code == 2
-    assert err == "th-ext: error: no extension 'weather/v1' (known: commands/v1, commands/v2)\n"
+    assert err == (
+        "th-ext: error: no schema 'weather/v1' (known: agent-card, commands/v1, commands/v2)\n"
+    )
     assert "did you mean" not in err
