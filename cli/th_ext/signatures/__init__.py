@@ -11,6 +11,7 @@ from th_ext.signatures._canonical import (
 )
 from th_ext.signatures._jws import (
     ALGORITHMS,
+    MAX_JKU,
     MAX_KEYS,
     MAX_KID,
     MAX_SIGNATURES,
@@ -42,6 +43,7 @@ from th_ext.validate import first_difference
 __all__ = [
     "ALGORITHMS",
     "MAX_DEPTH",
+    "MAX_JKU",
     "MAX_KEYS",
     "MAX_KID",
     "MAX_SIGNATURES",

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALGORITHMS",
+    "MAX_JKU",
     "MAX_KEYS",
     "MAX_KID",
     "MAX_SIGNATURES",
@@ -72,6 +73,9 @@ MAX_SHOWN = 5
 """Empty values named in a message before "and N more"."""
 MAX_KID = 256
 """The longest ``kid`` ``sign_card`` and a JWKS made by th-ext accept, in characters."""
+MAX_JKU = 2_048
+"""The longest ``jku`` ``sign_card`` accepts, in characters: the common limit of a URL, far
+under what a protected header may hold (``MAX_HEADER_BYTES``) with the longest ``kid``."""
 MAX_CANDIDATES = 8
 """Keys tried for one signature (keys that share its ``kid``); the others are not tried."""
 
@@ -567,7 +571,13 @@ def sign_card(
     header: dict[str, str] = {"alg": alg, "typ": "JOSE", "kid": kid}
     if jku is not None:
         header["jku"] = jku
-    protected = _b64encode(json.dumps(header, separators=(",", ":")).encode())
+    header_bytes = json.dumps(header, separators=(",", ":")).encode()
+    if len(header_bytes) > MAX_HEADER_BYTES:  # a kid and jku of characters JSON escapes
+        raise KeysError(
+            f"--kid and --jku make a protected header of {len(header_bytes):,} bytes, more than "
+            f"the {MAX_HEADER_BYTES:,} validate accepts: give a shorter kid or jku"
+        )
+    protected = _b64encode(header_bytes)
     payload = canonical_bytes(canonical_form(card))
     signature = algorithm.sign(f"{protected}.{_b64encode(payload)}".encode("ascii"), private)
     entry = json.dumps({"protected": protected, "signature": _b64encode(signature)})
@@ -597,10 +607,15 @@ def check_kid(kid: str) -> str:
 
 
 def check_jku(jku: str) -> str:
-    """``jku`` when it is an absolute http(s) URL with a host, with no space or control
-    character; ``KeysError`` otherwise."""
+    """``jku`` when it is an absolute http(s) URL with a host, at most ``MAX_JKU`` characters,
+    with no space or control character; ``KeysError`` otherwise."""
     if not jku:
         raise KeysError("--jku is empty: give the http(s) URL where the JWKS is served")
+    if len(jku) > MAX_JKU:
+        raise KeysError(
+            f"--jku is {len(jku):,} characters long, more than {MAX_JKU:,}: give a shorter URL "
+            "where the JWKS is served"
+        )
     scheme = jku.split(":", 1)[0].lower() if ":" in jku else ""
     for char in jku if scheme in ("http", "https") else ():
         if char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):

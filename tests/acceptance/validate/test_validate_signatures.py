@@ -24,7 +24,7 @@ from tests.acceptance.validate.conftest import (
     serve_routes,
 )
 from tests.support.signing import SigningKey, make_key, sdk_verifies
-from th_ext.signatures import MAX_KEYS
+from th_ext.signatures import MAX_JKU, MAX_KEYS
 
 
 @pytest.fixture(scope="module")
@@ -342,6 +342,32 @@ def test_sign_refuses_a_jku_that_is_not_an_http_url_in_one_line(
     assert code == 2
     assert stdout == b""
     assert stderr.startswith("th-ext: error: --jku ") and stderr.count("\n") == 1
+
+
+def test_sign_refuses_a_jku_over_the_limit_and_writes_nothing(
+    tmp_path: Path, key: SigningKey
+) -> None:
+    (tmp_path / "key.pem").write_bytes(key.pem)
+    (tmp_path / "card.json").write_bytes(b"{}")
+    out = tmp_path / "signed.json"
+    jku = "https://a.example/" + "j" * (MAX_JKU + 1 - len("https://a.example/"))
+    args = ["--key", str(tmp_path / "key.pem"), "--kid", "k", "--jku", jku, "-o", str(out)]
+    code, stdout, stderr = run_sign(str(tmp_path / "card.json"), *args)
+    assert (code, stdout) == (2, b"")
+    assert stderr == (
+        f"th-ext: error: --jku is {MAX_JKU + 1:,} characters long, more than {MAX_JKU:,}: "
+        "give a shorter URL where the JWKS is served\n"
+    )
+    assert not out.exists()
+
+
+def test_a_card_signed_with_a_jku_at_the_limit_verifies(tmp_path: Path, key: SigningKey) -> None:
+    jku = "https://a.example/" + "j" * (MAX_JKU - len("https://a.example/"))
+    signed = signed_file(tmp_path, key, jku=jku)
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps(key.jwks()), encoding="utf-8")
+    run = run_validate(str(signed), "--keys", str(jwks), "--format", "json")
+    assert run.code == 0, run.report["problems"]
 
 
 def test_every_jku_of_a_card_shares_one_timeout(tmp_path: Path, card_server: CardServer) -> None:

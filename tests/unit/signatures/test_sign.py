@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.signing import make_key
 from tests.unit.signatures.conftest import EXAMPLE, key
-from th_ext.signatures import KeysError, UnsignableCardError, sign_card
+from th_ext.signatures import MAX_JKU, KeysError, UnsignableCardError, sign_card
 
 
 def header_of(data: bytes, index: int = -1) -> dict[str, str]:
@@ -87,6 +87,29 @@ def test_an_ambiguous_card_is_refused(text: bytes, words: str) -> None:
 def test_a_jku_that_is_not_an_http_url_with_a_host_is_refused(jku: str, words: str) -> None:
     with pytest.raises(KeysError, match=re.escape(words)):
         sign_card(b"{}", key().pem, kid="key-1", jku=jku)
+
+
+def jku_of_length(length: int, filler: str = "j") -> str:
+    base = "https://a.example/"
+    return base + filler * (length - len(base))
+
+
+def test_a_jku_at_the_limit_goes_in_the_header() -> None:
+    jku = jku_of_length(MAX_JKU)
+    out = sign_card(b"{}", key().pem, kid="key-1", jku=jku).data
+    assert header_of(out)["jku"] == jku
+
+
+def test_a_jku_over_the_limit_is_refused() -> None:
+    with pytest.raises(KeysError, match=f"^--jku is 2,049 characters long, more than {MAX_JKU:,}"):
+        sign_card(b"{}", key().pem, kid="key-1", jku=jku_of_length(MAX_JKU + 1))
+
+
+def test_a_header_too_large_for_validate_is_refused() -> None:
+    """Each é of the jku is six bytes in the header's JSON (\\u00e9): under MAX_JKU
+    characters, over the 8 KB validate reads."""
+    with pytest.raises(KeysError, match=r"^--kid and --jku make a protected header of 12,"):
+        sign_card(b"{}", key().pem, kid="key-1", jku=jku_of_length(MAX_JKU, "\u00e9"))
 
 
 def test_the_protected_header_is_the_specifications() -> None:
