@@ -6,14 +6,14 @@ from __future__ import annotations
 from array import array
 from hashlib import blake2b
 
-from th_ext.net import redact_url
+from th_ext.net import redact
 
 __all__ = ["SeenSources", "shown"]
 
 
 def shown(source: str) -> str:
     """``source`` as reports name it: URL credentials redacted."""
-    return redact_url(source) if "@" in source else source
+    return redact(source) if "@" in source else source
 
 
 class SeenSources:

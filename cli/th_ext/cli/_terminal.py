@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO
 
 import typer
 
-from th_ext.net import redact_url
+from th_ext.net import redact
 from th_ext.problems import escape_unsafe, os_reason
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class ExitCode(IntEnum):
 
 def shown_source(source: str) -> str:
     """``source`` (a path or a URL) as it may be printed: without URL credentials."""
-    return redact_url(source) if "@" in source else source
+    return redact(source) if "@" in source else source
 
 
 def use_color(stream: TextIO) -> bool:

@@ -44,7 +44,7 @@ from th_ext.conform._runner import (
 )
 from th_ext.conform._scenarios import command_text, edge_scenarios, scenarios
 from th_ext.conform._wire import BINDINGS, Wire
-from th_ext.net import HarRecorder, HeaderScope, client_options, redact_url, shown_url
+from th_ext.net import HarRecorder, HeaderScope, client_options, redact, shown_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.net._fetch import Retry
 from th_ext.problems import Selection
@@ -370,7 +370,7 @@ def unreachable_result(unreachable: dict[Wire, str], mode: str) -> RequirementRe
             "the first message",
             mode,
             f"{shown_url(wire.url)} cannot be reached: {reason}",
-            redact_url(wire.url),
+            redact(wire.url),
         )
         for wire, reason in unreachable.items()
     ]
@@ -547,7 +547,7 @@ def select_interfaces(
         if not isinstance(entry, dict):
             continue
         binding, url = str(entry.get("protocolBinding")), entry.get("url")
-        shown = redact_url(str(url))  # user:password@ is shown as ***@ in every note and report
+        shown = redact(str(url))  # user:password@ is shown as ***@ in every note and report
         if (binding, shown) in seen:
             continue
         seen.add((binding, shown))
@@ -594,7 +594,7 @@ def interface_info(
     entry: InterfaceInfo, wires: list[Wire], unreachable: dict[Wire, str]
 ) -> InterfaceInfo:
     shown = (entry.binding, entry.url)  # the report's URLs are redacted
-    wire = next((w for w in wires if (w.binding, redact_url(w.url)) == shown), None)
+    wire = next((w for w in wires if (w.binding, redact(w.url)) == shown), None)
     if wire is not None and wire in unreachable:
         return InterfaceInfo(entry.binding, entry.url, "unreachable", unreachable[wire])
     return entry

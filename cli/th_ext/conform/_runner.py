@@ -26,7 +26,7 @@ from th_ext.conform._family import FAMILY_KEYS, FamilyPayload, payloads_of
 from th_ext.conform._scenarios import Scenario, command_text, user_message
 from th_ext.conform._wire import JsonRpcWire, RestWire, Wire
 from th_ext.dispatch._verdict import task_id_of
-from th_ext.net import redact_url
+from th_ext.net import redact
 from th_ext.net._exchange import FINAL_STATES
 from th_ext.problems._text import clean, quoted
 
@@ -197,7 +197,7 @@ async def run_header_check(
 
 def _at(wire: Wire, found: Check, seen: str = "") -> Check:
     """``found`` with the interface it ran over, and for a failure what the agent sent."""
-    shown = redact_url(wire.url)
+    shown = redact(wire.url)
     return replace(found, interface=shown, excerpt=seen if found.status == "fail" else "")
 
 
@@ -267,7 +267,7 @@ async def gather_groups(
 
 
 def _where(wire: Wire) -> str:
-    return f"{wire.binding} {redact_url(wire.url)}"
+    return f"{wire.binding} {redact(wire.url)}"
 
 
 MAX_EXCERPT = 300

@@ -13,7 +13,7 @@ from th_ext._exceptions import DispatchError, MessageError, os_reason
 from th_ext.commands._card import CardCommands, read_card_commands
 from th_ext.commands._dispatch_rule import decide
 from th_ext.commands._entry import EXTENSION_URI as COMMANDS_V1_URI
-from th_ext.net import redact_url
+from th_ext.net import redact
 from th_ext.sources._source import read_bounded
 
 __all__ = [
@@ -78,7 +78,7 @@ class DispatchPlan:
             "request": None
             if request is None
             else {
-                "url": redact_url(request.url),
+                "url": redact(request.url),
                 "method": request.method,
                 "headers": dict(request.headers),
                 "body": request.body,

@@ -21,7 +21,6 @@ from th_ext.net._scope import (
     Origin,
     origin_of,
     redact,
-    redact_url,
     shown_url,
     url_problem,
 )
@@ -30,6 +29,9 @@ if TYPE_CHECKING:
     import ssl
 
     import httpx
+
+redact_url = redact
+"""The former name of ``redact``, kept for the callers of ``th_ext.net``."""
 
 __all__ = [
     "HAR_MAX_HEADERS",

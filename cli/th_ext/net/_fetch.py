@@ -38,7 +38,7 @@ from th_ext.net._exchange import (
     shorten,
 )
 from th_ext.net._har import HarEntry, HarRecorder
-from th_ext.net._scope import HeaderScope, origin_of, redact, redact_url, shown_url, url_problem
+from th_ext.net._scope import HeaderScope, origin_of, redact, shown_url, url_problem
 
 __all__ = [
     "BACKOFF_SECONDS",
@@ -147,7 +147,7 @@ async def fetch_async(
             if not left or wait >= deadline.remaining():
                 break
             if retried is not None:
-                retried.append(Retry(redact_url(target), str(failure.error), wait))
+                retried.append(Retry(redact(target), str(failure.error), wait))
             await asyncio.sleep(wait)
         tried = attempt  # the retries made before this last failure
         notes = []
@@ -173,7 +173,7 @@ async def fetch_async(
                         rest = str(exc).removeprefix(shown_url(current))
                         raise _reworded(exc, f"{_chain(url, current, seen)}, which{rest}") from None
                     hops = "" if len(seen) == 2 else f" {len(seen) - 1} times, last"
-                    raise _reworded(exc, f"{redact_url(url)} redirects{hops} to {exc}") from None
+                    raise _reworded(exc, f"{redact(url)} redirects{hops} to {exc}") from None
                 if result is not None:
                     status, content_type, body, headers = result
                     return FetchResult(
@@ -250,7 +250,7 @@ def _follow(  # noqa: PLR0917 (one private step of fetch_async)
         )
     if len(seen) > max_redirects:
         raise RedirectError(
-            f"{redact_url(first)}: more than {max_redirects} redirects (last to {to})",
+            f"{redact(first)}: more than {max_redirects} redirects (last to {to})",
             code="too-many-redirects",
         )
     seen.append(target)

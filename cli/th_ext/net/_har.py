@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from th_ext._exceptions import ThExtError, os_reason
 from th_ext._version import __version__
-from th_ext.net._scope import redact, redact_url
+from th_ext.net._scope import redact
 
 if TYPE_CHECKING:
     import httpx
@@ -104,7 +104,7 @@ class HarEntry:
         ended = self.ended_at if self.ended_at is not None else time.perf_counter()
         head = self.head_at if self.head_at is not None else ended
         wait, receive = _ms(head - self.clock), _ms(ended - head)
-        url = redact_url(self.url)
+        url = redact(self.url)
         entry: dict[str, Any] = {
             "startedDateTime": self.started.isoformat(timespec="milliseconds"),
             "time": wait + receive,
@@ -125,7 +125,7 @@ class HarEntry:
                 "cookies": [],
                 "headers": _headers(self.response_headers, secret),
                 "content": self._content(),
-                "redirectURL": redact_url(_cut(self._header("location"))),
+                "redirectURL": redact(_cut(self._header("location"))),
                 "headersSize": -1,
                 "bodySize": self.received if self.status else -1,
             },

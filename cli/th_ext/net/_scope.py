@@ -15,7 +15,6 @@ __all__ = [
     "Origin",
     "origin_of",
     "redact",
-    "redact_url",
     "shown_url",
     "url_problem",
 ]
@@ -78,11 +77,6 @@ def url_problem(url: str) -> str:
 def shown_url(url: str, limit: int = 120) -> str:
     """``url`` as a message shows it: credentials redacted, at most ``limit`` characters."""
     return cut(redact(url), limit)
-
-
-def redact_url(url: str) -> str:
-    """``url`` with any ``user:password@`` replaced by ``***@``; other text is unchanged."""
-    return redact(url)
 
 
 def redact(text: str) -> str:

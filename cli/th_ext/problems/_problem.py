@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from th_ext._exceptions import ThExtError, UnknownCodeError
-from th_ext.net import redact_url
+from th_ext.net import redact
 from th_ext.problems._text import closest_name
 
 __all__ = [
@@ -477,7 +477,7 @@ def error_record(exc: ThExtError, command: str | None, source: object = None) ->
     source URL redacted; the line ``jsonl`` writes for it."""
     shown = None
     if isinstance(source, str):
-        shown = redact_url(source) if "@" in source else source
+        shown = redact(source) if "@" in source else source
     return {
         "command": command,
         "source": shown,

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from th_ext.net import redact_url
+from th_ext.net import redact
 from th_ext.problems import LAYERS, Problem, clean, cut
 
 if TYPE_CHECKING:
@@ -422,7 +422,7 @@ def render_plan(
     if plan.request is None:
         lines.append("request    none: the card offers no JSON-RPC interface")
     else:
-        lines.append(f"request    {plan.request.method} {clean(redact_url(plan.request.url))}")
+        lines.append(f"request    {plan.request.method} {clean(redact(plan.request.url))}")
         lines.extend(f"  {name}: {value}" for name, value in plan.request.headers.items())
         if extra_headers:
             lines.append(f"  (and {extra_headers} header(s) from --header, not shown)")
@@ -444,7 +444,7 @@ def render_plan(
 
 def render_live(report: LiveReport, plan: DispatchPlan, *, color: bool = False) -> str:
     """The live check, one line per check, for people."""
-    url = clean(redact_url(plan.request.url)) if plan.request is not None else "?"
+    url = clean(redact(plan.request.url)) if plan.request is not None else "?"
     task = f" (task {clean(report.task_id)})" if report.task_id else ""
     lines = [f"live check against {url}{task}"]
     width = max(len(check.name) for check in report.checks) if report.checks else 0

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from th_ext._deadline import Deadline
 from th_ext._exceptions import SourceError, ThExtError, cut
-from th_ext.net import HeaderScope, origin_of, redact_url, shown_url, url_problem
+from th_ext.net import HeaderScope, origin_of, redact, shown_url, url_problem
 from th_ext.problems._problem import Problem
 from th_ext.signatures._canonical import (
     CanonicalFormError,
@@ -199,7 +199,7 @@ def read_keys(source: str, limits: SourceLimits | None = None) -> KeySet:
         raw = read_source(source, limits, well_known=False, scope=HeaderScope())
     except SourceError as exc:
         raise KeysError(f"--keys {exc}") from None
-    return parse_jwks(raw.data, redact_url(source))
+    return parse_jwks(raw.data, redact(source))
 
 
 def check_signatures(card: dict[str, Any], options: SignatureOptions) -> list[Problem]:

@@ -18,7 +18,7 @@ from th_ext._exceptions import (
     os_reason,
 )
 from th_ext._version import __version__
-from th_ext.net import HeaderScope, redact_url
+from th_ext.net import HeaderScope, redact
 from th_ext.problems import Problem
 from th_ext.sources._caching import caching_problems, source_warning
 
@@ -265,7 +265,7 @@ def read_source(
     scheme = _SCHEME.match(source)
     if scheme:
         raise SourceArgumentError(
-            f"{redact_url(source)}: unsupported URL scheme {scheme.group(1)!r} "
+            f"{redact(source)}: unsupported URL scheme {scheme.group(1)!r} "
             "(use http, https or a path)"
         )
     return SourceBytes(source, source, _read_file(source, limits.max_bytes))
@@ -323,7 +323,7 @@ async def read_url_async(
 
     check_url(source)
     url, fallback = well_known_urls(source) if well_known else (source, None)
-    shown = redact_url(source)
+    shown = redact(source)
     withheld_before = len(scope.withheld)
 
     async def fetch_target(target: str) -> SourceBytes:
@@ -353,7 +353,7 @@ async def read_url_async(
             notices += tuple(caching_problems(result.headers))
         return SourceBytes(
             shown,
-            redact_url(result.url),
+            redact(result.url),
             result.body,
             result.content_type,
             notices,
@@ -378,7 +378,7 @@ async def read_url_async(
 
     notice = source_warning(
         "deprecated-well-known-path",
-        f"{redact_url(url)} answered 404; the card was read from the pre-0.3 path {found.location}",
+        f"{redact(url)} answered 404; the card was read from the pre-0.3 path {found.location}",
         f"serve the card at {WELL_KNOWN_CARD} (A2A 0.3 and later)",
     )
     return replace(found, notices=(notice, *found.notices))

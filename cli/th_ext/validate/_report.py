@@ -38,10 +38,10 @@ class Report:
     def __post_init__(self) -> None:
         # Where the card came from is reported in every format: never with URL credentials.
         if "@" in self.source or "@" in self.location:
-            from th_ext.net import redact_url
+            from th_ext.net import redact
 
-            self.source = redact_url(self.source)
-            self.location = redact_url(self.location)
+            self.source = redact(self.source)
+            self.location = redact(self.location)
 
     @property
     def errors(self) -> list[Problem]:

@@ -13,7 +13,7 @@ from th_ext._exceptions import SchemaError, SourceError
 from th_ext.catalog._family import FamilySchema
 from th_ext.catalog._reader import discover, schema_document
 from th_ext.catalog._records import ExtensionVersion
-from th_ext.net import redact, redact_url
+from th_ext.net import redact
 from th_ext.problems._problem import Problem, Selection
 from th_ext.validate._card import card_validator, check_card, extension_entries
 from th_ext.validate._document import decode_document, fatal_problem, parse_text
@@ -272,7 +272,7 @@ def summarize_card(card: dict[str, Any]) -> dict[str, Any]:
         "version": string_at("version"),
         "interfaces": [
             {
-                k: redact_url(i[k]) if "@" in i[k] else i[k]
+                k: redact(i[k]) if "@" in i[k] else i[k]
                 for k in _INTERFACE_SUMMARY
                 if isinstance(i.get(k), str)
             }

@@ -107,6 +107,10 @@ def test_redaction(text: str, shown: str) -> None:
     assert redact_url(text) == shown
 
 
+def test_redact_url_is_redact_under_its_former_name() -> None:
+    assert redact_url is redact
+
+
 def test_a_bad_header_origin_is_shown_without_credentials(th_ext: Callable[..., Result]) -> None:
     result = th_ext("commands", str(EXAMPLE_CARD), "--header-origin", f"ftp://u:{PASSWORD}@host/")
     assert result.exit_code == 2
