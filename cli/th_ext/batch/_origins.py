@@ -17,6 +17,7 @@ from th_ext._exceptions import (
     ThExtError,
 )
 from th_ext.net import origin_of, redact
+from th_ext.problems import counted
 
 __all__ = ["OriginGate", "OriginLimiter"]
 
@@ -147,7 +148,8 @@ class OriginGate:
         if failures is None or not self.give_up or failures.count < self.give_up:
             return None
         return OriginFailedError(
-            f"{redact(source)}: not checked: {_key(source)} failed {failures.count} times in "
+            f"{redact(source)}: not checked: {_key(source)} failed "
+            f"{counted(failures.count, 'time')} in "
             f"a row in this run; the first: {failures.first}"
         )
 

@@ -17,7 +17,7 @@ from th_ext.checks._observe import (
     stream_order_check,
     task_of,
 )
-from th_ext.problems._text import quoted
+from th_ext.problems import counted, quoted
 
 _TERMINAL = frozenset(
     {"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"}
@@ -279,7 +279,9 @@ def _no_other_update(obs: Observation, reply: dict[str, Any]) -> Check:
     ]
     if others:
         states = ", ".join(str(state(u)) for u in others)
-        return check(obs, "CMD-14", False, f"{len(others)} other status update(s): {states}")
+        return check(
+            obs, "CMD-14", False, f"{counted(len(others), 'other status update')}: {states}"
+        )
     index = next(
         (
             i
@@ -315,7 +317,10 @@ def _model_not_invoked(obs: Observation, reply: dict[str, Any], message: dict[st
         return check(obs, "CMD-1", False, f"the answer holds {', '.join(extra)} beside the reply")
     if later:
         return check(
-            obs, "CMD-1", False, f"{len(later)} message(s) followed the reply: the model answered"
+            obs,
+            "CMD-1",
+            False,
+            f"{counted(len(later), 'message')} followed the reply: the model answered",
         )
     before_artifacts = artifacts(obs.before) if obs.before is not None else 0
     if obs.after is not None:

@@ -56,6 +56,7 @@ from th_ext.cli._options import (
 from th_ext.cli._terminal import StepProgress, fail, use_color, write
 from th_ext.cli._validate import signature_options
 from th_ext.net import har_recording
+from th_ext.problems import counted
 
 __all__ = ["conform_command"]
 
@@ -309,5 +310,5 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             progress=not steps,
         )
     if recorder is not None:
-        write(f"wrote {har}: {len(recorder.entries)} HTTP exchanges (HAR 1.2)", err=True)
+        write(f"wrote {har}: {counted(len(recorder.entries), 'HTTP exchange')} (HAR 1.2)", err=True)
     raise typer.Exit(final_exit_code(code, exit_zero))

@@ -24,6 +24,7 @@ from th_ext.cli._options import (
 )
 from th_ext.cli._terminal import ExitCode, fail, use_color, write
 from th_ext.net import har_recording
+from th_ext.problems import counted
 from th_ext.report import Dispatched, RenderOptions, stream
 from th_ext.sources import header_scope
 from th_ext.validate import load_card
@@ -112,6 +113,6 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
         scope.headers_for(plan.request.url)  # a dry run names the origin it would skip
     note_withheld(scope.notices())
     if recorder is not None:
-        write(f"wrote {har}: {len(recorder.entries)} HTTP exchanges (HAR 1.2)", err=True)
+        write(f"wrote {har}: {counted(len(recorder.entries), 'HTTP exchange')} (HAR 1.2)", err=True)
     if report is not None and not report.passed:
         raise typer.Exit(int(ExitCode.PROBLEMS))

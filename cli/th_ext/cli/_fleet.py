@@ -36,7 +36,7 @@ from th_ext.cli._terminal import (
     use_color,
     write,
 )
-from th_ext.problems import escape_unsafe, os_reason
+from th_ext.problems import counted, escape_unsafe, os_reason
 from th_ext.report import (
     RenderOptions,
     render,
@@ -405,13 +405,13 @@ class _Run:
                 summary_text(self.summary, *self.tally, interrupted=interrupted, conform=conform)
             )
         elif interrupted:
-            error_line(f"interrupted; {self.summary.checked} sources checked")
+            error_line(f"interrupted; {counted(self.summary.checked, 'source')} checked")
         if self.summary.checked or interrupted:
             return max(self.summary.exit_code, self.state.worst)
         if self.state.lines:
             write(
                 f"th-ext: nothing left to check: {self.fleet.resume} holds every listed source "
-                f"({self.state.lines} line{'s' * (self.state.lines != 1)}; exit code "
+                f"({counted(self.state.lines, 'line')}; exit code "
                 f"{self.state.worst})",
                 err=True,
             )

@@ -12,6 +12,7 @@ import typer
 
 from th_ext import PublishError, SiteBuildError, ThExtError
 from th_ext.cli._boundary import run_app, run_guarded
+from th_ext.problems import counted
 from th_ext.publish import ProjectSettings, build_subtree, build_zensical, generate, load_config
 
 __all__ = ["app", "main"]
@@ -72,7 +73,7 @@ def generate_command(
             index_dir=settings.index_dir,
             check_published=settings.check_published,
         )
-        return f"wrote {len(plan.files)} files under {out}"
+        return f"wrote {counted(len(plan.files), 'file')} under {out}"
 
     _report("generate", generate_site)
 
@@ -116,11 +117,11 @@ def subtree_command(
         result = build_subtree(config, dest, work_dir, host_schemas)
         stale = f", removed {len(result.removed)} stale" if result.removed else ""
         skipped = (
-            f"skipped {len(result.skipped)} host files: {', '.join(result.skipped)}\n"
+            f"skipped {counted(len(result.skipped), 'host file')}: {', '.join(result.skipped)}\n"
             if result.skipped
             else ""
         )
-        return f"{skipped}wrote {len(result.written)} files under {dest}/a2a/ext{stale}"
+        return f"{skipped}wrote {counted(len(result.written), 'file')} under {dest}/a2a/ext{stale}"
 
     _report("subtree", build_subtree_artifact)
 

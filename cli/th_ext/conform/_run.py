@@ -47,8 +47,7 @@ from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HarRecorder, HeaderScope, client_options, redact, shown_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.net._fetch import Retry
-from th_ext.problems import Selection
-from th_ext.problems._text import counted
+from th_ext.problems import Selection, counted
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources import caching_problems
 from th_ext.sources._source import (
@@ -316,7 +315,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
 
 def ran_text(command: str, times: int) -> str:
     """A command sent and how many times, for the report's list: ``/help (1 time)``."""
-    return f"{command} ({times} time{'s' * (times != 1)})"
+    return f"{command} ({counted(times, 'time')})"
 
 
 def signature_result(card: dict[str, Any], options: SignatureOptions) -> RequirementResult:

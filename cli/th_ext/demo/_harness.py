@@ -7,6 +7,7 @@ from typing import Any
 
 from th_ext._version import __version__
 from th_ext.commands import CommandCall, CommandRegistry
+from th_ext.problems import counted
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -100,7 +101,7 @@ class DemoHarness:
     @staticmethod
     def review_result(focus: str, message_count: int) -> str:
         return (
-            f"Review ({focus}): {message_count} message{'s' if message_count != 1 else ''} "
+            f"Review ({focus}): {counted(message_count, 'message')} "
             "read; the stand-in model found nothing to change."
         )
 

@@ -313,7 +313,8 @@ _SCRIPT = """
       row.hidden = !ok;
       if (ok) { count += 1; }
     });
-    shown.textContent = count + " of " + rows.length + " sources shown";
+    shown.textContent =
+      count + " of " + rows.length + (rows.length === 1 ? " source" : " sources") + " shown";
   }
   text.addEventListener("input", filter);
   category.addEventListener("change", filter);
@@ -419,7 +420,8 @@ def _meta(store: HistoryStore, latest: RunInfo | None, runs: Sequence[RunInfo]) 
     passed = f"{latest.passed} of {latest.total} passed" if latest.total is not None else ""
     return (
         f'<p class="meta">Latest run {latest.id} at {_when(latest.started)}: {passed}. '
-        f"{len(runs)} runs of this command and list; store <code>{_text(store.path)}</code>; "
+        f"{counted(len(runs), 'run')} of this command and list; "
+        f"store <code>{_text(store.path)}</code>; "
         f"made by th-ext {escape(__version__)} at {_when(time.time())}.</p>"
     )
 
@@ -596,7 +598,7 @@ def _table(
         verdicts = "".join("-" if code is None else ("p" if code == 0 else "f") for code in strip)
         ran = [code for code in strip if code is not None]
         passes = sum(1 for c in ran if c == 0)
-        label = f"last {len(ran)} runs: {passes} passed, oldest first"
+        label = f"last {counted(len(ran), 'run')}: {passes} passed, oldest first"
         shown = _text(name)
         if not outcome.passed:
             shown = f'<a href="#r{ids[name]}">{shown}</a>'
@@ -624,7 +626,7 @@ def _table(
         '<label for="filter-text">Filter by name<input id="filter-text" type="search"></label>'
         '<label for="filter-category">Category<select id="filter-category">'
         f'<option value="">all</option>{options}</select></label>'
-        f'<p id="shown" role="status">{len(names)} sources</p></div>'
+        f'<p id="shown" role="status">{counted(len(names), "source")}</p></div>'
         '<div class="scroll" tabindex="0" role="region" aria-labelledby="sources-h">'
         f'<table id="sources"><thead><tr>{headers}</tr></thead><tbody>{"".join(rows)}'
         "</tbody></table></div>"

@@ -281,11 +281,15 @@ def _headers(headers: list[tuple[str, str]], secret: frozenset[str]) -> list[dic
         }
         for name, value in headers[:HAR_MAX_HEADERS]
     ]
-    if len(headers) > HAR_MAX_HEADERS:
+    left_out = len(headers) - HAR_MAX_HEADERS
+    if left_out > 0:
+        from th_ext.problems import counted  # th_ext.problems imports th_ext.net
+
         kept.append(
             {
                 "name": "x-th-ext-headers-left-out",
-                "value": f"{len(headers) - HAR_MAX_HEADERS} more headers were not kept",
+                "value": f"{counted(left_out, 'more header')} "
+                f"{'was' if left_out == 1 else 'were'} not kept",
             }
         )
     return kept

@@ -89,7 +89,7 @@ def _counts(problems: Iterable[Problem]) -> str:
     listed = list(problems)
     errors = sum(1 for p in listed if p.severity == "error")
     warnings = sum(1 for p in listed if p.severity == "warning")
-    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    return f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
 
 
 def conform_github(report: ConformReport) -> str:
@@ -110,7 +110,7 @@ def conform_github(report: ConformReport) -> str:
             for c in failing[:_LISTED_CHECKS]
         ]
         if len(failing) > _LISTED_CHECKS:
-            details.append(f"and {len(failing) - _LISTED_CHECKS} more checks")
+            details.append(f"and {counted(len(failing) - _LISTED_CHECKS, 'more check')}")
         level = "error" if requirement.status == "fail" else "warning"
         summary = f"{requirement.level}: {clean(requirement.summary)} ({requirement.anchor_url})"
         lines.append(annotation(level, "\n".join([summary, *details]), title=requirement.id))
@@ -125,7 +125,7 @@ def conform_github(report: ConformReport) -> str:
     core_warnings = report.core_counts()["warn"]
     lines.append(
         f"th-ext conform {clean(report.agent.card_url)}: {verdict} ({counts['pass']} passed, "
-        f"{counts['fail']} failed, {counts['warn']} warnings, {counts['skip']} skipped"
+        f"{counts['fail']} failed, {counted(counts['warn'], 'warning')}, {counts['skip']} skipped"
         + (f", {counted(core_warnings, 'core A2A warning')}" if core_warnings else "")
         + ")"
     )

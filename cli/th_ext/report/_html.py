@@ -6,7 +6,7 @@ import re
 from html import escape
 from typing import TYPE_CHECKING
 
-from th_ext.problems import clean
+from th_ext.problems import clean, counted
 
 if TYPE_CHECKING:
     from th_ext.conform import Check, ConformReport, RequirementResult
@@ -76,11 +76,11 @@ def _interfaces(report: ConformReport) -> str:
             status, found = "skip", f"{escape(row.status)}: {_text(row.reason)}"
         elif row.failed:
             status = row.status
-            found = f"{row.failed} of {row.checks} check(s) failed: " + ", ".join(
+            found = f"{row.failed} of {counted(row.checks, 'check')} failed: " + ", ".join(
                 f'<a href="#{escape(i.lower())}">{escape(i)}</a>' for i in row.requirements
             )
         else:
-            status, found = "pass", f"{row.checks} check(s) passed"
+            status, found = "pass", f"{counted(row.checks, 'check')} passed"
         rows.append(
             f'<tr class="{status}"><td>{_text(row.binding)}</td><td><code>{_text(row.url)}</code>'
             f'</td><td>{escape(row.modes)}</td><td class="status {status}">'
@@ -99,11 +99,8 @@ def _row(requirement: RequirementResult) -> str:
         detail = f"skipped: {_text(requirement.reason)}"
     else:
         shown = failing or requirement.checks
-        label = (
-            f"{len(failing)} of {len(ran)} check(s) failed"
-            if failing
-            else (f"{len(ran)} check(s) passed")
-        )
+        checks = counted(len(ran), "check")
+        label = f"{len(failing)} of {checks} failed" if failing else f"{checks} passed"
         items = "".join(_check_item(c) for c in shown)
         detail = f"<details><summary>{label}</summary><ul>{items}</ul></details>"
     return (
@@ -122,7 +119,7 @@ def _other_section(report: ConformReport) -> str:
         if result.status == "skip":
             found = f"skipped: {_text(result.reason)}"
         else:
-            found = f"{result.checked} payload(s) checked"
+            found = f"{counted(result.checked, 'payload')} checked"
             if result.problems:
                 found += "<ul>" + "".join(f"<li>{_text(p)}</li>" for p in result.problems)
                 found += "</ul>"
@@ -196,7 +193,7 @@ def conform_html(report: ConformReport) -> str:
 <p><span class="verdict {verdict}" id="verdict">{verdict}</span></p>
 <p class="counts" id="counts"><span class="pass">{counts["pass"]} passed</span>
 <span class="fail">{counts["fail"]} failed</span>
-<span class="warn">{counts["warn"]} warnings</span>
+<span class="warn">{counted(counts["warn"], "warning")}</span>
 <span class="skip">{counts["skip"]} skipped</span></p>
 {summary}
 </header>

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from th_ext.problems import LAYERS, Problem, clean
+from th_ext.problems import LAYERS, Problem, clean, counted
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport, RequirementResult
@@ -147,7 +147,7 @@ def _other_suite(root: ET.Element, report: ConformReport) -> None:
             skipped += 1
             ET.SubElement(case, "skipped", message=clean(result.reason))
         else:
-            ET.SubElement(case, "system-out").text = f"{result.checked} payload(s) checked"
+            ET.SubElement(case, "system-out").text = f"{counted(result.checked, 'payload')} checked"
     _set_totals(suite, len(report.other), failures, skipped, "0.000")
 
 
@@ -189,5 +189,5 @@ def _suite(
             ET.SubElement(case, "skipped", message=clean(requirement.reason))
         else:
             ran = sum(1 for c in requirement.checks if c.status == "pass")
-            ET.SubElement(case, "system-out").text = f"{ran} check(s) passed"
+            ET.SubElement(case, "system-out").text = f"{counted(ran, 'check')} passed"
     _set_totals(suite, len(requirements), failures, skipped, f"{report.seconds:.3f}")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from th_ext.net import redact
-from th_ext.problems import LAYERS, Problem, clean, cut
+from th_ext.problems import LAYERS, Problem, clean, counted, cut
 
 if TYPE_CHECKING:
     from th_ext.batch import Statistics, Summary
@@ -118,14 +118,14 @@ def cards_verdicts(reports: Sequence[Report]) -> str:
     parts = [f"{valid} valid", f"{invalid} invalid"]
     if unreadable:
         parts.append(f"{unreadable} could not be read")
-    return f"{len(reports)} card{'s' * (len(reports) != 1)}: " + ", ".join(parts)
+    return f"{counted(len(reports), 'card')}: " + ", ".join(parts)
 
 
 def _totals_text(totals: dict[str, int]) -> str:
     """``1 error, 2 warnings``, then the notes when there are any."""
     errors, warnings, notes = totals["error"], totals["warning"], totals["info"]
-    counts = f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-    return counts + (f", {notes} note{'s' * (notes != 1)}" if notes else "")
+    counts = f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
+    return counts + (f", {counted(notes, 'note')}" if notes else "")
 
 
 def _summary_lines(report: Report) -> list[str]:
@@ -153,7 +153,7 @@ def _summary_lines(report: Report) -> list[str]:
             continue
         commands = extension["commands"]
         listed = f": {_listing(commands)}" if commands else ""
-        lines.append(f"              {len(commands)} command{'s' * (len(commands) != 1)}{listed}")
+        lines.append(f"              {counted(len(commands), 'command')}{listed}")
     return lines
 
 
@@ -172,9 +172,7 @@ def _counts(problems: list[Problem]) -> str:
     counts = {"error": 0, "warning": 0, "info": 0}
     for problem in problems:
         counts[problem.severity] += problem.hidden if problem.code == "more-problems" else 1
-    return ", ".join(
-        f"{n} {_SEVERITY_WORDS[kind]}{'s' * (n != 1)}" for kind, n in counts.items() if n
-    )
+    return ", ".join(counted(n, _SEVERITY_WORDS[kind]) for kind, n in counts.items() if n)
 
 
 def _problem_lines(problem: Problem, report: Report, color: bool) -> list[str]:
@@ -272,10 +270,9 @@ def interface_table(report: ConformReport, color: bool = False) -> list[str]:
             lines.append(head + f"{row.status}: {clean(row.reason)}")
             continue
         word = status_word(row.status, color)
-        found = f"{row.failed} of {row.checks} check(s) failed: {', '.join(row.requirements)}"
-        lines.append(
-            head + f"{word}  {row.modes}; " + (found if row.failed else f"{row.checks} check(s)")
-        )
+        checks = counted(row.checks, "check")
+        found = f"{row.failed} of {checks} failed: {', '.join(row.requirements)}"
+        lines.append(head + f"{word}  {row.modes}; " + (found if row.failed else checks))
     return lines
 
 
@@ -327,10 +324,10 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
     lines += [
         "",
         _paint(verdict, "1;32" if report.passed else "1;31", color)
-        + f": {counts['pass']} passed, {counts['fail']} failed, {counts['warn']} warning(s), "
-        f"{counts['skip']} skipped"
-        + (f", {core_warnings} core A2A warning(s)" if core_warnings else "")
-        + f"; {report.requests} requests in {report.seconds:.2f} s"
+        + f": {counts['pass']} passed, {counts['fail']} failed, "
+        f"{counted(counts['warn'], 'warning')}, {counts['skip']} skipped"
+        + (f", {counted(core_warnings, 'core A2A warning')}" if core_warnings else "")
+        + f"; {counted(report.requests, 'request')} in {report.seconds:.2f} s"
         + (" (--strict)" if report.strict else ""),
     ]
     return "\n".join(lines)
@@ -358,12 +355,12 @@ def _requirement_lines(
                 if check.excerpt:
                     lines.append(f"          got: {clean(check.excerpt)}")
             if len(failing) > _LISTED:
-                lines.append(f"        and {len(failing) - _LISTED} more failing check(s)")
+                lines.append(f"        and {counted(len(failing) - _LISTED, 'more failing check')}")
         else:
             bindings = sorted(
                 {f"{c.binding} {c.mode}" if c.mode != "card" else "card" for c in ran}
             )
-            lines.append(f"        {len(ran)} check(s): {', '.join(bindings)}")
+            lines.append(f"        {counted(len(ran), 'check')}: {', '.join(bindings)}")
     return lines
 
 
@@ -379,7 +376,7 @@ def _other_lines(report: ConformReport, color: bool) -> list[str]:
         if result.status == "skip":
             lines.append(f"  {word}  {result.key}: {clean(result.reason)}")
             continue
-        lines.append(f"  {word}  {result.key}: {result.checked} payload(s) checked")
+        lines.append(f"  {word}  {result.key}: {counted(result.checked, 'payload')} checked")
         lines += [f"        - {clean(problem)}" for problem in result.problems]
     return lines
 
@@ -425,7 +422,7 @@ def render_plan(
         lines.append(f"request    {plan.request.method} {clean(redact(plan.request.url))}")
         lines.extend(f"  {name}: {value}" for name, value in plan.request.headers.items())
         if extra_headers:
-            lines.append(f"  (and {extra_headers} header(s) from --header, not shown)")
+            lines.append(f"  (and {counted(extra_headers, 'header')} from --header, not shown)")
         if compact:
             parts = json_lines(plan.message.get("parts"))[0]
             lines.append(f"  JSON-RPC {plan.request.body['method']}, message parts {parts}")
@@ -506,7 +503,7 @@ def statistics_lines(statistics: Statistics, *, conform: bool = False) -> list[s
         lines.append(f"{kind} by code, most frequent first:")
         noun = "agent" if conform else "source"
         for row in problems:
-            where = f"in {row.sources} {noun}{'s' * (row.sources != 1)}"
+            where = f"in {counted(row.sources, noun)}"
             lines.append(
                 f"  {row.count:>{width}}  {row.code} ({_SEVERITY_WORDS[row.severity]}, {where})"
             )
@@ -520,7 +517,7 @@ def statistics_text(statistics: Statistics, *, conform: bool = False) -> str:
     """``--statistics`` as text: the counts by code, or one line saying nothing was found."""
     lines = statistics_lines(statistics, conform=conform)
     noun = "agent" if conform else "source"
-    checked = f"{statistics.sources} {noun}{'s' * (statistics.sources != 1)} checked"
+    checked = f"{counted(statistics.sources, noun)} checked"
     if not lines:
         return f"{checked}: nothing found\n"
     return "\n".join([*lines, checked]) + "\n"
@@ -558,5 +555,5 @@ def summary_text(
         parts.append(f"{summary.unreadable} could not be read")
     if summary.duplicates:
         parts.append(f"{summary.duplicates} listed more than once")
-    lines.append(f"{summary.checked} {noun}{'s' * (summary.checked != 1)}: " + ", ".join(parts))
+    lines.append(f"{counted(summary.checked, noun)}: " + ", ".join(parts))
     return "\n".join(lines) + "\n"

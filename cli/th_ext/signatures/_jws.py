@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from th_ext._deadline import Deadline
 from th_ext._exceptions import SourceError, ThExtError, cut
 from th_ext.net import HeaderScope, origin_of, redact, shown_url, url_problem
-from th_ext.problems._problem import Problem
+from th_ext.problems import Problem, counted
 from th_ext.signatures._canonical import (
     CanonicalFormError,
     canonical_bytes,
@@ -248,7 +248,8 @@ class _Verifier:
                     "warning",
                     "signature-unverified",
                     f"/signatures/{MAX_SIGNATURES}",
-                    f"{rest} more signatures were not checked (th-ext checks the first "
+                    f"{counted(rest, 'more signature')} {'was' if rest == 1 else 'were'} not "
+                    "checked (th-ext checks the first "
                     f"{MAX_SIGNATURES})",
                     "keep one signature per signing key",
                 )
@@ -333,7 +334,10 @@ class _Verifier:
                 return "sdk", self._sdk_form_problem(index, path, kid, alg, source)
         reason = "; ".join(failures) or "it does not verify over section 8.4.1's canonical form"
         if untried > 0:
-            reason += f" ({untried} more keys with this kid were not tried)"
+            reason += (
+                f" ({counted(untried, 'more key')} with this kid "
+                f"{'was' if untried == 1 else 'were'} not tried)"
+            )
         return "invalid", _problem(
             "error",
             "signature-invalid",

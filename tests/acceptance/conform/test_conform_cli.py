@@ -54,9 +54,8 @@ def test_a_must_failure_exits_1_and_the_text_names_requirement_binding_and_scena
     code, out, _ = conform(conform_agent(DemoVariant.WORKING_FIRST).base_url)
     assert code == 1
     block = out.split("CMD-14", 1)[1].split("\nwarn ", 1)[0]
-    assert (
-        "JSONRPC stream, /model, existing task: 1 other status update(s): TASK_STATE_WORKING"
-        in (block)
+    assert "JSONRPC stream, /model, existing task: 1 other status update: TASK_STATE_WORKING" in (
+        block
     )
     assert "HTTP+JSON stream" in block
     assert "FAILED: 12 passed, 1 failed" in out

@@ -29,7 +29,7 @@ def test_the_demo_runs_every_step_and_passes(th_ext: Callable[..., Result]) -> N
     assert "outcome    command /model" in out
     assert "pass  CMD-5  MUST   For a message to an existing task, the state does not change" in out
     assert "bindings   JSONRPC, HTTP+JSON" in out
-    assert "passed: 13 passed, 0 failed, 0 warning(s), 4 skipped" in out
+    assert "passed: 13 passed, 0 failed, 0 warnings, 4 skipped" in out
     assert out.rstrip().endswith("demo passed")
 
 

@@ -216,7 +216,7 @@ def test_header_values_are_not_printed(th_ext: Callable[..., Result]) -> None:
     )
     assert result.exit_code == 0
     assert "secret-token" not in result.stdout + result.stderr
-    assert "1 header(s) from --header, not shown" in result.stdout
+    assert "1 header from --header, not shown" in result.stdout
     assert result.stderr == ""
 
 

@@ -46,7 +46,7 @@ def test_text_lists_the_core_rule_apart_and_counts_it(agent: str) -> None:
         "Cache-Control header: a "
         "client cannot tell how long it may keep the card"
     )
-    assert ", 2 core A2A warning(s);" in out
+    assert ", 2 core A2A warnings;" in out
 
 
 def test_json_has_the_core_list_and_its_summary(agent: str) -> None:

@@ -106,6 +106,6 @@ def test_the_command_line_reports_the_section(schemas: Path) -> None:
     lines = run.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("other extensions"))
     section = lines[start + 1 : start + 4]
-    assert section[0].startswith("  pass  task/v1: ") and "payload(s) checked" in section[0]
+    assert section[0].startswith("  pass  task/v1: ") and "payloads checked" in section[0]
     assert section[1].startswith("  skip  channel/v1: its schema applies to data parts")
     assert section[2].startswith("  pass  status/v1: ")

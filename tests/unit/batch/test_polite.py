@@ -41,6 +41,14 @@ def test_failures_in_a_row_give_the_origin_up_naming_the_first() -> None:
     )
 
 
+def test_an_origin_given_up_after_one_failure_says_one_time() -> None:
+    refusal = gate_after(1, REFUSED).refusal(URL)
+    assert refusal is not None
+    assert str(refusal).startswith(
+        f"{URL}: not checked: http://agent.test failed 1 time in a row in this run;"
+    )
+
+
 @pytest.mark.parametrize(
     "answer", [None, HTTPStatusCodeError("HTTP 404", status=404, url=URL)], ids=["ok", "404"]
 )

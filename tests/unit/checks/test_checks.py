@@ -61,7 +61,7 @@ def test_a_working_update_before_the_reply_fails_cmd_14_only() -> None:
     obs = observe([{"task": task()}, {"statusUpdate": working}, {"statusUpdate": reply()}])
     failed = [c for c in command_checks(obs, "model") if c.status == "fail"]
     assert [(c.requirement, c.detail) for c in failed] == [
-        ("CMD-14", "1 other status update(s): TASK_STATE_WORKING")
+        ("CMD-14", "1 other status update: TASK_STATE_WORKING")
     ]
 
 

@@ -41,7 +41,7 @@ def test_a_model_message_after_the_reply_fails_cmd_1() -> None:
     }
     assert cmd_1({"statusUpdate": answer}, {"statusUpdate": later}, after=done(answer)) == (
         "fail",
-        "1 message(s) followed the reply: the model answered",
+        "1 message followed the reply: the model answered",
     )
 
 

@@ -64,7 +64,7 @@ def test_two_working_updates_beside_the_reply_are_both_named_by_cmd_14() -> None
     )
     assert the(command_checks(obs, "model"), "CMD-14") == (
         "fail",
-        f"2 other status update(s): {WORKING}, {WORKING}",
+        f"2 other status updates: {WORKING}, {WORKING}",
     )
 
 

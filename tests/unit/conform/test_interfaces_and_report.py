@@ -98,7 +98,7 @@ def test_the_text_report_opens_with_the_interfaces_and_quotes_what_was_sent() ->
     head, body = text.split("\nFAIL  CMD-1", 1)
     lines = head.split("interfaces\n", 1)[1].splitlines()
     assert lines[0].split()[:4] == ["JSONRPC", "http://a/rpc", "pass", "stream,"]
-    assert "1 of 1 check(s) failed: CMD-1" in lines[1]
+    assert "1 of 1 check failed: CMD-1" in lines[1]
     assert "unreachable: cannot connect" in lines[2]
     assert "JSONRPC http://a/rpc2 stream, /help, new task: the command did not run" in body
     assert "got: task SUBMITTED -> statusUpdate INPUT_REQUIRED agent 'answer'" in body
@@ -144,7 +144,7 @@ def test_the_github_summary_counts_the_core_warnings_as_the_text_does() -> None:
         render(warned, "text")
         .rstrip()
         .endswith(
-            "FAILED: 0 passed, 1 failed, 0 warning(s), 0 skipped, 1 core A2A warning(s); "
+            "FAILED: 0 passed, 1 failed, 0 warnings, 0 skipped, 1 core A2A warning; "
             "9 requests in 0.10 s (--strict)"
         )
     )

@@ -214,6 +214,14 @@ def test_thousands_of_signatures_are_bounded_and_the_rest_named() -> None:
     assert f"{5000 - MAX_SIGNATURES} more signatures were not checked" in problems[-1].message
 
 
+def test_one_signature_over_the_bound_is_named_in_the_singular() -> None:
+    card = signed(agreeing_card(), key())
+    card["signatures"] = card["signatures"] * (MAX_SIGNATURES + 1)
+    problems = check_signatures(card, trusting(key()))
+    assert problems[-1].code == "signature-unverified"
+    assert problems[-1].message.startswith("1 more signature was not checked (th-ext checks")
+
+
 def test_require_signature_fails_an_unsigned_or_unverified_card() -> None:
     required = SignatureOptions(require=True)
     assert codes(agreeing_card(), required) == [("signature-unverified", "error", "")]
