@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
@@ -45,18 +46,21 @@ from th_ext.cli._options import (
     SchemasOption,
     StatisticsOption,
     code_selection,
+    emptying_options,
     final_exit_code,
     format_option,
     given_format,
+    is_stdout,
     refuse_writing_over,
     source_limits,
     timeout_option,
     verdict_options,
+    write_output,
 )
 from th_ext.cli._terminal import StepProgress, fail, use_color, write
 from th_ext.cli._validate import signature_options
-from th_ext.net import har_recording
-from th_ext.problems import counted
+from th_ext.net import HarRecorder, har_recording
+from th_ext.problems import Selection, counted
 
 __all__ = ["conform_command"]
 
@@ -230,6 +234,9 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         ],
     )
     selection = code_selection(select, ignore, requirement_ids(), "requirement")
+    levels = tuple(lv.value for lv in level) if level else LEVELS
+    signed = bool(keys) or fetch_keys or require_signature
+    _refuse_an_empty_selection(select, ignore, levels, selection, signed=signed)
     limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     family: tuple[Any, ...] = ()
     changed: list[tuple[str, str]] = []
@@ -241,7 +248,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         commands=tuple(name.lstrip("/") for name in command or ()),
         skip_commands=tuple(name.lstrip("/") for name in skip_command or ()),
         bindings=tuple(_BINDINGS[b] for b in binding or ()),
-        levels=tuple(lv.value for lv in level) if level else LEVELS,
+        levels=levels,
         strict=strict,
         limits=limits,
         max_interfaces=max_interfaces,
@@ -293,7 +300,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
     tally = Tally("agent", "passed", "failed")
     title = f"th-ext conform {' '.join(sources)}"
     with (
-        har_recording(har, (name for name, _ in limits.headers), title) as recorder,
+        _har_recording(har, (name for name, _ in limits.headers), title) as recorder,
         StepProgress() if steps else contextlib.nullcontext() as progress,
     ):
         if progress is not None:
@@ -310,5 +317,50 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
             progress=not steps,
         )
     if recorder is not None:
-        write(f"wrote {har}: {counted(len(recorder.entries), 'HTTP exchange')} (HAR 1.2)", err=True)
+        exchanges = counted(len(recorder.entries), "HTTP exchange")
+        written = "standard output" if is_stdout(har) else har
+        write(f"wrote {written}: {exchanges} (HAR 1.2)", err=True)
     raise typer.Exit(final_exit_code(code, exit_zero))
+
+
+def _refuse_an_empty_selection(
+    select: str | None,
+    ignore: str | None,
+    levels: tuple[str, ...],
+    selection: Selection,
+    *,
+    signed: bool,
+) -> None:
+    """End the command (exit 2), before anything is sent, when ``--level``, ``--select`` and
+    ``--ignore`` leave no requirement to check: such a run could only pass. The error names
+    those of them that did it (``--level`` when it leaves out a requirement of its own)."""
+    from th_ext.conform import checked_requirements
+
+    if checked_requirements(levels, selection, signatures=signed):
+        return
+    every_level = checked_requirements(signatures=signed)
+    narrowed = checked_requirements(levels, signatures=signed) != every_level
+    named = [f"--level {level}" for level in dict.fromkeys(levels)] if narrowed else []
+    reason = f"{emptying_options(select, ignore, named)} leaves no check to run"
+    if checked_requirements(levels, selection, signatures=True):
+        reason += " (A2A-8.4 is checked with --keys, --fetch-keys or --require-signature)"
+    fail(reason)
+
+
+@contextlib.contextmanager
+def _har_recording(
+    har: Path | None, secret_headers: Iterable[str], title: str
+) -> Iterator[HarRecorder | None]:
+    """The run's recorder (``None`` without ``--har``). ``--har -`` writes the HAR to standard
+    output when the run ends, as ``-o -`` does (refused unless ``-o FILE`` takes the report);
+    a file is written by the library's ``har_recording``."""
+    if not is_stdout(har):
+        with har_recording(har, secret_headers, title) as recorder:
+            yield recorder
+        return
+    assert har is not None
+    recorder = HarRecorder(secret_headers, title)
+    try:
+        yield recorder
+    finally:
+        write_output(har, "--har", recorder.text())

@@ -17,6 +17,7 @@ from th_ext.cli._options import (
     SourceArgument,
     TextOrJson,
     TextOrJsonOption,
+    is_stdout,
     note_withheld,
     refuse_writing_over,
     source_limits,
@@ -80,6 +81,8 @@ def dispatch_command(  # noqa: PLR0917 (typer maps parameters to options)
         fail("the card and the message cannot both come from standard input")
     if har is not None and not live:
         fail("--har records the exchanges of --live; a dry run sends nothing")
+    if is_stdout(har):
+        fail("--har -: standard output carries the command's own output; give --har a file")
     refuse_writing_over([("--har", har)], [("the card", source), ("--message", message_file)])
     limits = source_limits(header, timeout, max_bytes, header_origin)
     scope = header_scope(source, limits)

@@ -70,6 +70,7 @@ __all__ = [
     "TextOrJsonOption",
     "code_selection",
     "complete_extension",
+    "emptying_options",
     "final_exit_code",
     "format_option",
     "given_format",
@@ -541,6 +542,17 @@ def code_selection(
         fail(str(exc), ExitCode.UNUSABLE)
 
 
+def emptying_options(select: str | None, ignore: str | None, others: list[str]) -> str:
+    """``--select`` and ``--ignore`` as typed, then ``others`` (``--level SHOULD``), for the
+    error of a selection that leaves nothing to check: ``--select CMD-3 with --level SHOULD``."""
+    given = [
+        *([f"--select {select}"] if select is not None else []),
+        *([f"--ignore {ignore}"] if ignore is not None else []),
+        *others,
+    ]
+    return " with ".join([given[0], " and ".join(given[1:])]) if len(given) > 1 else given[0]
+
+
 Named = tuple[str, str | Path | None]
 """A file a command names, with what names it: ``("-o", path)``, ``("the source", "card.json")``."""
 
@@ -553,9 +565,10 @@ def refuse_writing_over(written: Iterable[Named], read: Iterable[Named]) -> None
 
     An output of ``-`` is standard output. The first of ``written`` is the command's own
     output, on standard output unless it names a file: another output may be ``-`` only then,
-    so that two documents never mix on standard output."""
+    and only one, so that two documents never mix on standard output."""
     written = list(written)
     own = written[0][1] if written else None
+    on_stdout: str | None = None
     for index, (option, path) in enumerate(written):
         if not is_stdout(path):
             continue
@@ -566,6 +579,9 @@ def refuse_writing_over(written: Iterable[Named], read: Iterable[Named]) -> None
                 f"{option} -: standard output carries the command's own output; give it "
                 f"-o FILE, or give {option} a file"
             )
+        if on_stdout is not None:
+            fail(f"{option} -: standard output carries {on_stdout} -; give one of them a file")
+        on_stdout = option
     outputs = [
         (what, str(path)) for what, path in written if path is not None and not is_stdout(path)
     ]

@@ -47,6 +47,7 @@ from th_ext.cli._options import (
     StatisticsOption,
     code_selection,
     complete_extension,
+    emptying_options,
     final_exit_code,
     format_option,
     given_format,
@@ -58,7 +59,7 @@ from th_ext.cli._options import (
     verdict_options,
 )
 from th_ext.cli._terminal import ExitCode, fail, write
-from th_ext.problems import Selection, counted, os_reason
+from th_ext.problems import CODES, Selection, counted, os_reason
 from th_ext.sources import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SourceLimits, read_bounded
 from th_ext.validate import ValidateOptions, read_schema_override
 
@@ -161,6 +162,8 @@ def validate_command(  # noqa: PLR0917 (typer maps parameters to options)
         ],
     )
     selection = code_selection(select, ignore)
+    if not any(selection.counts(code) for code in CODES):
+        fail(f"{emptying_options(select, ignore, [])} leaves no problem code to count")
     limits = source_limits(header, timeout, max_bytes, header_origin, retries)
     signatures = signature_options(keys, fetch_keys, require_signature, limits)
     options_for, notices = _options_for(

@@ -67,6 +67,7 @@ __all__ = [
     "ConformOptions",
     "caching_result",
     "card_check",
+    "checked_requirements",
     "interface_info",
     "ran_text",
     "read_card",
@@ -86,6 +87,8 @@ CACHING_RULE = "A2A-8.6"
 """The core rule the card response's caching fields are reported under."""
 INTERFACES_RULE = "A2A-5.1"
 """The core rule an interface of the card that cannot be reached is reported under."""
+_RULE_LEVELS = {INTERFACES_RULE: "MUST", SIGNATURE_RULE: "MUST", CACHING_RULE: "SHOULD"}
+"""The level each of these core rules is reported at."""
 DEFAULT_MAX_INTERFACES = 8
 DEFAULT_MAX_COMMANDS = 50
 """The most commands exercised by default: each costs about four requests per interface and
@@ -130,6 +133,25 @@ class ConformOptions:
     selection: Selection = field(default_factory=Selection)
     """Which requirements count (``--select``, ``--ignore``, by ID or family such as
     ``A2A-``): the others are left out of the report and of its verdict."""
+
+
+def checked_requirements(
+    levels: tuple[str, ...] = LEVELS,
+    selection: Selection | None = None,
+    *,
+    signatures: bool = False,
+) -> tuple[str, ...]:
+    """The requirements a run of these ``ConformOptions`` values checks and can report, by ID:
+    those in force of ``levels`` that ``selection`` counts; ``A2A-8.4`` only with
+    ``signatures`` (``ConformOptions.signatures`` given). Known before anything is sent: an
+    empty answer is a run that could only pass."""
+    selection = selection or Selection()
+    own = [(r.id, r.level) for r in load_requirements(find(EXTENSION_URI)) if r.in_force]
+    core = [(rule.id, "MUST") for rule in CORE_RULES]  # core_results reports each as a MUST
+    rules = [rule for rule in _RULE_LEVELS.items() if signatures or rule[0] != SIGNATURE_RULE]
+    return tuple(
+        id_ for id_, level in (*own, *core, *rules) if level in levels and selection.counts(id_)
+    )
 
 
 def requirement_ids() -> tuple[str, ...]:
@@ -345,7 +367,7 @@ def signature_result(card: dict[str, Any], options: SignatureOptions) -> Require
     )
     return RequirementResult(
         id=SIGNATURE_RULE,
-        level="MUST",
+        level=_RULE_LEVELS[SIGNATURE_RULE],
         subject="agent card",
         summary="A signed Agent Card's signatures verify over the canonical form of "
         "section 8.4.1 (RFC 8785 after the Protocol Buffer presence rules).",
@@ -375,7 +397,7 @@ def unreachable_result(unreachable: dict[Wire, str], mode: str) -> RequirementRe
     ]
     return RequirementResult(
         id=INTERFACES_RULE,
-        level="MUST",
+        level=_RULE_LEVELS[INTERFACES_RULE],
         subject="agent",
         summary="Every interface the card lists offers the same operations as the others, "
         "which needs it to answer.",
@@ -403,7 +425,7 @@ def caching_result(headers: tuple[tuple[str, str], ...] | None) -> RequirementRe
         checks.append(Check(CACHING_RULE, "pass", "card", "the card response", "card", detail))
     return RequirementResult(
         id=CACHING_RULE,
-        level="SHOULD",
+        level=_RULE_LEVELS[CACHING_RULE],
         subject="agent card",
         summary="The card's HTTP response says how long it may be cached (Cache-Control with a "
         "max-age) and carries an ETag, so that clients keep it and ask again with a condition.",

@@ -23,9 +23,18 @@ def junit_text(root: ET.Element) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"
 
 
-def _error_suite(root: ET.Element, title: str, source: str | None, code: str, message: str) -> None:
+def _suite_name(name: str, of: str | None) -> str:
+    """A suite's name: ``name``, followed by the source or agent it is of when the document
+    holds several (``of`` is then given), so that no two sources' suites share a name."""
+    return f"{name} {clean(of)}" if of is not None else name
+
+
+def _error_suite(
+    root: ET.Element, title: str, source: str | None, code: str, message: str, *, several: bool
+) -> None:
+    name = _suite_name(title, source if several and source else None)
     suite = ET.SubElement(
-        root, "testsuite", name=title, tests="1", failures="0", errors="1", skipped="0"
+        root, "testsuite", name=name, tests="1", failures="0", errors="1", skipped="0"
     )
     case = ET.SubElement(
         suite, "testcase", classname=title, name=clean(source) if source else title
@@ -38,18 +47,28 @@ def run_junit(command: str | None, items: Iterable[Report | ConformReport | dict
     """One JUnit XML document of a run of ``th-ext command``: each validation or conformance
     report's suites and, for each source that could not be checked (its error document, as
     ``jsonl`` writes it), a suite with one ``<error>``; the totals are those of every suite.
+    With several sources, each suite's name ends with what it is of, so that CI systems, which
+    key suites by name, keep them apart: a conformance report's with its agent's card URL
+    (``th-ext.conform http://agent.example/.well-known/agent-card.json``), a validation
+    report's and an error suite's with their source. One source's suites keep their plain
+    names (``th-ext.conform``, ``th-ext.validate.card``).
     Text from a card or an agent goes through ``clean``: ElementTree escapes, but keeps what XML
     1.0 cannot hold."""
     title = f"th-ext {command}" if command else "th-ext"
     root = ET.Element("testsuites", name=title)
-    for item in items:
+    listed = list(items)
+    several = len(listed) > 1
+    for item in listed:
         if isinstance(item, dict):
             error = item["error"]
-            _error_suite(root, title, item["source"], error["code"], error["message"])
+            _error_suite(
+                root, title, item["source"], error["code"], error["message"], several=several
+            )
         elif hasattr(item, "requirements"):
-            _conform_suites(root, cast("ConformReport", item))
+            report = cast("ConformReport", item)
+            _conform_suites(root, report, report.agent.card_url if several else None)
         else:
-            _validate_suites(root, item)
+            _validate_suites(root, item, item.source if several else None)
     for key in ("tests", "failures", "errors", "skipped"):
         root.set(key, str(sum(int(suite.get(key, "0")) for suite in root)))
     return junit_text(root)
@@ -63,12 +82,12 @@ _LAYER_TITLES = {
 }
 
 
-def _validate_suites(root: ET.Element, report: Report) -> None:
-    """``report``'s four suites, one per layer, added to ``root``."""
+def _validate_suites(root: ET.Element, report: Report, of: str | None) -> None:
+    """``report``'s four suites, one per layer, added to ``root``; ``of`` ends their names."""
     grouped = report.by_layer()
     for layer in LAYERS:
         classname = f"th-ext.validate.{layer}"
-        suite = ET.SubElement(root, "testsuite", name=classname)
+        suite = ET.SubElement(root, "testsuite", name=_suite_name(classname, of))
         properties = ET.SubElement(suite, "properties")
         ET.SubElement(properties, "property", name="source", value=clean(report.source))
         tests = failures = skipped = 0
@@ -119,16 +138,18 @@ def _failing(requirement: RequirementResult) -> str:
     )
 
 
-def _conform_suites(root: ET.Element, report: ConformReport) -> None:
-    _suite(root, "th-ext.conform", report.requirements, report)
+def _conform_suites(root: ET.Element, report: ConformReport, of: str | None) -> None:
+    """``report``'s suites added to ``root``; ``of`` ends their names."""
+    _suite(root, _suite_name("th-ext.conform", of), report.requirements, report)
     if report.core:
-        _suite(root, "th-ext.conform.core-a2a", report.core, report)
+        _suite(root, _suite_name("th-ext.conform.core-a2a", of), report.core, report)
     if report.other:
-        _other_suite(root, report)
+        _other_suite(root, report, of)
 
 
-def _other_suite(root: ET.Element, report: ConformReport) -> None:
-    suite = ET.SubElement(root, "testsuite", name="th-ext.conform.other-extensions")
+def _other_suite(root: ET.Element, report: ConformReport, of: str | None) -> None:
+    name = _suite_name("th-ext.conform.other-extensions", of)
+    suite = ET.SubElement(root, "testsuite", name=name)
     failures = skipped = 0
     for result in report.other:
         case = ET.SubElement(

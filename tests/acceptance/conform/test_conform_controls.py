@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.acceptance.validate.conftest import good_card, respond, serve_routes
 from tests.acceptance.validate.test_validate_controls import sarif_errors
 from th_ext.cli import app
 from th_ext.demo import DemoServer, DemoVariant
@@ -99,6 +100,48 @@ def test_a_requirement_that_does_not_exist_is_one_usage_error(conform_agent: Age
     assert conform(good, "--ignore", "unknown-field")[2] == (
         "th-ext: error: --ignore: no requirement 'unknown-field'\n"
     )
+
+
+EMPTY = " leaves no check to run"
+EMPTY_SELECTIONS = [
+    (["--select", "CMD-3", "--level", "SHOULD"], "--select CMD-3 with --level SHOULD" + EMPTY),
+    (["--level", "MAY"], "--level MAY" + EMPTY),
+    (["--select", "CMD-1", "--ignore", "CMD-"], "--select CMD-1 with --ignore CMD-" + EMPTY),
+    (
+        ["--ignore", "CMD-,A2A-", "--level", "MUST", "--level", "SHOULD"],
+        "--ignore CMD-,A2A-" + EMPTY,
+    ),
+    (
+        ["--select", "CMD-11,A2A-8.6", "--ignore", "A2A-", "--level", "MUST"],
+        "--select CMD-11,A2A-8.6 with --ignore A2A- and --level MUST" + EMPTY,
+    ),
+    (
+        ["--select", "A2A-8.4"],
+        "--select A2A-8.4" + EMPTY + " (A2A-8.4 is checked with --keys, --fetch-keys or "
+        "--require-signature)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"), EMPTY_SELECTIONS, ids=[" ".join(args) for args, _ in EMPTY_SELECTIONS]
+)
+def test_a_selection_that_leaves_no_check_is_refused_before_anything_is_sent(
+    args: list[str], message: str
+) -> None:
+    with serve_routes() as server:
+        server.route("/.well-known/agent-card.json", respond(200, good_card()))
+        code, out, err = conform(server.url(), *args)
+    assert (code, out, err) == (2, "", f"th-ext: error: {message}\n")
+    assert server.seen == []
+
+
+def test_a_narrow_selection_that_leaves_a_check_runs(conform_agent: Agent) -> None:
+    good = conform_agent(DemoVariant.CORRECT).base_url
+    code, out, _ = conform(good, "-f", "json", "--select", "CMD-11", "--level", "SHOULD")
+    assert (code, [r["id"] for r in json.loads(out)["requirements"]]) == (0, ["CMD-11"])
+    code, out, _ = conform(good, "-f", "json", "--select", "A2A-8.4", "--require-signature")
+    assert (code, [r["id"] for r in json.loads(out)["core"]]) == (1, ["A2A-8.4"])
 
 
 def test_exit_zero(conform_agent: Agent, plain: str) -> None:

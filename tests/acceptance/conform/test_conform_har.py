@@ -167,6 +167,54 @@ def test_har_bad_input_is_one_line(tmp_path: Path, args: tuple[str, ...], words:
     assert not (tmp_path / "run.har").exists()
 
 
+def test_har_dash_is_standard_output_when_o_takes_the_report(
+    conform_agent: Agent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    base = conform_agent(DemoVariant.CORRECT).base_url
+    code, out, err = run("conform", base, "--har", "-", "-o", "report.txt", "--quiet")
+    assert code == 0, err
+    (tmp_path / "stdout.har").write_text(out, encoding="ascii")
+    entries = opened(tmp_path / "stdout.har")["log"]["entries"]
+    assert entries[0]["request"]["url"] == f"{base}/.well-known/agent-card.json"
+    assert f"wrote standard output: {len(entries)} HTTP exchanges (HAR 1.2)" in err
+    assert "passed" in (tmp_path / "report.txt").read_text(encoding="utf-8")
+    assert not (tmp_path / "-").exists()
+
+
+MIXED = "standard output carries the command's own output; give it -o FILE, or give --har a file"
+HAR_DASH_REFUSED = [
+    (("conform", "{base}", "--har", "-"), "--har -: " + MIXED),
+    (("conform", "{base}", "--har", "-", "--quiet"), "--har -: " + MIXED),
+    (("conform", "{base}", "--har", "-", "-o", "-"), "--har -: " + MIXED),
+    (
+        ("conform", "{base}", "--har", "-", "-o", "{ok}/report.txt", "--junit-file", "-"),
+        "--har -: standard output carries --junit-file -; give one of them a file",
+    ),
+    (
+        ("dispatch", "{base}", "/help", "--live", "--har", "-"),
+        "--har -: standard output carries the command's own output; give --har a file",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"), HAR_DASH_REFUSED, ids=[" ".join(a[2:]) for a, _ in HAR_DASH_REFUSED]
+)
+def test_har_dash_is_refused_where_it_would_mix_with_standard_output(
+    conform_agent: Agent,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    places = {"base": conform_agent(DemoVariant.CORRECT).base_url, "ok": str(tmp_path)}
+    code, out, err = run(*(arg.format(**places) for arg in args))
+    assert (code, out, err) == (2, "", f"th-ext: error: {message}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def _accepts_events(entry: dict[str, Any]) -> bool:
     return any(
         h["name"].lower() == "accept" and h["value"] == "text/event-stream"

@@ -77,3 +77,26 @@ def test_a_hostile_card_file_name_is_made_safe(conform_agent: Agent, tmp_path: P
     assert len(outcomes(suite)) == int(suite.get("tests", "0")) == 17
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert properties["agent"] == SHOWN_NAME
+
+
+def suite_names(document: str) -> list[str]:
+    return [suite.get("name", "") for suite in ET.fromstring(document.encode()).iter("testsuite")]
+
+
+def test_each_agent_s_suites_are_named_after_it(conform_agent: Agent, tmp_path: Path) -> None:
+    good, broken = conform_agent(DemoVariant.CORRECT), conform_agent(DemoVariant.USER_ROLE)
+    unreachable = "http://127.0.0.1:1"
+    report = tmp_path / "conform.xml"
+    code, _, err = conform(
+        good.base_url, broken.base_url, unreachable, "--junit-file", str(report), "--quiet"
+    )
+    assert code == 2, err
+    assert suite_names(report.read_text(encoding="utf-8")) == [
+        f"th-ext.conform {good.card_url}",
+        f"th-ext.conform.core-a2a {good.card_url}",
+        f"th-ext.conform {broken.card_url}",
+        f"th-ext.conform.core-a2a {broken.card_url}",
+        f"th-ext conform {unreachable}",
+    ]
+    code, out, err = conform(good.base_url, "--format", "junit")
+    assert (code, suite_names(out)) == (0, ["th-ext.conform", "th-ext.conform.core-a2a"]), err

@@ -213,6 +213,29 @@ def test_a_code_that_does_not_exist_is_one_usage_error(
     assert (run.code, run.stdout, run.stderr) == (2, "", f"th-ext: error: {message}\n")
 
 
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (
+            ["--select", "signature-", "--ignore", "signature"],
+            "--select signature- with --ignore signature",
+        ),
+        (
+            ["--select", "unknown-field", "--ignore", "unknown-"],
+            "--select unknown-field with --ignore unknown-",
+        ),
+    ],
+)
+def test_a_selection_that_leaves_no_code_is_one_usage_error(
+    card_server: CardServer, args: list[str], named: str
+) -> None:
+    url = card_server.route("/card.json", respond(200, good_card()))
+    run = run_validate(url, *args)
+    message = f"th-ext: error: {named} leaves no problem code to count\n"
+    assert (run.code, run.stdout, run.stderr) == (2, "", message)
+    assert card_server.seen == []
+
+
 def test_exit_zero_passes_problems_but_not_a_source_that_cannot_be_read(cards: Path) -> None:
     run = run_validate("bad.json", "--exit-zero", "-f", "concise", cwd=cards, process=True)
     assert run.code == 0

@@ -93,3 +93,24 @@ def test_a_card_url_keeps_its_credentials_out_of_the_report(
         root = parse(document)
         assert {p.get("value") for p in root.iter("property")} == {shown}
         assert junit_cases(root) == EXPECTED_CASES
+
+
+def test_each_source_s_suites_are_named_after_it(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text(json.dumps(good_card()), encoding="utf-8")
+    (tmp_path / "b.json").write_text(json.dumps(good_card()), encoding="utf-8")
+    report = tmp_path / "validate.xml"
+    run = run_validate(
+        "a.json", "b.json", "missing.json", "--junit-file", str(report), cwd=tmp_path
+    )
+    assert run.code == 2
+    names = [suite.get("name") for suite in parse(report.read_text(encoding="utf-8"))]
+    layers = ("source", "document", "card", "extension")
+    assert names == [
+        *(f"th-ext.validate.{layer} a.json" for layer in layers),
+        *(f"th-ext.validate.{layer} b.json" for layer in layers),
+        *(f"th-ext.validate.{layer} missing.json" for layer in layers),
+    ]
+    one = run_validate("a.json", "--format", "junit", cwd=tmp_path)
+    assert [suite.get("name") for suite in parse(one.stdout)] == [
+        f"th-ext.validate.{layer}" for layer in layers
+    ]
