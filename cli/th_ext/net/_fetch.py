@@ -270,7 +270,9 @@ def redirect_target(current: str, location: str, *, where: str | None = None) ->
     is ``bad-redirect``. The message begins with ``where`` (``shown_url(current)`` by default)."""
     where = where or shown_url(current)
     try:
-        target = urljoin(current, location)
+        # A Location with a scheme is the target as it is (RFC 3986 section 5.2.2): urljoin
+        # would take http:///x or http:x, on the current URL's scheme, as a path on its host.
+        target = location if urlsplit(location).scheme else urljoin(current, location)
         foreign = urlsplit(target).scheme.lower() not in ("http", "https")
     except ValueError:  # an IPv6 host without its closing bracket, which url_problem names
         target, foreign = location, False

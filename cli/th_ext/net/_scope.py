@@ -60,7 +60,8 @@ MAX_URL_LENGTH = 65_536
 def url_problem(url: str) -> str:
     """Why a request cannot be sent to ``url``, in a few words; ``""`` when it can be: longer
     than ``MAX_URL_LENGTH``, not a URL at all (an IPv6 host without its closing bracket), a
-    port that is not a number from 0 to 65535, or no host."""
+    port that is not a number from 0 to 65535, no host, or a host with white space
+    (``exa mple.com``, which no name server knows)."""
     if len(url) > MAX_URL_LENGTH:
         return f"the URL is longer than {MAX_URL_LENGTH:,} characters ({len(url):,})"
     try:
@@ -71,7 +72,11 @@ def url_problem(url: str) -> str:
         parts.port  # noqa: B018 (raises for a port that is not a number)
     except ValueError:
         return "the port is not a number from 0 to 65535"
-    return "" if parts.hostname else "the URL names no host"
+    if not parts.hostname:
+        return "the URL names no host"
+    if any(ch.isspace() for ch in parts.hostname):
+        return "the host has white space in it"
+    return ""
 
 
 def shown_url(url: str, limit: int = 120) -> str:

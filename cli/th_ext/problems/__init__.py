@@ -13,7 +13,14 @@ from th_ext.problems._problem import (
     error_code,
     error_record,
 )
-from th_ext.problems._text import clean, closest_name, counted, escape_unsafe, quoted
+from th_ext.problems._text import (
+    clean,
+    closest_name,
+    counted,
+    escape_unsafe,
+    quoted,
+    shown_path,
+)
 
 __all__ = [
     "CODES",
@@ -32,4 +39,5 @@ __all__ = [
     "escape_unsafe",
     "os_reason",
     "quoted",
+    "shown_path",
 ]

@@ -9,7 +9,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from unicodedata import is_normalized, normalize
 
-__all__ = ["clean", "closest_name", "counted", "escape_unsafe", "quoted"]
+__all__ = ["clean", "closest_name", "counted", "escape_unsafe", "quoted", "shown_path"]
 
 # Pattern texts, not compiled patterns: ``re`` compiles each on the first string that needs it
 # (and caches it), so a run that prints only printable text never pays for compiling them.
@@ -39,6 +39,17 @@ def quoted(value: object, limit: int = 80) -> str:
     composed = not isinstance(value, str) or is_normalized("NFC", value)
     text = repr(value) if composed else ascii(value)
     return text if len(text) <= limit else f"{text[: limit - 2]}…{text[-1]}"
+
+
+def shown_path(path: str, limit: int = 120) -> str:
+    """A problem's JSON pointer for a person: cleaned, at most ``limit`` characters, and, as
+    ``quoted`` writes a value, with escapes (``/cafe\\u0301``) when it is not in Unicode's
+    composed form (NFC), so that two keys that differ only in their normalisation are two
+    places that do not read alike."""
+    text = clean(path)
+    if not is_normalized("NFC", text):
+        text = text.encode("ascii", "backslashreplace").decode("ascii")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def clean(text: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from th_ext.problems import Problem, clean, counted, cut
+from th_ext.problems import Problem, clean, counted, shown_path
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport
@@ -64,7 +64,7 @@ def _problem_line(problem: Problem, report: Report, file: str | None) -> str:
     level = _LEVELS.get(problem.severity, "error")
     if level == "warning" and report.fails(problem):
         level = "error"
-    where = f" at {cut(problem.path, 120)}" if problem.path else ""
+    where = f" at {shown_path(problem.path)}" if problem.path else ""
     message = clean(problem.message) + where
     if problem.hint:
         message += "\nhint: " + clean(problem.hint)

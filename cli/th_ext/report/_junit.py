@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from th_ext.problems import LAYERS, Problem, clean, counted
+from th_ext.problems import LAYERS, Problem, clean, counted, shown_path
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformReport, RequirementResult
@@ -118,14 +118,14 @@ def _validate_suites(root: ET.Element, report: Report, of: str | None) -> None:
 
 
 def _case_name(problem: Problem) -> str:
-    return f"{problem.code} at {problem.path or '(the whole document)'}"
+    return f"{problem.code} at {shown_path(problem.path) or '(the whole document)'}"
 
 
 def _problem_text(problem: Problem) -> str:
     text = f"{problem.severity}: {clean(problem.message)}"
     if problem.hint:
         text += f"\nhint: {clean(problem.hint)}"
-    return text + f"\npath: {clean(problem.path) or '(the whole document)'}"
+    return text + f"\npath: {shown_path(problem.path) or '(the whole document)'}"
 
 
 def _failing(requirement: RequirementResult) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from th_ext.net import redact
-from th_ext.problems import LAYERS, Problem, clean, counted, cut
+from th_ext.problems import LAYERS, Problem, clean, counted, cut, shown_path
 
 if TYPE_CHECKING:
     from th_ext.batch import Statistics, Summary
@@ -85,7 +85,7 @@ def validate_concise(report: Report) -> str:
         if problem.line is not None:
             where = f"{file}:{problem.line}:{problem.column}"
         elif problem.path:
-            where = f"{file}:{clean(problem.path)}"
+            where = f"{file}:{shown_path(problem.path)}"
         else:
             where = file
         severity = "note" if problem.severity == "info" else problem.severity
@@ -144,7 +144,7 @@ def _summary_lines(report: Report) -> list[str]:
     if skills:
         lines.append(f"  skills      {_listing(skills)}")
     for extension in report.extensions:
-        uri = clean(extension["uri"])
+        uri = _named(extension["uri"], 120)
         if not extension.get("checked"):
             lines.append(f"  extension   {uri} (not checked)")
             continue
@@ -182,7 +182,7 @@ def _problem_lines(problem: Problem, report: Report, color: bool) -> list[str]:
     else:
         marked = _paint(label, "31;1" if report.fails(problem) else "33;1", color)
     if problem.path:
-        where = f" at {cut(clean(problem.path), 120)}"
+        where = f" at {shown_path(problem.path)}"
     else:
         where = "" if problem.layer == "source" else " at (the whole document)"
     if problem.line is not None:
@@ -478,7 +478,7 @@ def demo_text(run: DemoRun, *, color: bool) -> str:
 def _validation_lines(report: Report) -> list[str]:
     lines = [f"card {clean(report.location)}: " + ("valid" if report.valid else "not valid")]
     lines += [
-        f"{p.severity}: {clean(p.path or '(the whole document)')}: {clean(p.message)}"
+        f"{p.severity}: {shown_path(p.path) or '(the whole document)'}: {clean(p.message)}"
         for p in report.problems
     ]
     for extension in report.extensions:

@@ -7,6 +7,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
@@ -258,13 +259,7 @@ def parse_text(text: str, deadline: Deadline | None = None) -> ParsedDocument:
         )
         return ParsedDocument(None, (invalid,))
     except ValueError:  # an integer longer than Python's int-string limit
-        too_long = fatal_problem(
-            "number-too-long",
-            "",
-            f"a number has more than {sys.get_int_max_str_digits()} digits",
-            "no card needs a number this long; this is likely malformed or hostile",
-        )
-        return ParsedDocument(None, (too_long,))
+        return ParsedDocument(None, (_number_too_long(text),))
     too_deep = too_deep_path(value, deadline)
     if too_deep is not None:
         return ParsedDocument(None, (_too_deep(too_deep),))
@@ -415,8 +410,56 @@ def too_deep_path(value: Any, deadline: Deadline | None = None) -> str | None:
 def deep_path_in_text(text: str) -> str:
     """The pointer to where nesting first exceeds ``MAX_DEPTH``, read from the raw text: for
     when the parser itself ran out of stack, so the value was never built."""
+    for index, open_containers in _values_in_text(text):
+        if text[index] in "[{" and len(open_containers) >= MAX_DEPTH:
+            return _pointer_in_text(open_containers)
+    return ""
+
+
+def _number_too_long(text: str) -> Problem:
+    """The problem of the first integer in ``text`` past Python's int-string limit, placed at
+    its value (pointer, line, column and excerpt), read from the raw text as the parser
+    stopped on it."""
+    limit = sys.get_int_max_str_digits()
+    path, line, column, excerpt = "", None, None, ""
+    for index, open_containers in _values_in_text(text):
+        number = _INTEGER.match(text, index)
+        if number is None or number.group("fraction") is not None:
+            continue
+        if len(number.group("digits")) > limit:
+            path = _pointer_in_text(open_containers)
+            line = text.count("\n", 0, index) + 1
+            line_start = text.rfind("\n", 0, index) + 1
+            column = index - line_start + 1
+            line_end = text.find("\n", index)
+            line_text = text[line_start : line_end if line_end >= 0 else len(text)]
+            excerpt = _excerpt(line_text.rstrip("\r"), column)
+            break
+    return Problem(
+        "error",
+        "number-too-long",
+        path,
+        f"a number has more than {limit} digits",
+        "no card needs a number this long; this is likely malformed or hostile",
+        "document",
+        fatal=True,
+        line=line,
+        column=column,
+        excerpt=excerpt,
+    )
+
+
+#: An integer as JSON writes it, and whether a fraction or an exponent makes it a float.
+_INTEGER = re.compile(r"-?(?P<digits>[0-9]+)(?P<fraction>[.eE])?")
+
+
+def _values_in_text(text: str) -> Iterator[tuple[int, list[list[Any]]]]:
+    """Each place outside the strings of ``text`` where an array, an object or a number starts,
+    with the containers open there (each ``[kind, current key or index]``): a walk of the raw
+    text, for the problems that stop the parser before it builds a value. A number is skipped
+    whole once its place is given."""
     decoder = json.JSONDecoder()
-    stack: list[list[Any]] = []  # [kind, current key or index]
+    open_containers: list[list[Any]] = []
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
@@ -425,21 +468,32 @@ def deep_path_in_text(text: str) -> str:
                 string, end = decoder.raw_decode(text, i)
             except ValueError:
                 break
-            if stack and stack[-1][0] == "{" and stack[-1][1] is None:
-                stack[-1][1] = string
+            if open_containers and open_containers[-1][0] == "{" and open_containers[-1][1] is None:
+                open_containers[-1][1] = string
             i = end
             continue
         if ch in "[{":
-            if len(stack) >= MAX_DEPTH:
-                return pointer(tuple(entry[1] for entry in stack))
-            stack.append([ch, 0 if ch == "[" else None])
+            yield i, open_containers
+            open_containers.append([ch, 0 if ch == "[" else None])
         elif ch in "]}":
-            if stack:
-                stack.pop()
-        elif ch == "," and stack:
-            stack[-1][1] = stack[-1][1] + 1 if stack[-1][0] == "[" else None
+            if open_containers:
+                open_containers.pop()
+        elif ch == "," and open_containers:
+            entry = open_containers[-1]
+            entry[1] = entry[1] + 1 if entry[0] == "[" else None
+        elif ch in "-0123456789":
+            yield i, open_containers
+            number = _NUMBER.match(text, i)
+            i = number.end() if number is not None and number.end() > i else i + 1
+            continue
         i += 1
-    return ""
+
+
+_NUMBER = re.compile(r"-?[0-9]*(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?")
+
+
+def _pointer_in_text(open_containers: list[list[Any]]) -> str:
+    return pointer(tuple(entry[1] for entry in open_containers))
 
 
 def json_type(value: Any) -> str:

@@ -18,6 +18,7 @@ from th_ext.commands._entry import (
     repeated_names,
     runs_on_message,
 )
+from th_ext.net import shown_url
 from th_ext.problems._problem import Problem
 from th_ext.problems._text import quoted
 from th_ext.validate._card import extension_entries
@@ -269,7 +270,7 @@ def check_extensions(
                     "error",
                     "duplicate-extension",
                     pointer((*base, "uri")),
-                    f"extension {uri} is already declared at index {declared[uri]}",
+                    f"extension {shown_url(uri)} is already declared at index {declared[uri]}",
                     "declare each extension once, with all its params in that entry",
                     "extension",
                 )
@@ -317,7 +318,7 @@ def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Prob
             "error",
             "near-miss-extension-uri",
             path,
-            f"extension URI {uri} differs from {key} only by {difference}",
+            f"extension URI {shown_url(uri)} differs from {key} only by {difference}",
             f"use the exact URI {target}; as it is, its params are not checked",
             "extension",
         )
@@ -325,7 +326,7 @@ def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Prob
         "info",
         "extension-not-checked",
         path,
-        f"extension {uri} is not one th-ext publishes; its params were not checked",
+        f"extension {shown_url(uri)} is not one th-ext publishes; its params were not checked",
         "nothing to do if the extension is meant; otherwise check the URI",
         "extension",
     )

@@ -18,7 +18,8 @@ LONG = "x" * 200_000
 
 def _long_card() -> dict[str, Any]:
     """The example card with a 200,000-character name and version, two commands of that name
-    (a duplicate), 10,000 skills, and unknown keys and a binding of that length."""
+    (a duplicate), 10,000 skills, and unknown keys, a binding and extension URIs of that
+    length."""
     card: dict[str, Any] = json.loads(EXAMPLE_CARD.read_text(encoding="utf-8"))
     card["name"] = card["version"] = LONG
     card["skills"] = [dict(card["skills"][0], id=f"skill-{n}") for n in range(10_000)]
@@ -28,6 +29,12 @@ def _long_card() -> dict[str, Any]:
     commands[1]["name"] = commands[2]["name"] = "y" * 200_000
     card[LONG] = 1
     card["supportedInterfaces"].append(dict(card["supportedInterfaces"][0], protocolBinding=LONG))
+    known = card["capabilities"]["extensions"][0]["uri"]
+    card["capabilities"]["extensions"] += [
+        {"uri": "urn:" + LONG},  # not one th-ext checks, then declared again
+        {"uri": "urn:" + LONG},
+        {"uri": known.removesuffix("v1") + "v" + LONG},  # a near miss
+    ]
     return card
 
 
@@ -41,10 +48,29 @@ def test_every_line_of_a_validate_report_is_short(
     assert result.exit_code == 1, result.stderr
     longest = max(result.stdout.splitlines(), key=len)
     assert len(longest) < 600, longest[:200]  # a file name, a message and a hint at most
-    codes = {"duplicate-command", "duplicate-skill-id", "unknown-field", "unknown-protocol-binding"}
+    codes = {
+        "duplicate-command",
+        "duplicate-skill-id",
+        "unknown-field",
+        "unknown-protocol-binding",
+        "extension-not-checked",
+        "duplicate-extension",
+        "near-miss-extension-uri",
+    }
     assert all(code in result.stdout for code in codes)
     if output_format == "text":
         assert "… (10002 in all)" in result.stdout  # the skills: the first ten, and how many
+
+
+def test_a_junit_report_names_long_values_and_places_without_repeating_them(
+    th_ext: Callable[..., Result], tmp_path: Path
+) -> None:
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(_long_card()), encoding="utf-8")
+    result = th_ext("validate", str(path), "-f", "junit")
+    assert result.exit_code == 1, result.stderr
+    assert len(result.stdout) < 50_000
+    assert "near-miss-extension-uri" in result.stdout
 
 
 def test_the_commands_warnings_name_a_long_command_in_a_line(
@@ -76,3 +102,23 @@ def test_two_keys_that_differ_only_in_normalisation_do_not_read_alike(
     assert "warning unknown-field 'café' is not an A2A 1.0 field" in result.stdout
     assert "warning unknown-field 'cafe\\u0301' is not an A2A 1.0 field" in result.stdout
     assert quoted("cafe\u0301") == "'cafe\\u0301'" and quoted("caf\u00e9") == "'café'"
+
+
+@pytest.mark.parametrize("output_format", ["text", "github", "junit"])
+def test_two_places_that_differ_only_in_normalisation_do_not_read_alike(
+    th_ext: Callable[..., Result], tmp_path: Path, output_format: str
+) -> None:
+    card: dict[str, Any] = json.loads(EXAMPLE_CARD.read_text(encoding="utf-8"))
+    params = card["capabilities"]["extensions"][0]["params"]
+    params["caf\u00e9"] = params["cafe\u0301"] = 1
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
+    result = th_ext("validate", str(path), "-f", output_format)
+    assert result.exit_code == 1, result.stderr
+    assert "at /capabilities/extensions/0/params/caf\u00e9" in result.stdout
+    assert "at /capabilities/extensions/0/params/cafe\\u0301" in result.stdout
+    places = [line for line in result.stdout.splitlines() if "/params/" in line]
+    assert places and not any("cafe\u0301" in line for line in places)
+    report = json.loads(th_ext("validate", str(path), "-f", "json").stdout)
+    paths = [p["path"].rsplit("/", 1)[1] for p in report["problems"]]
+    assert paths == ["caf\u00e9", "cafe\u0301"]  # the report's data keeps each key as it is

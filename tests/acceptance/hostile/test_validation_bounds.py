@@ -40,7 +40,9 @@ def test_a_number_past_the_int_string_limit_is_a_document_problem(
     result = th_ext("validate", path, "-f", "json")
     assert result.exit_code == 2
     problems = json.loads(result.stdout)["problems"]
-    assert [p["code"] for p in problems] == ["number-too-long"]
+    assert [(p["code"], p["path"]) for p in problems] == [("number-too-long", f"/{where}")]
+    assert problems[0]["line"] == 1
+    assert problems[0]["excerpt"].endswith("^")
     for command in (["commands", path], ["dispatch", path, "/model"]):
         other = th_ext(*command)
         assert other.exit_code == 2

@@ -392,6 +392,10 @@ def test_redirects_are_followed_and_listed(serve: Serve) -> None:
         ({"/a": "http://127.0.0.1:99999/x"}, "bad-redirect", "from 0 to 65535"),
         ({"/a": "http://a\x7fb/x"}, "bad-redirect", "b/x: not a URL (Invalid non-printable"),
         ({"/a": "https:///x"}, "bad-redirect", "https:///x: the URL names no host"),
+        ({"/a": "http:///x"}, "bad-redirect", "http:///x: the URL names no host"),
+        ({"/a": "http:x.json"}, "bad-redirect", "http:x.json: the URL names no host"),
+        ({"/a": "http://exa mple.com/"}, "bad-redirect", "mple.com/: the host has white space"),
+        ({"/a": "http://exa\u3000mple.com/"}, "bad-redirect", "the host has white space"),
     ],
 )
 def test_the_redirect_policy(serve: Serve, targets: dict[str, str], code: str, said: str) -> None:

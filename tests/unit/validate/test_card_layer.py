@@ -202,3 +202,16 @@ def test_optional_fields(card: dict[str, Any]) -> None:
             ("error", "missing-field", "/signatures/0/signature"),
         ]
     )
+
+
+def test_an_interface_url_whose_host_has_white_space_is_one_no_client_can_use(
+    card: dict[str, Any],
+) -> None:
+    card["supportedInterfaces"][0]["url"] = "http://exa mple.com/a2a"
+    (problem,) = validate_value(card).problems
+    assert (problem.severity, problem.code, problem.path) == (
+        "warning",
+        "invalid-url",
+        "/supportedInterfaces/0/url",
+    )
+    assert problem.message.endswith("the host has white space in it")

@@ -151,13 +151,39 @@ def test_a_number_past_the_int_string_limit_is_named() -> None:
         (
             "error",
             "number-too-long",
-            "",
+            "/a",
             f"a number has more than {digits} digits",
             "no card needs a number this long; this is likely malformed or hostile",
             True,
         )
     ]
     assert problems(b'{"a": ' + b"7" * digits + b"}") == []
+    assert problems(b'{"a": -' + b"7" * digits + b"}") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "line", "column"),
+    [
+        ('{"a": [1, 2, {"b": HUGE}]}', "/a/2/b", 1, 20),
+        ('{"s": "7777 [ { , \\" HUGE", "n": [\n  0.5, 1e999, -HUGE]}', "/n/2", 2, 15),
+        ('{"f": HUGE.5, "g": HUGEe3,\n"i": HUGE}', "/i", 2, 6),
+        ("HUGE", "", 1, 1),
+    ],
+)
+def test_a_number_past_the_int_string_limit_is_placed_at_its_value(
+    text: str, path: str, line: int, column: int
+) -> None:
+    # The first integer (not a float) past the limit, outside strings: where the parser stopped.
+    digits = "7" * (sys.get_int_max_str_digits() + 1)
+    (problem,) = parse_document(text.replace("HUGE", digits).encode()).problems
+    assert (problem.code, problem.path, problem.line, problem.column) == (
+        "number-too-long",
+        path,
+        line,
+        column,
+    )
+    caret = problem.excerpt.split("\n")[1]
+    assert problem.excerpt.split("\n")[0][len(caret) - 1] in "-7"
 
 
 def test_non_finite_numbers_say_so() -> None:
