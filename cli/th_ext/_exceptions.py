@@ -192,6 +192,11 @@ def os_reason(exc: OSError) -> str:
     return exc.strerror.lower() if exc.strerror else str(exc)
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 check``, ``2 checks``: ``count`` and ``noun``, plural (with an ``s``) unless one."""
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
 def cut(text: str, limit: int) -> str:
     """``text`` when it has at most ``limit`` characters, else its start and ``…`` (a line a
     person reads: a URL, a pointer or a name from a card, a server's words)."""

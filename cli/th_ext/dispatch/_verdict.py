@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from th_ext._exceptions import cut
-from th_ext.problems._text import counted
+from th_ext.problems import counted
 
 __all__ = ["LiveCheck", "answered", "check", "task_id_of"]
 

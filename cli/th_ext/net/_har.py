@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
-from th_ext._exceptions import ThExtError, os_reason
+from th_ext._exceptions import ThExtError, counted, os_reason
 from th_ext._version import __version__
 from th_ext.net._scope import redact
 
@@ -283,8 +283,6 @@ def _headers(headers: list[tuple[str, str]], secret: frozenset[str]) -> list[dic
     ]
     left_out = len(headers) - HAR_MAX_HEADERS
     if left_out > 0:
-        from th_ext.problems import counted  # th_ext.problems imports th_ext.net
-
         kept.append(
             {
                 "name": "x-th-ext-headers-left-out",

@@ -1,7 +1,7 @@
 """What a check finds, as data (``Problem``, ``CODES``, ``Selection``, ``error_record``), and
 the words of messages: text safety, cut and quoted values, an OS error's words, "did you mean"."""
 
-from th_ext._exceptions import cut, os_reason
+from th_ext._exceptions import counted, cut, os_reason
 from th_ext.problems._problem import (
     CODES,
     LAYERS,
@@ -16,7 +16,6 @@ from th_ext.problems._problem import (
 from th_ext.problems._text import (
     clean,
     closest_name,
-    counted,
     escape_unsafe,
     quoted,
     shown_path,

@@ -9,7 +9,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from unicodedata import is_normalized, normalize
 
-__all__ = ["clean", "closest_name", "counted", "escape_unsafe", "quoted", "shown_path"]
+__all__ = ["clean", "closest_name", "escape_unsafe", "quoted", "shown_path"]
 
 # Pattern texts, not compiled patterns: ``re`` compiles each on the first string that needs it
 # (and caches it), so a run that prints only printable text never pays for compiling them.
@@ -24,11 +24,6 @@ _ESCAPE_SEQUENCES = (
 _SPACES = r"[\t\n\v\f\r\x85\u2028\u2029]"
 _INVISIBLE = r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]"
 _SURROGATES = r"[\ud800-\udfff]"
-
-
-def counted(count: int, noun: str) -> str:
-    """``1 check``, ``2 checks``: ``count`` and ``noun``, plural (with an ``s``) unless one."""
-    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def quoted(value: object, limit: int = 80) -> str:

@@ -38,7 +38,8 @@ _LAYER_TITLES = {
 }
 #: The layers whose "ok" line ``quiet`` leaves out: reading and parsing the card.
 _QUIET_WHEN_OK = ("source", "document")
-_SHOWN_COMMANDS = 10
+#: Entries of a card's list the summary shows (skills, commands, interfaces, extensions).
+_SHOWN_ENTRIES = 10
 _EXCERPT_WIDTH = 120
 
 
@@ -135,15 +136,17 @@ def _summary_lines(report: Report) -> list[str]:
     name = _named(card.get("name") or "(no name)")
     version = _named(card.get("version") or "?")
     lines = [f"  card        {name} {version}"]
-    for interface in card.get("interfaces", []):
+    interfaces = card.get("interfaces", [])
+    for interface in interfaces[:_SHOWN_ENTRIES]:
         binding, url, version = (
             interface.get(k, "?") for k in ("protocolBinding", "url", "protocolVersion")
         )
         lines.append(f"  interface   {_named(binding)} {_named(url, 120)} (A2A {_named(version)})")
+    lines += _more_lines("interface", len(interfaces))
     skills = card.get("skills", [])
     if skills:
         lines.append(f"  skills      {_listing(skills)}")
-    for extension in report.extensions:
+    for extension in report.extensions[:_SHOWN_ENTRIES]:
         uri = _named(extension["uri"], 120)
         if not extension.get("checked"):
             lines.append(f"  extension   {uri} (not checked)")
@@ -154,7 +157,14 @@ def _summary_lines(report: Report) -> list[str]:
         commands = extension["commands"]
         listed = f": {_listing(commands)}" if commands else ""
         lines.append(f"              {counted(len(commands), 'command')}{listed}")
-    return lines
+    return lines + _more_lines("extension", len(report.extensions))
+
+
+def _more_lines(kind: str, count: int) -> list[str]:
+    """The line after the first entries of a long list in the summary: how many in all."""
+    if count <= _SHOWN_ENTRIES:
+        return []
+    return [f"  {kind:<11} … ({count} in all)"]
 
 
 def _named(text: str, limit: int = 80) -> str:
@@ -164,8 +174,8 @@ def _named(text: str, limit: int = 80) -> str:
 
 def _listing(names: list[str]) -> str:
     """The first names of a card's list, each cut to a line's share, and how many in all."""
-    shown = ", ".join(_named(name, 40) for name in names[:_SHOWN_COMMANDS])
-    return shown + (f", … ({len(names)} in all)" if len(names) > _SHOWN_COMMANDS else "")
+    shown = ", ".join(_named(name, 40) for name in names[:_SHOWN_ENTRIES])
+    return shown + (f", … ({len(names)} in all)" if len(names) > _SHOWN_ENTRIES else "")
 
 
 def _counts(problems: list[Problem]) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from th_ext.batch import validate_source
-from th_ext.problems._text import clean, counted, escape_unsafe
+from th_ext.problems import clean, counted, escape_unsafe
 from th_ext.signatures import KeySet, SignatureOptions, check_signatures, parse_jwks, read_keys
 from th_ext.sources import DEFAULT_MAX_BYTES, SourceLimits
 from th_ext.validate import Problem, Report, ValidateOptions, validate_bytes

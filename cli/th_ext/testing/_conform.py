@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from th_ext._sync import run_sync
-from th_ext.problems._text import clean, counted, escape_unsafe
+from th_ext.problems import clean, counted, escape_unsafe
 
 if TYPE_CHECKING:
     from th_ext.conform import ConformOptions, ConformReport

@@ -62,6 +62,27 @@ def test_every_line_of_a_validate_report_is_short(
         assert "… (10002 in all)" in result.stdout  # the skills: the first ten, and how many
 
 
+def test_the_text_summary_lists_ten_interfaces_and_ten_extensions_and_counts_the_rest(
+    th_ext: Callable[..., Result], tmp_path: Path
+) -> None:
+    card: dict[str, Any] = json.loads(EXAMPLE_CARD.read_text(encoding="utf-8"))
+    interface = card["supportedInterfaces"][0]
+    card["supportedInterfaces"] = [
+        dict(interface, url=f"http://agent-{n}.example/a2a") for n in range(1_000)
+    ]
+    card["capabilities"]["extensions"] += [{"uri": f"urn:x:{n}"} for n in range(1_000)]
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    result = th_ext("validate", str(path))
+    summary = result.stdout.split("\nsource: ")[0].splitlines()
+    assert sum(line.startswith("  interface ") for line in summary) == 11
+    assert sum(line.startswith("  extension ") for line in summary) == 11
+    assert "  interface   … (1000 in all)" in summary
+    assert "  extension   … (1001 in all)" in summary
+    assert "http://agent-9.example/a2a" in result.stdout
+    assert "http://agent-10.example/a2a" not in result.stdout
+
+
 def test_a_junit_report_names_long_values_and_places_without_repeating_them(
     th_ext: Callable[..., Result], tmp_path: Path
 ) -> None:
