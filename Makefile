@@ -232,9 +232,18 @@ diagram-tool:
 	  echo "npm not found: the new-version steps test will be skipped (it fails under CI)"; \
 	fi
 
+## th-ext installed alone, as a user installs it: what the start-up benchmark measures.
+BENCH_RUNTIME := build/bench-runtime
+
+$(BENCH_RUNTIME)/.installed: pyproject.toml
+	rm -rf $(BENCH_RUNTIME)
+	$(PYTHON) -m venv $(BENCH_RUNTIME)
+	$(BENCH_RUNTIME)/bin/python -m pip install -q -e .
+	touch $@
+
 ## Speed and memory figures, as ratios to the tools we compare with.
-bench: $(VENV)/.installed-bench
-	$(BIN)/python benchmarks/bench_cli.py
+bench: $(VENV)/.installed-bench $(BENCH_RUNTIME)/.installed
+	$(BIN)/python benchmarks/bench_cli.py --th-ext $(BENCH_RUNTIME)/bin/th-ext
 	$(BIN)/python benchmarks/bench_conform.py
 	$(BIN)/python benchmarks/bench_hostile.py
 	$(BIN)/python benchmarks/bench_real_cards.py

@@ -12,9 +12,14 @@ is no slower than check-jsonschema 0.39.0 checking that card's params (ratio 1.0
 typer app and a bare click app cost (the frameworks of the two tools) is printed as
 information, not judged.
 
+``--th-ext PATH`` measures another th-ext. ``make bench`` gives the one it installs alone in
+``build/bench-runtime``, with th-ext's dependencies and nothing else, as ``pip install th-ext``
+leaves a user: in the development environment, click (there for check-jsonschema and MkDocs)
+makes ``import httpx`` load httpx's own command line too, rich and pygments with it.
+
 ``--pythonpath DIR`` measures our side of each case twice, interleaved, as installed and with
 ``DIR`` first on ``PYTHONPATH``: with another release of a dependency installed there
-(``pip install --no-deps --target DIR typer==0.28.0``), the figures say what that release
+(``pip install --no-deps --target DIR typer==0.29.3``), the figures say what that release
 costs or saves.
 """
 
@@ -103,8 +108,14 @@ class Measured:
     fastest: float = 0.0
 
 
+class Measure:
+    """The th-ext measured: the project's own by default, or one given by ``--th-ext``."""
+
+    th_ext = BIN / "th-ext"
+
+
 def th_ext(*args: str) -> list[str]:
-    return [str(BIN / "th-ext"), *args]
+    return [str(Measure.th_ext), *args]
 
 
 def check_jsonschema_small_params(ws: Workspace) -> list[str]:
@@ -389,13 +400,23 @@ def main() -> int:
         metavar="DIR",
         help="also run our side of each case with DIR first on PYTHONPATH, interleaved",
     )
+    parser.add_argument(
+        "--th-ext",
+        metavar="PATH",
+        type=Path,
+        default=Measure.th_ext,
+        help="the th-ext to measure (make bench: one installed alone, as a user installs it)",
+    )
     args = parser.parse_args()
-    missing = [
-        tool for tool in ("th-ext", "check-jsonschema", "a2a-lint") if not (BIN / tool).exists()
-    ]
+    missing = [tool for tool in ("check-jsonschema", "a2a-lint") if not (BIN / tool).exists()]
     if missing:
         print(f"missing tools in {BIN}: {', '.join(missing)}", file=sys.stderr)
         return 2
+    if not args.th_ext.exists():
+        print(f"no th-ext at {args.th_ext}", file=sys.stderr)
+        return 2
+    Measure.th_ext = args.th_ext
+    print(f"th-ext measured: {args.th_ext}")
     cases = [c for c in CASES if not args.only or any(o in c.name for o in args.only)]
     # An installed wheel has its bytecode compiled by pip; an editable checkout may not (and
     # PYTHONDONTWRITEBYTECODE keeps it so), which would time the compiler, not th-ext.

@@ -56,18 +56,18 @@ def bounded_options() -> list[BoundedOption]:
     for path in command_paths():
         command = _command(path)
         for param in command.params:
-            described = getattr(param, "type_descriptor", None)
-            if param.param_type_name != "option" or described is None:
+            kind = getattr(param, "type", None)
+            if param.param_type_name != "option" or kind is None:
                 continue
             name = next((o for o in param.opts if o.startswith("--")), param.opts[0])
-            info = described.parameter_info
-            if described.choices is not None:
+            low, high = getattr(kind, "min", None), getattr(kind, "max", None)
+            if getattr(kind, "choices", None) is not None:
                 choices = tuple(
-                    str(c.value) if isinstance(c, Enum) else str(c) for c in described.choices
+                    str(c.value) if isinstance(c, Enum) else str(c) for c in kind.choices
                 )
                 found.append(BoundedOption(tuple(path), name, choices=choices))
-            elif info.min is not None or info.max is not None:
-                found.append(BoundedOption(tuple(path), name, info.min, info.max))
+            elif low is not None or high is not None:
+                found.append(BoundedOption(tuple(path), name, low, high))
     return found
 
 

@@ -8,7 +8,7 @@ import inspect
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from typing import Annotated, Any
@@ -86,23 +86,16 @@ HelpOption = Annotated[
 ]
 
 _REQUIRED = re.compile(r"\{([^{}]*?)(\.\.\.)?\}(\.\.\.)?")
-_ARGUMENT_TYPE = re.compile(r"^(  \S+)( <[^<>\s]+>)", re.MULTILINE)
 
 
 def plain_usage(help_text: str) -> str:
-    """``help_text`` with each required argument in its usage line by its plain name, and
-    the arguments listed without their Python types (the columns kept aligned)."""
+    """``help_text`` with each required argument in its usage line by its plain name."""
     usage, blank, rest = help_text.partition("\n\n")
 
     def plain_argument(match: re.Match[str]) -> str:
         return match.group(1) + ("..." if match.group(2) or match.group(3) else "")
 
-    before, heading, after = rest.partition("Arguments:\n")
-    if heading:
-        listed, gap, tail = after.partition("\n\n")
-        listed = _ARGUMENT_TYPE.sub(lambda m: m.group(1) + " " * len(m.group(2)), listed)
-        after = listed + gap + tail
-    return _REQUIRED.sub(plain_argument, usage) + blank + before + heading + after
+    return _REQUIRED.sub(plain_argument, usage) + blank + rest
 
 
 def summary(help_text: str | None) -> str:
@@ -261,19 +254,18 @@ def run_guarded(main: Callable[[], int]) -> int:
 # Usage errors in th-ext's words: one line, then the command's usage (run_app, usage_words).
 
 _NO_SUCH_COMMAND = re.compile(r"No such command (['\"])(.*?)\1\.(?: |$)")
-_RANGE_ERRORS = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
 _NUMBER_WORDS = {"int": "a whole number", "float": "a number"}
 
 
 def parameter_bounds(param: Any) -> tuple[Any, Any]:
     """The least and greatest value ``param`` accepts (``None`` where it has no bound)."""
-    info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
-    return getattr(info, "min", None), getattr(info, "max", None)
+    kind = getattr(param, "type", None)
+    return getattr(kind, "min", None), getattr(kind, "max", None)
 
 
 def parameter_choices(param: Any) -> list[str] | None:
     """The values ``param`` accepts when they are a fixed list (an enum), else ``None``."""
-    choices = getattr(getattr(param, "type_descriptor", None), "choices", None)
+    choices = getattr(getattr(param, "type", None), "choices", None)
     if choices is None:
         return None
     return [str(c.value) if isinstance(c, Enum) else str(c) for c in choices]
@@ -300,21 +292,26 @@ def _range(low: Any, high: Any) -> str:
     return f"at least {low}" if low is not None else f"at most {high}"
 
 
-def _value_words(param: Any, error: Mapping[str, Any]) -> str:
-    """What is wrong with the value pydantic refused (``error``, its first error) for ``param``."""
+def _value_words(param: Any, message: str) -> str:
+    """What is wrong with the value ``param``'s type refused, saying so in ``message``.
+
+    typer's types begin the sentence with the value as typed, then say what it is not:
+    ``'x' is not one of 'a', 'b'.``, ``0 is not in the range 1<=x<=9.``,
+    ``'x' is not a valid int range.``; the end of the sentence is known from the type, so the value
+    is what comes before it, whatever the value holds."""
     name = parameter_name(param)
-    typed = error.get("input")
     choices = parameter_choices(param)
-    if choices is not None:
-        return f"{name} must be {_one_of(choices)}, not {typed!r}"
-    kind = str(error.get("type", ""))
-    if kind in _RANGE_ERRORS:
-        return f"{name} must be {_range(*parameter_bounds(param))}, not {typed}"
-    number = _NUMBER_WORDS.get(kind.split("_", 1)[0])
+    value, one_of, _ = message.rpartition(" is not one of ")
+    if choices is not None and one_of:
+        return f"{name} must be {_one_of(choices)}, not {value}"
+    value, in_range, _ = message.partition(" is not in the range ")
+    if in_range:
+        return f"{name} must be {_range(*parameter_bounds(param))}, not {value}"
+    value, valid, what = message.rpartition(" is not a valid ")
+    number = _NUMBER_WORDS.get(what.rstrip(".").split(" ")[0]) if valid else None
     if number is not None:
-        return f"{name} must be {number}, not {typed!r}"
-    cause = (error.get("ctx") or {}).get("error")
-    return f"{name}: {_phrase(str(cause) if cause is not None else str(error.get('msg', '')))}"
+        return f"{name} must be {number}, not {value}"
+    return f"{name}: {_phrase(message)}"
 
 
 def _phrase(message: str) -> str:
@@ -337,16 +334,10 @@ def usage_words(exc: typer.TyperException) -> str:
     ctx = getattr(exc, "ctx", None)
     where = getattr(ctx, "command_path", "th-ext")
     param = getattr(exc, "param", None)
-    # typer converts values with pydantic: its ValidationError, read by its public errors(),
-    # without importing pydantic, which a run that converts nothing never loads
-    errors = getattr(exc.__cause__, "errors", None)
-    found = errors(include_url=False) if callable(errors) else None
-    if param is not None and found:
-        return _value_words(param, found[0])
     if param is not None and hasattr(exc, "param_type"):  # a required parameter not given
         return f"{where} needs {parameter_name(param)}"
-    if param is not None:  # a value a type or a callback refused in words of its own
-        return f"{parameter_name(param)}: {_phrase(exc.message)}"
+    if param is not None:  # a value a type or a callback refused
+        return _value_words(param, exc.message)
     option = getattr(exc, "option_name", None)
     if option is not None and hasattr(exc, "possibilities"):  # an option that does not exist
         meant = closest_name(option, _option_names(ctx))

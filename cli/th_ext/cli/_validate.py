@@ -92,7 +92,7 @@ SourcesArgument = Annotated[
         help="The agent cards to check, each a file, - for standard input, or an http(s) URL. "
         "A URL not ending in .json is the agent's base URL (the card is read at "
         "/.well-known/agent-card.json). Several (or --from) are checked --jobs at a time.",
-        metavar="SOURCE",
+        metavar="SOURCE...",
         show_default=False,
     ),
 ]

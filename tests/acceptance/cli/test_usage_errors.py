@@ -96,6 +96,19 @@ def test_a_value_out_of_bounds(
             "th-ext: error: --timeout: 'soon' is not a number of seconds",
         ),
         (["demo", "--port", "http"], "th-ext: error: --port must be a whole number, not 'http'"),
+        (
+            ["demo", "--port", "1 is not a valid int."],
+            "th-ext: error: --port must be a whole number, not '1 is not a valid int.'",
+        ),
+        (
+            ["validate", "x", "--rate", "fast"],
+            "th-ext: error: --rate must be a number, not 'fast'",
+        ),
+        (
+            ["validate", "x", "--format", "x' is not one of 'text"],
+            "th-ext: error: --format must be one of text, concise, json, jsonl, junit, github or "
+            "sarif, not \"x' is not one of 'text\"",
+        ),
     ],
 )
 def test_other_usage_errors(
@@ -146,5 +159,5 @@ def test_the_script_says_it_the_same_way(tmp_path: Path) -> None:
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
         "th-ext: error: --jobs must be at least 1, at most 10000, not 0",
-        "Usage: th-ext validate [OPTIONS] [SOURCE]... (th-ext validate --help for more)",
+        "Usage: th-ext validate [OPTIONS] [SOURCE...] (th-ext validate --help for more)",
     ]

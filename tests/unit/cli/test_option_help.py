@@ -69,7 +69,7 @@ def _declaration(command: str, option: str, cli: typer.Typer = app) -> dict[str,
         "show_default": param.show_default,
         "multiple": param.multiple,
         "help": help_text,
-        "type": type(getattr(param, "type", None) or param.type_descriptor).__name__,
+        "type": type(param.type).__name__,
     }
 
 
