@@ -79,11 +79,15 @@ class Workspace:
     """Files and a loopback server the cases' commands refer to."""
 
     root: Path
+    program: Path = BIN / "th-ext"  # the th-ext measured (--th-ext)
     server_url: str = ""
     files: dict[str, Path] = field(default_factory=dict)
 
     def file(self, name: str) -> str:
         return str(self.files[name])
+
+    def th_ext(self, *args: str) -> list[str]:
+        return [str(self.program), *args]
 
 
 @dataclass
@@ -108,16 +112,6 @@ class Measured:
     fastest: float = 0.0
 
 
-class Measure:
-    """The th-ext measured: the project's own by default, or one given by ``--th-ext``."""
-
-    th_ext = BIN / "th-ext"
-
-
-def th_ext(*args: str) -> list[str]:
-    return [str(Measure.th_ext), *args]
-
-
 def check_jsonschema_small_params(ws: Workspace) -> list[str]:
     """The baseline for a small card: check-jsonschema validating just that card's params."""
     return [str(BIN / "check-jsonschema"), "--schemafile", str(SCHEMA), ws.file("small-params")]
@@ -126,42 +120,44 @@ def check_jsonschema_small_params(ws: Workspace) -> list[str]:
 CASES: list[Case] = [
     Case(
         name="validate a small card",
-        ours=lambda ws: th_ext("validate", ws.file("small")),
+        ours=lambda ws: ws.th_ext("validate", ws.file("small")),
         baseline=check_jsonschema_small_params,
         baseline_name="check-jsonschema 0.39.0 on its params",
         limit=1.0,
     ),
     Case(
         name="validate a card with 10,000 commands",
-        ours=lambda ws: th_ext("validate", ws.file("10k")),
-        baseline=lambda ws: th_ext("validate", ws.file("small")),
+        ours=lambda ws: ws.th_ext("validate", ws.file("10k")),
+        baseline=lambda ws: ws.th_ext("validate", ws.file("small")),
         baseline_name="th-ext validate on the small card",
         limit=4.0,
     ),
     Case(
         name="validate 10,000 commands, each with a problem placed on its line",
-        ours=lambda ws: th_ext("validate", ws.file("10k-broken")),
-        baseline=lambda ws: th_ext("validate", ws.file("small")),
+        ours=lambda ws: ws.th_ext("validate", ws.file("10k-broken")),
+        baseline=lambda ws: ws.th_ext("validate", ws.file("small")),
         baseline_name="th-ext validate on the small card",
         limit=4.0,
     ),
     Case(
         name="validate a small card from loopback",
-        ours=lambda ws: th_ext("validate", ws.server_url + "/small.json"),
+        ours=lambda ws: ws.th_ext("validate", ws.server_url + "/small.json"),
         baseline=check_jsonschema_small_params,
         baseline_name="check-jsonschema 0.39.0 on its params",
         limit=1.5,
     ),
     Case(
         name="validate a small card from loopback, against the same card as a file",
-        ours=lambda ws: th_ext("validate", ws.server_url + "/small.json"),
-        baseline=lambda ws: th_ext("validate", ws.file("small")),
+        ours=lambda ws: ws.th_ext("validate", ws.server_url + "/small.json"),
+        baseline=lambda ws: ws.th_ext("validate", ws.file("small")),
         baseline_name="th-ext validate on the small card's file",
         limit=4.0,
     ),
     Case(
         name="validate a 50 MB card from loopback",
-        ours=lambda ws: th_ext("validate", ws.server_url, "--max-bytes", str(2 * BIG_CARD_BYTES)),
+        ours=lambda ws: ws.th_ext(
+            "validate", ws.server_url, "--max-bytes", str(2 * BIG_CARD_BYTES)
+        ),
         baseline=lambda ws: [str(BIN / "a2a-lint"), ws.server_url],
         baseline_name="a2a-lint 0.1.1 on the same URL",
         limit=1.0,
@@ -169,22 +165,22 @@ CASES: list[Case] = [
     ),
     Case(
         name="dispatch dry run on a small card",
-        ours=lambda ws: th_ext("dispatch", ws.file("small"), "/model fast"),
+        ours=lambda ws: ws.th_ext("dispatch", ws.file("small"), "/model fast"),
         baseline=check_jsonschema_small_params,
         baseline_name="check-jsonschema 0.39.0 on its params",
         limit=1.0,
     ),
     Case(
         name="validate a small card with --keys (no signature on it)",
-        ours=lambda ws: th_ext("validate", ws.file("small"), "--keys", ws.file("jwks")),
-        baseline=lambda ws: th_ext("validate", ws.file("small")),
+        ours=lambda ws: ws.th_ext("validate", ws.file("small"), "--keys", ws.file("jwks")),
+        baseline=lambda ws: ws.th_ext("validate", ws.file("small")),
         baseline_name="th-ext validate on the small card",
         limit=1.1,
     ),
     Case(
         name="validate a small signed card with --keys",
-        ours=lambda ws: th_ext("validate", ws.file("signed"), "--keys", ws.file("jwks")),
-        baseline=lambda ws: th_ext("validate", ws.file("small")),
+        ours=lambda ws: ws.th_ext("validate", ws.file("signed"), "--keys", ws.file("jwks")),
+        baseline=lambda ws: ws.th_ext("validate", ws.file("small")),
         baseline_name="th-ext validate on the small card",
         # PyJWT's algorithms import cryptography (x509 included): the cost of checking a
         # signature, paid only by a signed card checked with keys (the case above pays none).
@@ -225,8 +221,8 @@ def write_big_card(path: Path, size: int) -> None:
         out.write(tail)
 
 
-def prepare(root: Path) -> Workspace:
-    ws = Workspace(root)
+def prepare(root: Path, program: Path) -> Workspace:
+    ws = Workspace(root, program)
     small = json.loads(EXAMPLE_CARD.read_text(encoding="utf-8"))
     ws.files["small"] = root / "small.json"
     ws.files["small"].write_text(json.dumps(small, indent=2), encoding="utf-8")
@@ -404,7 +400,7 @@ def main() -> int:
         "--th-ext",
         metavar="PATH",
         type=Path,
-        default=Measure.th_ext,
+        default=BIN / "th-ext",
         help="the th-ext to measure (make bench: one installed alone, as a user installs it)",
     )
     args = parser.parse_args()
@@ -415,7 +411,6 @@ def main() -> int:
     if not args.th_ext.exists():
         print(f"no th-ext at {args.th_ext}", file=sys.stderr)
         return 2
-    Measure.th_ext = args.th_ext
     print(f"th-ext measured: {args.th_ext}")
     cases = [c for c in CASES if not args.only or any(o in c.name for o in args.only)]
     # An installed wheel has its bytecode compiled by pip; an editable checkout may not (and
@@ -423,7 +418,7 @@ def main() -> int:
     compileall.compile_dir(REPO / "cli" / "th_ext", quiet=1)
     over = []
     with tempfile.TemporaryDirectory(prefix="th-ext-bench-") as tmp:
-        ws = prepare(Path(tmp))
+        ws = prepare(Path(tmp), args.th_ext)
         server = serve(ws)
         try:
             floor = median_of([sys.executable, "-c", "pass"], args.runs)
