@@ -36,21 +36,29 @@ __all__ = [
 ]
 
 
-def near_miss(uri: str, published: Iterable[tuple[str, str]]) -> tuple[str, str] | None:
-    """``(key, difference)`` for the published ``(uri, key)`` that ``uri`` nearly is, or None.
+def near_miss(uri: str, published: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(key, difference)`` for the published ``(uri, key)`` that ``uri`` is nearest to. One that
+    differs only in how it is written (case, scheme, a slash, white space) is nearer than one
+    whose version segment differs; a URI as near to two as to one names both, in the order given
+    (then they are versions of one extension, and it differs from each in the same way).
+    Empty when ``uri`` is published, or far from every published URI.
 
     ``difference`` completes "differs from <key> only by ...", e.g. "a trailing slash".
     """
+    found: list[tuple[bool, str, str]] = []
     for known, key in published:
         if uri == known:
-            return None
-        difference = _difference(uri, known)
-        if difference is not None:
-            return key, difference
-    return None
+            return []
+        near = _difference(uri, known)
+        if near is not None:
+            difference, versioned = near
+            found.append((versioned, key, difference))
+    nearest = min((versioned for versioned, _, _ in found), default=False)
+    return [(key, difference) for versioned, key, difference in found if versioned == nearest]
 
 
-def _difference(uri: str, known: str) -> str | None:
+def _difference(uri: str, known: str) -> tuple[str, bool] | None:
+    """How ``uri`` differs from ``known``, and whether the version segment is part of it."""
     differences = []
     candidate = uri.strip()
     if candidate != uri:
@@ -68,10 +76,10 @@ def _difference(uri: str, known: str) -> str | None:
         differences.append("letter case")
         candidate = known
     if candidate == known:
-        return " and ".join(differences) if differences else None
+        return (" and ".join(differences), False) if differences else None
     version = _version_difference(candidate, known)
     if version is not None:
-        return " and ".join([*differences, version])
+        return " and ".join([*differences, version]), True
     return None
 
 
@@ -83,7 +91,8 @@ def _version_difference(candidate: str, known: str) -> str | None:
         return f"a missing version segment (/{version})"
     head, _, other = candidate.rpartition("/")
     if head.lower() == parent.lower() and other and urlsplit(candidate).path:
-        return f"its version segment ({quoted(other)} instead of {quoted(version)})"
+        # The URI itself is shown beside this; its last segment needs no more than a glance.
+        return f"its version segment ({quoted(other, 24)} instead of {quoted(version)})"
     return None
 
 
@@ -308,18 +317,21 @@ def check_extensions(
 def _unchecked(uri: str, path: str, known: Mapping[str, KnownExtension]) -> Problem:
     """An extension th-ext does not check: an error when it nearly names one it does."""
     meant = near_miss(uri, ((k.uri, k.key) for k in known.values()))
-    family = family_entry(uri) if meant is None else None
+    family = family_entry(uri) if not meant else None
     if family is not None:
         return _family_unchecked(family, path)
-    if meant is not None:
-        key, difference = meant
-        target = next(k.uri for k in known.values() if k.key == key)
+    if meant:
+        uris = {k.key: k.uri for k in known.values()}
+        (key, difference), *others = meant
+        also = "".join(f", and from {other} in the same way" for other, _ in others)
+        targets = " or ".join(uris[key] for key, _ in meant)
+        exact = f"the exact URI meant, {targets}" if others else f"the exact URI {targets}"
         return Problem(
             "error",
             "near-miss-extension-uri",
             path,
-            f"extension URI {shown_url(uri)} differs from {key} only by {difference}",
-            f"use the exact URI {target}; as it is, its params are not checked",
+            f"extension URI {shown_url(uri)} differs from {key} only by {difference}{also}",
+            f"use {exact}; as it is, its params are not checked",
             "extension",
         )
     return Problem(

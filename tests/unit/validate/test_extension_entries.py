@@ -172,8 +172,9 @@ def test_only_http_and_https_are_a_scheme_slip() -> None:
             "near-miss-extension-uri",
             "/capabilities/extensions/1/uri",
             f"extension URI {other_version} differs from commands/v1 only by a trailing slash "
-            "and its version segment ('vX' instead of 'v1')",
-            f"use the exact URI {COMMANDS_URI}; as it is, its params are not checked",
+            "and its version segment ('vX' instead of 'v1'), and from commands/v2 in the same way",
+            f"use the exact URI meant, {COMMANDS_URI} or {V2}; as it is, its params are not "
+            "checked",
         ),
         (
             "info",

@@ -31,7 +31,7 @@ PARENT = COMMANDS_URI.rsplit("/", 1)[0]
     ],
 )
 def test_each_near_miss_names_its_difference(uri: str, difference: str) -> None:
-    assert near_miss(uri, PUBLISHED) == ("commands/v1", difference)
+    assert near_miss(uri, PUBLISHED) == [("commands/v1", difference)]
 
 
 @pytest.mark.parametrize(
@@ -45,7 +45,49 @@ def test_each_near_miss_names_its_difference(uri: str, difference: str) -> None:
     ],
 )
 def test_other_uris_are_not_near_misses(uri: str) -> None:
-    assert near_miss(uri, PUBLISHED) is None
+    assert near_miss(uri, PUBLISHED) == []
+
+
+TWO_VERSIONS = [*PUBLISHED, (PARENT + "/v2", "commands/v2")]
+
+
+@pytest.mark.parametrize(
+    ("uri", "meant"),
+    [
+        (
+            PARENT,
+            [
+                ("commands/v1", "a missing version segment (/v1)"),
+                ("commands/v2", "a missing version segment (/v2)"),
+            ],
+        ),
+        (
+            PARENT + "/v3",
+            [
+                ("commands/v1", "its version segment ('v3' instead of 'v1')"),
+                ("commands/v2", "its version segment ('v3' instead of 'v2')"),
+            ],
+        ),
+        # Nearer by how it is written than by a version: only the one it is a spelling of.
+        (PARENT + "/V2", [("commands/v2", "letter case")]),
+        (PARENT + "/v1/", [("commands/v1", "a trailing slash")]),
+    ],
+)
+def test_a_uri_as_near_to_two_versions_names_both(uri: str, meant: list[tuple[str, str]]) -> None:
+    assert near_miss(uri, TWO_VERSIONS) == meant
+
+
+def test_a_card_uri_near_two_versions_says_both_and_offers_both(card: dict[str, Any]) -> None:
+    card["capabilities"]["extensions"][0]["uri"] = PARENT + "/v9"
+    report = validate_value(card)
+    [problem] = [p for p in report.problems if p.code == "near-miss-extension-uri"]
+    assert problem.message == (
+        f"extension URI {PARENT}/v9 differs from commands/v1 only by its version segment "
+        "('v9' instead of 'v1'), and from commands/v2 in the same way"
+    )
+    assert problem.hint == (
+        f"use the exact URI meant, {PARENT}/v1 or {PARENT}/v2; as it is, its params are not checked"
+    )
 
 
 def test_a_near_miss_on_a_card_is_an_error_not_a_note(card: dict[str, Any]) -> None:
