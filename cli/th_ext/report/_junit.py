@@ -24,8 +24,9 @@ def junit_text(root: ET.Element) -> str:
 
 
 def _suite_name(name: str, of: str | None) -> str:
-    """A suite's name: ``name``, followed by the source or agent it is of when the document
-    holds several (``of`` is then given), so that no two sources' suites share a name."""
+    """A suite's or a test case's class name: ``name``, followed by the source or agent it is of
+    when the document holds several (``of`` is then given), so that no two sources' suites, nor
+    their test cases, share a name."""
     return f"{name} {clean(of)}" if of is not None else name
 
 
@@ -47,11 +48,13 @@ def run_junit(command: str | None, items: Iterable[Report | ConformReport | dict
     """One JUnit XML document of a run of ``th-ext command``: each validation or conformance
     report's suites and, for each source that could not be checked (its error document, as
     ``jsonl`` writes it), a suite with one ``<error>``; the totals are those of every suite.
-    With several sources, each suite's name ends with what it is of, so that CI systems, which
-    key suites by name, keep them apart: a conformance report's with its agent's card URL
+    With several sources, each suite's name, and the class name of its test cases, end with what
+    they are of, so that CI systems, which key suites and cases by name, keep them apart: a
+    conformance report's with its agent's card URL
     (``th-ext.conform http://agent.example/.well-known/agent-card.json``), a validation
-    report's and an error suite's with their source. One source's suites keep their plain
-    names (``th-ext.conform``, ``th-ext.validate.card``).
+    report's with its source; an error suite's name ends with its source, which names its one
+    case. One source's suites keep their plain names and class names (``th-ext.conform``,
+    ``th-ext.validate.card``).
     Text from a card or an agent goes through ``clean``: ElementTree escapes, but keeps what XML
     1.0 cannot hold."""
     title = f"th-ext {command}" if command else "th-ext"
@@ -86,8 +89,8 @@ def _validate_suites(root: ET.Element, report: Report, of: str | None) -> None:
     """``report``'s four suites, one per layer, added to ``root``; ``of`` ends their names."""
     grouped = report.by_layer()
     for layer in LAYERS:
-        classname = f"th-ext.validate.{layer}"
-        suite = ET.SubElement(root, "testsuite", name=_suite_name(classname, of))
+        classname = _suite_name(f"th-ext.validate.{layer}", of)
+        suite = ET.SubElement(root, "testsuite", name=classname)
         properties = ET.SubElement(suite, "properties")
         ET.SubElement(properties, "property", name="source", value=clean(report.source))
         tests = failures = skipped = 0
@@ -140,9 +143,9 @@ def _failing(requirement: RequirementResult) -> str:
 
 def _conform_suites(root: ET.Element, report: ConformReport, of: str | None) -> None:
     """``report``'s suites added to ``root``; ``of`` ends their names."""
-    _suite(root, _suite_name("th-ext.conform", of), report.requirements, report)
+    _suite(root, "th-ext.conform", report.requirements, report, of)
     if report.core:
-        _suite(root, _suite_name("th-ext.conform.core-a2a", of), report.core, report)
+        _suite(root, "th-ext.conform.core-a2a", report.core, report, of)
     if report.other:
         _other_suite(root, report, of)
 
@@ -153,7 +156,10 @@ def _other_suite(root: ET.Element, report: ConformReport, of: str | None) -> Non
     failures = skipped = 0
     for result in report.other:
         case = ET.SubElement(
-            suite, "testcase", classname="th-ext.conform.other", name=clean(result.key)
+            suite,
+            "testcase",
+            classname=_suite_name("th-ext.conform.other", of),
+            name=clean(result.key),
         )
         problems = "\n".join(clean(problem) for problem in result.problems)
         if result.status == "warn" and report.strict:
@@ -179,9 +185,13 @@ def _set_totals(suite: ET.Element, tests: int, failures: int, skipped: int, time
 
 
 def _suite(
-    root: ET.Element, name: str, requirements: list[RequirementResult], report: ConformReport
+    root: ET.Element,
+    name: str,
+    requirements: list[RequirementResult],
+    report: ConformReport,
+    of: str | None,
 ) -> None:
-    suite = ET.SubElement(root, "testsuite", name=name)
+    suite = ET.SubElement(root, "testsuite", name=_suite_name(name, of))
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", name="agent", value=clean(report.agent.card_url))
     ET.SubElement(properties, "property", name="extension", value=report.agent.extension_uri)
@@ -190,7 +200,7 @@ def _suite(
         case = ET.SubElement(
             suite,
             "testcase",
-            classname=f"th-ext.conform.{requirement.level}",
+            classname=_suite_name(f"th-ext.conform.{requirement.level}", of),
             name=f"{requirement.id}: {clean(requirement.summary)}",
         )
         failed = requirement.status == "fail" or (requirement.status == "warn" and report.strict)

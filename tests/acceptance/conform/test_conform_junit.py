@@ -98,5 +98,18 @@ def test_each_agent_s_suites_are_named_after_it(conform_agent: Agent, tmp_path: 
         f"th-ext.conform.core-a2a {broken.card_url}",
         f"th-ext conform {unreachable}",
     ]
+    # A CI system keys a test case by its class name and name: two agents' cases stay apart.
+    cases = [
+        (case.get("classname"), case.get("name"))
+        for case in ET.fromstring(report.read_bytes()).iter("testcase")
+    ]
+    assert len(set(cases)) == len(cases)
+    for agent in (good, broken):
+        mine = {classname for classname, _ in cases if classname.endswith(f" {agent.card_url}")}
+        assert {classname.split(" ")[0] for classname in mine} == {
+            "th-ext.conform.MUST",
+            "th-ext.conform.SHOULD",
+        }
     code, out, err = conform(good.base_url, "--format", "junit")
     assert (code, suite_names(out)) == (0, ["th-ext.conform", "th-ext.conform.core-a2a"]), err
+    assert not any(" " in case.get("classname", "") for case in ET.fromstring(out).iter("testcase"))

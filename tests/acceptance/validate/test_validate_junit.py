@@ -110,7 +110,13 @@ def test_each_source_s_suites_are_named_after_it(tmp_path: Path) -> None:
         *(f"th-ext.validate.{layer} b.json" for layer in layers),
         *(f"th-ext.validate.{layer} missing.json" for layer in layers),
     ]
+    # A CI system keys a test case by its class name and name: two cards' cases stay apart.
+    for suite in parse(report.read_text(encoding="utf-8")):
+        assert {case.get("classname") for case in suite.iter("testcase")} == {suite.get("name")}
     one = run_validate("a.json", "--format", "junit", cwd=tmp_path)
     assert [suite.get("name") for suite in parse(one.stdout)] == [
         f"th-ext.validate.{layer}" for layer in layers
     ]
+    assert {case.get("classname") for case in parse(one.stdout).iter("testcase")} == {
+        f"th-ext.validate.{layer}" for layer in layers
+    }
