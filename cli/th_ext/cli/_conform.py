@@ -28,7 +28,7 @@ from th_ext.cli._options import (
     FetchSchemasOption,
     FleetOptions,
     FromOption,
-    HarOption,
+    HarOrStdoutOption,
     HeaderOption,
     HeaderOriginOption,
     JobsOption,
@@ -202,7 +202,7 @@ def conform_command(  # noqa: PLR0917 (typer maps parameters to options)
         ),
     ] = None,
     exit_zero: ExitZeroOption = False,
-    har: HarOption = None,
+    har: HarOrStdoutOption = None,
     db: DbOption = None,
 ) -> None:
     """Check a live agent against every requirement of the commands extension.

@@ -45,6 +45,7 @@ __all__ = [
     "FleetOptions",
     "FromOption",
     "HarOption",
+    "HarOrStdoutOption",
     "HeaderOption",
     "HeaderOriginOption",
     "IgnoreOption",
@@ -187,14 +188,23 @@ PasswordFileOption = Annotated[
 ]
 
 
+_HAR_HELP = (
+    "Write every HTTP exchange of the run, streams included, to FILE as an HTTP Archive "
+    "(HAR 1.2) that browsers' developer tools open; --header values are written ***, bodies "
+    "are kept up to --max-bytes."
+)
+
 HarOption = Annotated[
+    Path | None,
+    typer.Option("--har", metavar="FILE", help=_HAR_HELP, show_default=False, dir_okay=False),
+]
+
+HarOrStdoutOption = Annotated[
     Path | None,
     typer.Option(
         "--har",
         metavar="FILE",
-        help="Write every HTTP exchange of the run, streams included, to FILE as an HTTP "
-        "Archive (HAR 1.2) that browsers' developer tools open; --header values are written "
-        "***, bodies are kept up to --max-bytes.",
+        help=f"{_HAR_HELP} FILE - writes it to standard output, when -o FILE takes the report.",
         show_default=False,
         dir_okay=False,
     ),

@@ -40,6 +40,16 @@ def test_every_output_format_is_listed_in_the_format_help(command: str) -> None:
     assert listed == [choice.value for choice in FORMATS[command]]
 
 
+def test_the_har_help_offers_standard_output_where_the_command_takes_it() -> None:
+    """``conform --har -`` writes the HAR to standard output when ``-o FILE`` takes the
+    report; ``dispatch`` always writes its report there, so it refuses ``-`` and says nothing of
+    it."""
+    offer = "FILE - writes it to standard output, when -o FILE takes the report."
+    assert _help("conform", "--har").endswith(offer)
+    assert "standard output" not in _help("dispatch", "--har")
+    assert _help("conform", "--har").startswith(_help("dispatch", "--har"))
+
+
 #: The options several commands share, and the commands that take each. Every command that
 #: reads a card takes the source options; every command with a JUnit report takes the file.
 SHARED = {
