@@ -60,8 +60,9 @@ MAX_URL_LENGTH = 65_536
 def url_problem(url: str) -> str:
     """Why a request cannot be sent to ``url``, in a few words; ``""`` when it can be: longer
     than ``MAX_URL_LENGTH``, not a URL at all (an IPv6 host without its closing bracket), a
-    port that is not a number from 0 to 65535, no host, or a host with white space
-    (``exa mple.com``, which no name server knows)."""
+    port that is not a number from 0 to 65535, no host, or a host with white space or another
+    character no host name holds (``exa mple.com``, ``exa%20mple.com``, which no name server
+    knows)."""
     if len(url) > MAX_URL_LENGTH:
         return f"the URL is longer than {MAX_URL_LENGTH:,} characters ({len(url):,})"
     try:
@@ -76,7 +77,17 @@ def url_problem(url: str) -> str:
         return "the URL names no host"
     if any(ch.isspace() for ch in parts.hostname):
         return "the host has white space in it"
+    # An IPv6 address (the one host with ":") may hold "%" before its zone (``[fe80::1%25eth0]``).
+    if ":" not in parts.hostname:
+        held = next((ch for ch in parts.hostname if ch in _NOT_IN_A_HOST), None)
+        if held is not None:
+            return f"the host has {held!r} in it, which no host name holds"
     return ""
+
+
+#: What URLs do not allow in a host name (WHATWG's forbidden domain code points, beyond white
+#: space and what ends a host): ``exa%20mple.com`` is no name a name server could know.
+_NOT_IN_A_HOST = frozenset('%<>^|\"`{}')
 
 
 def shown_url(url: str, limit: int = 120) -> str:

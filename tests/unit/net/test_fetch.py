@@ -396,6 +396,7 @@ def test_redirects_are_followed_and_listed(serve: Serve) -> None:
         ({"/a": "http:x.json"}, "bad-redirect", "http:x.json: the URL names no host"),
         ({"/a": "http://exa mple.com/"}, "bad-redirect", "mple.com/: the host has white space"),
         ({"/a": "http://exa\u3000mple.com/"}, "bad-redirect", "the host has white space"),
+        ({"/a": "http://exa%20mple.com/"}, "bad-redirect", "the host has '%' in it"),
     ],
 )
 def test_the_redirect_policy(serve: Serve, targets: dict[str, str], code: str, said: str) -> None:

@@ -17,6 +17,11 @@ from th_ext.net import MAX_URL_LENGTH, shown_url, url_problem
         ("http://127.0.0.1:65536/", "the port is not a number from 0 to 65535"),
         ("http://127.0.0.1:x/", "the port is not a number from 0 to 65535"),
         ("https:///card.json", "the URL names no host"),
+        ("http://exa mple.com/", "the host has white space in it"),
+        ("http://exa%20mple.com/", "the host has '%' in it, which no host name holds"),
+        ("http://a.example%2F@b.example/", ""),  # "%" in the user name, not the host
+        ("http://exa|mple.com/", "the host has '|' in it, which no host name holds"),
+        ("http://[fe80::1%25eth0]:8080/", ""),  # an IPv6 address with its zone
         ("http://a.example/" + "a" * (MAX_URL_LENGTH - 17), ""),
         (
             "http://a.example/" + "a" * (MAX_URL_LENGTH - 16),
