@@ -335,13 +335,14 @@ def sign_command(  # noqa: PLR0917 (typer maps parameters to options)
         KeysError,
         UnsignableCardError,
         key_password,
+        read_key_file,
         sign_card,
     )
 
     refuse_writing_over([("-o", output)], [("--key", key), ("--password-file", password_file)])
     data = _read(card, "CARD")
-    key_text = _read(key, "--key")
     try:
+        key_text = read_key_file(key, "--key")
         password = key_password(password_file)
         signed = sign_card(
             data, key_text, kid=kid, jku=jku, alg=alg, password=password, key_name=f"--key {key}"

@@ -87,7 +87,7 @@ def url_problem(url: str) -> str:
 
 #: What URLs do not allow in a host name (WHATWG's forbidden domain code points, beyond white
 #: space and what ends a host): ``exa%20mple.com`` is no name a name server could know.
-_NOT_IN_A_HOST = frozenset('%<>^|\"`{}')
+_NOT_IN_A_HOST = frozenset('%<>^|"`{}')
 
 
 def shown_url(url: str, limit: int = 120) -> str:

@@ -33,6 +33,7 @@ __all__ = [
     "MAX_JKU",
     "MAX_KEYS",
     "MAX_KID",
+    "MAX_RSA_BITS",
     "MAX_SIGNATURES",
     "KeySet",
     "KeysError",
@@ -74,6 +75,9 @@ MAX_SHOWN = 5
 MAX_KID = 256
 """The longest ``kid`` ``sign_card`` and a JWKS made by th-ext accept, in characters."""
 MAX_JKU = 2_048
+#: The largest RSA modulus th-ext reads, as OpenSSL computes with no larger one
+#: (``OPENSSL_RSA_MAX_MODULUS_BITS``): a JWK member or a PEM key beyond it is refused.
+MAX_RSA_BITS = 16_384
 """The longest ``jku`` ``sign_card`` accepts, in characters: the common limit of a URL, far
 under what a protected header may hold (``MAX_HEADER_BYTES``) with the longest ``kid``."""
 MAX_CANDIDATES = 8
@@ -679,6 +683,8 @@ def load_key(
                 key = serialization.load_pem_public_key(key_text)
             except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
                 raise KeysError(f"{source}: not a usable PEM public key ({_short(exc)})") from None
+            if isinstance(key, rsa.RSAPublicKey) and key.key_size > MAX_RSA_BITS:
+                raise KeysError(f"{source}: {_too_large(f'{key.key_size:,} bits')}")
         else:
             key = _pem_private_key(key_text, source, password)
     else:
@@ -714,6 +720,7 @@ def load_key(
 def _pem_private_key(key_text: bytes, source: str, password: bytes | None) -> Any:
     from cryptography.exceptions import UnsupportedAlgorithm
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
 
     head = key_text.lstrip()[:200]
     encrypted = b"ENCRYPTED" in head.split(b"\n\n", 1)[0]
@@ -722,10 +729,17 @@ def _pem_private_key(key_text: bytes, source: str, password: bytes | None) -> An
             f"{source}: the PEM key is encrypted: give its password with --password-file FILE "
             "or the TH_EXT_KEY_PASSWORD environment variable"
         )
+    given = password if encrypted else None
     try:
-        return serialization.load_pem_private_key(
-            key_text, password=password if encrypted else None
+        # The size of an RSA key first, with no arithmetic on its numbers; then the key in full.
+        key = serialization.load_pem_private_key(
+            key_text, given, unsafe_skip_rsa_key_validation=True
         )
+        if isinstance(key, rsa.RSAPrivateKey):
+            if key.key_size > MAX_RSA_BITS:
+                raise KeysError(f"{source}: {_too_large(f'{key.key_size:,} bits')}")
+            key = serialization.load_pem_private_key(key_text, given)
+        return key
     except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
         if encrypted:
             raise KeysError(f"{source}: the password does not decrypt the PEM key") from None
@@ -757,13 +771,26 @@ def _jwk_key(key_text: bytes, source: str, wanted: str, public: bool) -> tuple[A
 
 
 def _from_jwk(algorithm: Algorithm, jwk: dict[str, Any]) -> Any:
-    """The ``cryptography`` key of a JWK; ``KeysError`` naming what is wrong with it."""
+    """The ``cryptography`` key of a JWK; ``KeysError`` naming what is wrong with it. An RSA
+    member longer than ``MAX_RSA_BITS`` is refused before any arithmetic on it: a private key
+    given by ``d`` alone has its primes recovered, which takes seconds at 16,384 bits and does
+    not end on a number of megabytes."""
     from jwt.exceptions import InvalidKeyError
 
+    if jwk.get("kty") == "RSA":
+        longest = (MAX_RSA_BITS // 8 * 4 + 2) // 3  # base64url characters, without padding
+        for member in ("n", "e", "d", "p", "q", "dp", "dq", "qi"):
+            value = jwk.get(member)
+            if isinstance(value, str) and len(value) > longest:
+                raise KeysError(_too_large(f"{member!r} holds {len(value) * 6:,} bits"))
     try:
         return algorithm.from_jwk(jwk)
     except (InvalidKeyError, ValueError, KeyError, TypeError) as exc:
         raise KeysError(_short(exc)) from None
+
+
+def _too_large(held: str) -> str:
+    return f"an RSA key of more than {MAX_RSA_BITS:,} bits ({held}), which no signer uses"
 
 
 def _insert(text: str, entry: str) -> str:

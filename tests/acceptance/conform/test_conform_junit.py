@@ -100,7 +100,7 @@ def test_each_agent_s_suites_are_named_after_it(conform_agent: Agent, tmp_path: 
     ]
     # A CI system keys a test case by its class name and name: two agents' cases stay apart.
     cases = [
-        (case.get("classname"), case.get("name"))
+        (case.get("classname", ""), case.get("name", ""))
         for case in ET.fromstring(report.read_bytes()).iter("testcase")
     ]
     assert len(set(cases)) == len(cases)
