@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from th_ext._exceptions import CatalogError
 from th_ext.catalog._reader import discover, schema_bytes
 from th_ext.catalog._records import ExtensionVersion, canonical_schema_text
-from th_ext.problems import closest_name
+from th_ext.problems import closest_name, quoted
 from th_ext.validate._a2a_model import MESSAGES, ROOT, Field
 
 __all__ = [
@@ -195,7 +195,7 @@ def _unknown_schema(name: str, versions: list[ExtensionVersion]) -> str:
     else:
         meant = closest_name(name, [CARD_SCHEMA_NAME, CARD_SCHEMA_KEY, *(v.key for v in versions)])
     suggestion = f"; did you mean {meant!r}?" if meant is not None else ""
-    return f"no schema {name!r}{suggestion} (known: {known})"
+    return f"no schema {quoted(name, 200)}{suggestion} (known: {known})"
 
 
 def card_rules_sha256() -> str:

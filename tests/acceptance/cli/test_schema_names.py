@@ -92,6 +92,17 @@ def test_an_unknown_url_says_which_names_there_are(
     )
 
 
+@pytest.mark.parametrize("typed", ["x" * 100_000, "https://agent.example/" + "x" * 100_000])
+def test_a_name_of_any_length_is_named_in_a_short_line(
+    capsysbinary: pytest.CaptureFixture[bytes], typed: str
+) -> None:
+    code, out, err = _run(capsysbinary, "schema", typed)
+    assert (code, out) == (2, b"")
+    assert err.startswith("th-ext: error: no schema '" + typed[:20])
+    assert err.count("\n") == 1
+    assert len(err) < 600
+
+
 def test_a_mistyped_card_version_suggests_the_card_schema() -> None:
     with pytest.raises(
         CatalogError, match=r"^no schema 'agent-card/v2'; did you mean 'agent-card/v1'"
