@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from th_ext._exceptions import CatalogError, SchemaError
+from th_ext._paths import is_file, is_folder
 from th_ext.catalog._records import bundled_extensions_dir
 from th_ext.catalog._schemas import SchemaFile, declared_schema_defect, read_schema_file
 
@@ -129,7 +130,7 @@ def _entry(
 
 def read_external(path: Path) -> list[ExternalExtension]:
     """The external extensions listed in ``path``, in file order; none when it is absent."""
-    if not path.is_file():
+    if not is_file(path):
         return []
     import tomllib  # read only when a run needs the family
 
@@ -231,7 +232,7 @@ def schemas_from_folder(
     A file that cannot be read is ignored unless it is an entry's ``host_file`` (then it is a
     ``SchemaError``), as is a file whose ``$id`` names an extension outside the family.
     """
-    if not folder.is_dir():
+    if not is_folder(folder):
         raise SchemaError(f"--schemas {folder}: not a folder")
     wanted = {entry.schema_url: entry for entry in (entries or bundled_external())}
     host_files = {entry.host_file for entry in wanted.values() if entry.host_file}

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from th_ext._exceptions import CatalogError, os_reason
+from th_ext._paths import is_folder
 from th_ext.catalog._records import (
     ErratumEntry,
     Example,
@@ -260,7 +261,7 @@ def discover(root: Path | None = None) -> list[ExtensionVersion]:
     Order is by extension name, then by version number (``v2`` before ``v10``).
     """
     base = root if root is not None else bundled_extensions_dir()
-    if not base.is_dir():
+    if not is_folder(base):
         raise CatalogError(f"{base}: no extensions folder here")
     versions = [
         load_version(folder)

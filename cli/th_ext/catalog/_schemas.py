@@ -17,6 +17,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from th_ext._exceptions import SchemaError, os_reason
+from th_ext._paths import is_folder
 
 __all__ = [
     "MAX_SCHEMA_BYTES",
@@ -171,7 +172,7 @@ def read_schema_file(path: Path) -> SchemaFile:
 def read_schema_folder(folder: Path) -> tuple[list[SchemaFile], list[str]]:
     """Every ``*.json`` directly in ``folder`` (sorted by name), and a one-line problem for
     each file that cannot be used. A missing folder is a ``SchemaError``."""
-    if not folder.is_dir():
+    if not is_folder(folder):
         raise SchemaError(f"{folder}: not a folder")
     files: list[SchemaFile] = []
     problems: list[str] = []

@@ -12,7 +12,7 @@ import typer
 
 from th_ext import PublishError, SiteBuildError, ThExtError
 from th_ext.cli._boundary import run_app, run_guarded
-from th_ext.problems import counted
+from th_ext.problems import counted, os_reason
 from th_ext.publish import ProjectSettings, build_subtree, build_zensical, generate, load_config
 
 __all__ = ["app", "main"]
@@ -40,7 +40,8 @@ def _one_line(text: str) -> str:
 
 def _report(command: str, work: Callable[[], str]) -> None:
     """Run ``work``; print its message with the time taken, or each error on one line and
-    exit 1 (a publishing rule broken, the site rejected) or 2 (nothing could be built)."""
+    exit 1 (a publishing rule broken, the site rejected) or 2 (nothing could be built, a file
+    or folder the system would not make among the reasons)."""
     started = time.perf_counter()
     try:
         message = work()
@@ -53,6 +54,10 @@ def _report(command: str, work: Callable[[], str]) -> None:
         raise typer.Exit(1) from None
     except ThExtError as exc:
         sys.stderr.write(f"{_PROG} {command}: error: {_one_line(str(exc))}\n")
+        raise typer.Exit(2) from None
+    except OSError as exc:  # a folder or file the build could not make: the system's words
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"{_PROG} {command}: error: {_one_line(where + os_reason(exc))}\n")
         raise typer.Exit(2) from None
     sys.stdout.write(f"{message} in {time.perf_counter() - started:.1f} s\n")
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from th_ext._exceptions import ThExtError, os_reason
+from th_ext._paths import is_folder
 from th_ext._version import __version__
 from th_ext.history._categories import category_of, problem_counts, signature_status
 
@@ -605,7 +606,7 @@ def percentile(ordered: Sequence[float], rank: float) -> float | None:
 
 def _check_file(name: str, write: bool) -> None:
     path = Path(name)
-    if path.is_dir():
+    if is_folder(path):
         raise HistoryError(f"{name}: is a directory, not a history store")
     try:
         with path.open("rb") as handle:
@@ -613,7 +614,7 @@ def _check_file(name: str, write: bool) -> None:
     except FileNotFoundError:
         if not write:
             raise HistoryError(f"{name}: no such history store") from None
-        if not path.parent.is_dir():
+        if not is_folder(path.parent):
             raise HistoryError(f"{name}: its directory does not exist") from None
         return
     except OSError as exc:

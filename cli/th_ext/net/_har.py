@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 from th_ext._exceptions import ThExtError, counted, os_reason
+from th_ext._paths import is_folder
 from th_ext._version import __version__
 from th_ext.net._scope import redact
 
@@ -263,9 +264,9 @@ def har_recording(
 
 def check_har_path(path: Path) -> None:
     """``HarError`` when ``path``'s folder does not exist: said before a run, not after it."""
-    if not path.parent.is_dir():
+    if not is_folder(path.parent):
         raise HarError(f"--har {path}: the folder {path.parent} does not exist")
-    if path.is_dir():
+    if is_folder(path):
         raise HarError(f"--har {path}: a folder, not a file")
 
 
