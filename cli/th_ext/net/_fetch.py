@@ -458,7 +458,9 @@ async def _answer(
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
     length = response.headers.get("content-length", "")
     if encoding in ("identity", "") and length.isdigit() and int(length) > max_bytes:
-        raise _too_large(where, f"announces {int(length)} bytes", max_bytes)
+        raise SourceTooLargeError(
+            f"{where}: the body announces {int(length)} bytes, over the cap of {max_bytes} bytes"
+        )
     chunks: list[bytes] = []
     try:
         async for chunk in read_body(response, max_bytes, where):
@@ -466,8 +468,10 @@ async def _answer(
             if entry is not None:
                 entry.body_read(chunk)
     except BodyTooLargeError:
-        what = "sent more than" if encoding in ("identity", "") else "expands past"
-        raise _too_large(where, f"{what} {max_bytes} bytes", max_bytes) from None
+        decoded = "" if encoding in ("identity", "") else f", once decompressed ({encoding})"
+        raise SourceTooLargeError(
+            f"{where}: the body is larger than the cap of {max_bytes} bytes{decoded}"
+        ) from None
     except BodyTruncatedError as exc:
         raise FetchError(f"{where}: the {exc.args[0]} body is truncated") from None
     except BodyCorruptError as exc:
@@ -499,7 +503,3 @@ def _not_modified(response: httpx.Response, where: str) -> HTTPStatusCodeError:
     else:
         why = "to a request that sent no condition (If-None-Match, If-Modified-Since)"
     return HTTPStatusCodeError(f"{where}: HTTP 304 Not Modified {why}", status=304, url=where)
-
-
-def _too_large(where: str, what: str, max_bytes: int) -> SourceTooLargeError:
-    return SourceTooLargeError(f"{where}: the body {what}, over the cap of {max_bytes} bytes")

@@ -177,8 +177,7 @@ def test_the_card_is_read_as_validate_reads_it_through_the_fallback_and_redirect
         (
             "http://agent.test/big",
             SourceTooLargeError,
-            "big/.well-known/agent-card.json: the body sent more than 10000 bytes,"
-            " over the cap of 10000 bytes",
+            "big/.well-known/agent-card.json: the body is larger than the cap of 10000 bytes",
         ),
     ],
 )
