@@ -300,6 +300,8 @@ def load_message(data: bytes, where: str, *, task_id: str | None = None) -> dict
         value = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise MessageError(f"{where}: not valid JSON ({exc})") from None
+    except RecursionError:
+        raise MessageError(f"{where}: nested too deep to read") from None
     return check_message(value, where, task_id=task_id)
 
 

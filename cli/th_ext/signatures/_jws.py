@@ -16,6 +16,7 @@ from th_ext._exceptions import SourceError, ThExtError, cut
 from th_ext.net import HeaderScope, origin_of, redact, shown_url, url_problem
 from th_ext.problems import Problem, counted
 from th_ext.signatures._canonical import (
+    MAX_DEPTH,
     CanonicalFormError,
     canonical_bytes,
     canonical_form,
@@ -560,6 +561,8 @@ def sign_card(
     text = data.decode("utf-8")
     try:
         card = json.loads(text, object_pairs_hook=_no_repeats)
+    except RecursionError:
+        raise UnsignableCardError(f"the card is nested deeper than {MAX_DEPTH} levels") from None
     except _RepeatedMemberError as exc:
         raise UnsignableCardError(
             f"the card repeats the member {cut(exc.args[0], 80)!r}, so which value is signed "
