@@ -53,7 +53,9 @@ def near_miss(uri: str, published: Iterable[tuple[str, str]]) -> list[tuple[str,
         if near is not None:
             difference, versioned = near
             found.append((versioned, key, difference))
-    nearest = min((versioned for versioned, _, _ in found), default=False)
+    if not found:
+        return []
+    nearest = min(versioned for versioned, _, _ in found)
     return [(key, difference) for versioned, key, difference in found if versioned == nearest]
 
 

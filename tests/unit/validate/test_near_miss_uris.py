@@ -7,8 +7,11 @@ from typing import Any
 import pytest
 
 from tests.unit.validate.conftest import COMMANDS_URI
+from th_ext import find
+from th_ext.catalog._reader import schema_document
 from th_ext.validate import validate_value
-from th_ext.validate._extensions import near_miss
+from th_ext.validate._extensions import KnownExtension, check_extensions, near_miss
+from th_ext.validate._schema import ParamsSchema
 
 PUBLISHED = [(COMMANDS_URI, "commands/v1")]
 PARENT = COMMANDS_URI.rsplit("/", 1)[0]
@@ -102,3 +105,34 @@ def test_a_near_miss_on_a_card_is_an_error_not_a_note(card: dict[str, Any]) -> N
     )
     assert problem.hint == f"use the exact URI {COMMANDS_URI}; as it is, its params are not checked"
     assert "no-known-extension" in {p.code for p in report.problems}
+
+
+def test_a_long_version_segment_is_cut_in_the_message() -> None:
+    segment = "v" + "9" * 40
+    [(_, difference)] = near_miss(f"{PARENT}/{segment}", PUBLISHED)
+    assert difference == f"its version segment ('{segment[:21]}…' instead of 'v1')"
+
+
+def _three_versions() -> dict[str, KnownExtension]:
+    version = find("commands/v1")
+    schema = ParamsSchema(schema_document(version), version.schema_url, version.schema_url)
+    uris = [f"{PARENT}/v{n}" for n in (1, 2, 3)]
+    return {
+        uri: KnownExtension(uri, f"commands/v{n}", schema, None)
+        for n, uri in enumerate(uris, start=1)
+    }
+
+
+def test_a_uri_near_three_versions_names_each_in_one_sentence() -> None:
+    card: dict[str, Any] = {"capabilities": {"extensions": [{"uri": PARENT + "/v9"}]}}
+    problems, _ = check_extensions(card, _three_versions())
+    [problem] = [p for p in problems if p.code == "near-miss-extension-uri"]
+    assert problem.message == (
+        f"extension URI {PARENT}/v9 differs from commands/v1 only by its version segment "
+        "('v9' instead of 'v1'), and from commands/v2 in the same way, and from commands/v3 in "
+        "the same way"
+    )
+    assert problem.hint == (
+        f"use the exact URI meant, {PARENT}/v1 or {PARENT}/v2 or {PARENT}/v3; as it is, its "
+        "params are not checked"
+    )
