@@ -1,7 +1,11 @@
-"""The exceptions th_ext raises: one small hierarchy, so a caller can catch ``ThExtError``; and
-how messages quote words they did not write (an operating system error, a long value)."""
+"""The exceptions th_ext raises: one small hierarchy, so a caller can catch ``ThExtError``; how
+messages quote words they did not write (an operating system error, a long value); and the
+questions about a given path that never raise, so that the system's refusal is said by the
+open or write that follows."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 __all__ = [
     "AgentUnreachableError",
@@ -20,6 +24,8 @@ __all__ = [
     "ThExtError",
     "UnknownCodeError",
     "cut",
+    "is_file",
+    "is_folder",
     "os_reason",
 ]
 
@@ -184,6 +190,23 @@ class SubtreeConflictError(SiteBuildError):
 
 class HostSchemaDriftError(SiteBuildError):
     """A host's schema has the ``$id`` of a schema this project published, but other bytes."""
+
+
+def is_folder(path: Path) -> bool:
+    """``path.is_dir()``, or ``False`` where the system refuses to look: a name longer than it
+    allows, a folder it may not search (Python 3.11's ``Path.is_dir()`` raises for those)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, or ``False`` where the system refuses to look (as ``is_folder``)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def os_reason(exc: OSError) -> str:

@@ -10,8 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from th_ext._exceptions import CatalogError, SchemaError
-from th_ext._paths import is_file, is_folder
+from th_ext._exceptions import CatalogError, SchemaError, is_file, is_folder
 from th_ext.catalog._records import bundled_extensions_dir
 from th_ext.catalog._schemas import SchemaFile, declared_schema_defect, read_schema_file
 

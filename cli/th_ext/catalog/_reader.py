@@ -12,8 +12,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from th_ext._exceptions import CatalogError, os_reason
-from th_ext._paths import is_folder
+from th_ext._exceptions import CatalogError, is_folder, os_reason
 from th_ext.catalog._records import (
     ErratumEntry,
     Example,

@@ -16,8 +16,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from th_ext._exceptions import SchemaError, os_reason
-from th_ext._paths import is_folder
+from th_ext._exceptions import SchemaError, is_folder, os_reason
 
 __all__ = [
     "MAX_SCHEMA_BYTES",

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from th_ext._exceptions import ThExtError, os_reason
-from th_ext._paths import is_folder
+from th_ext._exceptions import ThExtError, is_folder, os_reason
 from th_ext._version import __version__
 from th_ext.history._categories import category_of, problem_counts, signature_status
 

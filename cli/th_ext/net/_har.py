@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
-from th_ext._exceptions import ThExtError, counted, os_reason
-from th_ext._paths import is_folder
+from th_ext._exceptions import ThExtError, counted, is_folder, os_reason
 from th_ext._version import __version__
 from th_ext.net._scope import redact
 
