@@ -232,14 +232,15 @@ async def _judge(wire: Wire, obs: Observation, scenario: Scenario, result: Group
 
 
 async def _read(wire: Wire, task_id: str | None) -> tuple[dict[str, Any] | None, str]:
-    """The task GetTask answers for ``task_id``; without one, why not."""
+    """The task GetTask answers for ``task_id``; without one, why not. A task has an ``id``:
+    the next scenario is sent to it, and a task after it is read by it."""
     if not task_id:
         return None, "no task id"
     exchange = await wire.get_task(task_id)
     task = exchange.results[0] if exchange.ok and exchange.results else None
-    if isinstance(task, dict):
+    if isinstance(task, dict) and isinstance(task.get("id"), str) and task["id"]:
         return task, ""
-    return None, f"GetTask: {exchange.problem() or 'the answer is not a task'}"
+    return None, f"GetTask: {exchange.problem() or 'the answer is not a task (it has no id)'}"
 
 
 async def _fresh_task(wire: Wire, stream: bool, result: GroupResult) -> dict[str, Any] | None:

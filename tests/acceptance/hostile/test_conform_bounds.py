@@ -146,3 +146,43 @@ def test_an_unreadable_answer_has_one_reason_in_every_report(data: bytes, failur
 
 def test_a_readable_answer_has_no_failure() -> None:
     assert read_answer(b'{"id": 1}') == ({"id": 1}, None)
+
+
+def _get_task_answers(get_task: str) -> RawScript:
+    """An agent whose SendMessage creates task t1 and whose GetTask answers ``get_task``."""
+    task = '{"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}'
+
+    def answer(request: bytes) -> bytes:
+        body = json.loads(request.partition(b"\r\n\r\n")[2] or b"{}")
+        result = get_task if body.get("method") == "GetTask" else '{"task": ' + task + "}"
+        payload = f'{{"jsonrpc": "2.0", "id": {json.dumps(body.get("id"))}, "result": {result}}}'
+        head = (
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
+        )
+        return head.encode() + payload.encode()
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    "get_task",
+    [
+        '{"task": {"id": "t1", "contextId": "c1"}}',  # the task wrapped, as SendMessage wraps it
+        '{"contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}',
+        '{"id": 7, "contextId": "c1"}',
+        '{"id": ""}',
+    ],
+    ids=["wrapped", "no id", "id a number", "id empty"],
+)
+def test_a_get_task_answer_without_a_task_id_is_a_note_not_an_internal_error(
+    raw_server: Callable[[RawScript], str], tmp_path: Path, get_task: str
+) -> None:
+    base = raw_server(_get_task_answers(get_task))
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(_card(base, 1)), encoding="utf-8")
+    done = _conform(path, "--format", "json")
+    assert "internal error" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1), done.stderr
+    notes = json.loads(done.stdout)["notes"]
+    assert any("GetTask: the answer is not a task (it has no id)" in note for note in notes)

@@ -672,7 +672,21 @@ def _no_get_task(answer: bytes) -> App:
             "JSON-RPC error -32001: Task not found",
             "HTTP 404 Not Found: Task not found",
         ),
-        (b'"a task"', "the answer is not a task", "the answer is not a JSON object"),
+        (b'"a task"', "the answer is not a task (it has no id)", "the answer is not a JSON object"),
+        # A task has an id, which the next scenario is sent to: these are no tasks.
+        *(
+            (
+                answer,
+                "the answer is not a task (it has no id)",
+                "the answer is not a task (it has no id)",
+            )
+            for answer in (
+                b'{"task": {"id": "t1", "contextId": "c1"}}',
+                b'{"contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}',
+                b'{"id": 7, "contextId": "c1"}',
+                b'{"id": ""}',
+            )
+        ),
     ],
 )
 def test_a_task_get_task_cannot_read_is_noted_with_why_and_its_scenarios_left(
