@@ -24,7 +24,7 @@ from th_ext.cli._terminal import (
     sanitised_streams,
     write,
 )
-from th_ext.problems import closest_name
+from th_ext.problems import closest_name, cut
 from th_ext.report import error_document
 
 __all__ = [
@@ -303,15 +303,21 @@ def _value_words(param: Any, message: str) -> str:
     choices = parameter_choices(param)
     value, one_of, _ = message.rpartition(" is not one of ")
     if choices is not None and one_of:
-        return f"{name} must be {_one_of(choices)}, not {value}"
+        return f"{name} must be {_one_of(choices)}, not {_shown(value)}"
     value, in_range, _ = message.partition(" is not in the range ")
     if in_range:
-        return f"{name} must be {_range(*parameter_bounds(param))}, not {value}"
+        return f"{name} must be {_range(*parameter_bounds(param))}, not {_shown(value)}"
     value, valid, what = message.rpartition(" is not a valid ")
     number = _NUMBER_WORDS.get(what.rstrip(".").split(" ")[0]) if valid else None
     if number is not None:
-        return f"{name} must be {number}, not {value}"
-    return f"{name}: {_phrase(message)}"
+        return f"{name} must be {number}, not {_shown(value)}"
+    return f"{name}: {cut(_phrase(message), 300)}"
+
+
+def _shown(value: str, limit: int = 200) -> str:
+    """A refused value as the parser wrote it (``'fast'``), at most ``limit`` characters: its
+    start, ``…`` and its last character, the closing quote."""
+    return value if len(value) <= limit else f"{value[: limit - 2]}…{value[-1]}"
 
 
 def _phrase(message: str) -> str:

@@ -164,7 +164,7 @@ class HeaderScope:
         for text in extra_origins:
             origin = origin_of(text)
             if origin is None:
-                raise ValueError(f"{redact(text)!r} is not an http(s) URL with a host")
+                raise ValueError(f"{cut(redact(text), 200)!r} is not an http(s) URL with a host")
             allowed.add(origin)
         return cls(headers, allowed)
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from th_ext._exceptions import ThExtError, UnknownCodeError
 from th_ext.net import redact
-from th_ext.problems._text import closest_name
+from th_ext.problems._text import closest_name, quoted
 
 __all__ = [
     "CODES",
@@ -459,7 +459,7 @@ def _unknown(option: str, selector: str, known: list[str], what: str) -> str:
     if not close:  # a family's first letters: the shortest family or code they begin
         close = sorted((c for c in candidates if c.startswith(wanted)), key=len)[:1]
     hint = f"; did you mean {candidates[close[0]]!r}?" if close else ""
-    return f"{option}: no {what} {selector!r}{hint}"
+    return f"{option}: no {what} {quoted(selector, 200)}{hint}"
 
 
 def error_code(exc: ThExtError) -> str:

@@ -139,6 +139,40 @@ def test_help_and_version_are_not_errors(capsys: pytest.CaptureFixture[str]) -> 
     assert out.startswith("th-ext ")
 
 
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize("option", bounded_options(), ids=lambda o: f"{' '.join(o.path)} {o.name}")
+def test_a_value_of_any_length_is_named_in_a_short_line(
+    capsys: pytest.CaptureFixture[str], option: BoundedOption
+) -> None:
+    code, out, err = _run(capsys, *option.path, *option.required_arguments(), option.name, LONG)
+    assert (code, out) == (2, "")
+    first = err.splitlines()[0]
+    assert first.startswith(f"th-ext: error: {option.name} must be")
+    assert first.endswith(", not '" + "x" * 197 + "…'")
+
+
+@pytest.mark.parametrize(
+    ("args", "start"),
+    [
+        (["validate", "x", "--select", LONG], "th-ext: error: --select: no problem code 'xxx"),
+        (["validate", "x", "--ignore", LONG], "th-ext: error: --ignore: no problem code 'xxx"),
+        (["validate", "x", "--header-origin", LONG], "th-ext: error: --header-origin: header"),
+        (["validate", "x", "--timeout", LONG], "th-ext: error: --timeout: 'xxx"),
+    ],
+    ids=["select", "ignore", "header-origin", "timeout"],
+)
+def test_a_long_value_a_callback_refuses_is_cut_too(
+    capsys: pytest.CaptureFixture[str], args: list[str], start: str
+) -> None:
+    code, out, err = _run(capsys, *args)
+    assert (code, out) == (2, "")
+    first = err.splitlines()[0]
+    assert first.startswith(start)
+    assert len(first) < 400, len(first)
+
+
 def test_a_hostile_value_is_escaped(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = _run(capsys, "validate", "x", "--format", "\x1b[2Jtext")
     assert code == 2
