@@ -154,7 +154,8 @@ def test_a_gzip_bomb_stops_at_the_cap_after_decompression(serve: Serve) -> None:
     assert len(bomb) < 100_000
     server: RawServer = serve(lambda request: ok(bomb, Content_Encoding="gzip"))
     with pytest.raises(
-        SourceTooLargeError, match=r"larger than the cap of 100000 bytes, once decompressed \(gzip\)$"
+        SourceTooLargeError,
+        match=r"larger than the cap of 100000 bytes, once decompressed \(gzip\)$",
     ):
         get(server.base_url + "/c.json", max_bytes=100_000)
 
@@ -164,7 +165,7 @@ def test_a_body_at_the_cap_is_read_and_one_past_it_is_not(serve: Serve) -> None:
     chunked = head(Transfer_Encoding="chunked") + b"3e8\r\n" + body + b"\r\n0\r\n\r\n"
     server: RawServer = serve(lambda request: chunked)
     assert get(server.base_url + "/c.json", max_bytes=1000).body == body
-    with pytest.raises(SourceTooLargeError, match="larger than the cap of 999 bytes$"):
+    with pytest.raises(SourceTooLargeError, match=r"larger than the cap of 999 bytes$"):
         get(server.base_url + "/c.json", max_bytes=999)
 
 
