@@ -22,7 +22,7 @@ from th_ext.cli._options import (
 )
 from th_ext.cli._terminal import ExitCode, write
 from th_ext.commands import EXTENSION_URI, read_card_commands
-from th_ext.problems import clean
+from th_ext.problems import clean, cut
 from th_ext.report import to_json
 from th_ext.sources import header_scope
 from th_ext.validate import load_card
@@ -68,10 +68,11 @@ def commands_command(  # noqa: PLR0917 (typer maps parameters to options)
     elif not found.commands:
         write(f"{clean(loaded.location)}: the commands extension is declared with no commands")
     else:
-        usages = [clean(spec.usage) for spec in found.commands]
+        # A line a person reads: a name or a description of megabytes is cut, not padded to.
+        usages = [cut(clean(spec.usage), 60) for spec in found.commands]
         width = max(len(usage) for usage in usages)
         for usage, spec in zip(usages, found.commands, strict=True):
-            write(f"{usage:<{width}}  {clean(spec.description)}")
+            write(f"{usage:<{width}}  {cut(clean(spec.description), 500)}")
     if found.problems:
         if output_format is TextOrJson.text:
             for problem in found.problems:

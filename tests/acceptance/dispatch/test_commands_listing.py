@@ -23,6 +23,24 @@ def test_the_text_listing_aligns_usage_and_description(th_ext: Callable[..., Res
     )
 
 
+def test_a_name_or_a_description_of_megabytes_is_cut_in_the_text_listing(
+    th_ext: Callable[..., Result], tmp_path: Path
+) -> None:
+    card = json.loads((EXAMPLES / "card.json").read_text())
+    commands = card["capabilities"]["extensions"][0]["params"]["commands"]
+    commands[0]["description"] = "d" * 5_000_000
+    commands.append({"name": "x" * 100_000, "description": "long name"})
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    result = th_ext("commands", str(path))
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4
+    assert lines[0] == "/model [<model>]".ljust(60) + "  " + "d" * 499 + "…"
+    assert lines[3] == "/" + "x" * 58 + "…  long name"  # not padded to 100,000 columns
+    listed = th_ext("commands", str(path), "--format", "json").json()["commands"]
+    assert listed[0]["description"] == "d" * 5_000_000  # JSON keeps every character
+
+
 def test_the_json_listing_of_the_demo_agent_is_its_registry(
     th_ext: Callable[..., Result], demo_agent: Callable[[DemoVariant], DemoServer]
 ) -> None:
