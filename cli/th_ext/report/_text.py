@@ -419,7 +419,7 @@ def render_plan(
     ext = plan.extension
     location = clean(location)
     if ext.declared:
-        names = ", ".join(f"/{name}" for name in ext.commands) or "none"
+        names = _listing([f"/{name}" for name in ext.commands]) or "none"
         lines.append(f"card       {location}: commands extension declared; commands {names}")
     else:
         lines.append(f"card       {location}: commands extension not declared")

@@ -250,3 +250,21 @@ def test_a_bug_is_one_line_unless_debug(
     )
     with pytest.raises(RuntimeError, match="boom"):
         th_ext("dispatch", CARD, "/model", "--debug")
+
+
+def test_the_card_line_lists_ten_commands_each_cut_and_counts_the_rest(
+    th_ext: Callable[..., Result], tmp_path: Path
+) -> None:
+    card = json.loads(Path(CARD).read_text(encoding="utf-8"))
+    commands = card["capabilities"]["extensions"][0]["params"]["commands"]
+    commands += [
+        {"name": "x" * 100_000 if n == 0 else f"c{n}", "description": "d"} for n in range(12)
+    ]
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    result = th_ext("dispatch", str(path), "/model fast")
+    [line] = [line for line in result.stdout.splitlines() if line.startswith("card ")]
+    assert line.endswith(
+        "commands /model, /help, /review, /" + "x" * 38 + "…, /c1, /c2, /c3, /c4, /c5, /c6, "
+        "… (15 in all)"
+    )
