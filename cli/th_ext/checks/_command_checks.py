@@ -17,7 +17,7 @@ from th_ext.checks._observe import (
     stream_order_check,
     task_of,
 )
-from th_ext.problems import counted, quoted
+from th_ext.problems import counted, cut, quoted
 
 _TERMINAL = frozenset(
     {"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"}
@@ -100,8 +100,9 @@ def command_checks(obs: Observation, name: str) -> list[Check]:
         reply = unmarked_reply(obs)
         if reply is None:
             detail = (
-                f"the command did not run on {obs.binding}: no answer names /{name} in its "
-                "command metadata, so a client takes it for the model's"
+                f"the command did not run on {obs.binding}: no answer names "
+                f"{cut('/' + name, 80)} in its command metadata, so a client takes it for the "
+                "model's"
             )
             return [
                 *checks,

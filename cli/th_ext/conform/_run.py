@@ -47,7 +47,7 @@ from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HarRecorder, HeaderScope, client_options, redact, shown_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.net._fetch import Retry
-from th_ext.problems import Selection, counted
+from th_ext.problems import Selection, counted, listed
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources import caching_problems
 from th_ext.sources._source import (
@@ -515,7 +515,7 @@ def card_check(extension: CardCommands) -> Check:
     elif extension.problems:
         ok, detail = False, "; ".join(extension.problems)
     else:
-        names = ", ".join(f"/{name}" for name in extension.names) or "none"
+        names = listed([f"/{name}" for name in extension.names]) or "none"
         ok, detail = True, f"params list the registered commands: {names}"
     return Check("CMD-7", "pass" if ok else "fail", "card", "the agent card", "card", detail)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from th_ext.commands._card import CardCommand, asks_for_argument
 from th_ext.commands._dispatch_rule import ASCII_WHITESPACE, NON_TEXT_CONTENT, decide
-from th_ext.problems._text import quoted
+from th_ext.problems import cut, quoted
 
 __all__ = [
     "RuleEdge",
@@ -59,7 +59,8 @@ def scenarios(commands: list[CardCommand], registered: list[str]) -> list[Scenar
     """What every binding and mode gets, on a new and on an existing task: each selected
     command, an unregistered name and a plain question."""
     found = [
-        Scenario(f"/{c.name}", ({"text": command_text(c)},), c.name, "CMD-1") for c in commands
+        Scenario(cut(f"/{c.name}", 80), ({"text": command_text(c)},), c.name, "CMD-1")
+        for c in commands
     ]
     unregistered = _unregistered_name(registered)
     found += [
@@ -167,7 +168,7 @@ def rule_edges(spec: str, name: str, argument: str, registered: list[str]) -> li
 def _edge(label: str, parts: list[dict[str, Any]], source: str, registered: list[str]) -> RuleEdge:
     decision = decide({"parts": parts}, registered)
     return RuleEdge(
-        label=label,
+        label=cut(label, 120),  # a label names the edge in every report: a name is cut
         parts=tuple(parts),
         source=source,
         command=decision.call.name if decision.call else None,

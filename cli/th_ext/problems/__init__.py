@@ -14,9 +14,11 @@ from th_ext.problems._problem import (
     error_record,
 )
 from th_ext.problems._text import (
+    SHOWN_NAMES,
     clean,
     closest_name,
     escape_unsafe,
+    listed,
     quoted,
     shown_path,
 )
@@ -24,6 +26,7 @@ from th_ext.problems._text import (
 __all__ = [
     "CODES",
     "LAYERS",
+    "SHOWN_NAMES",
     "Code",
     "Layer",
     "Problem",
@@ -36,6 +39,7 @@ __all__ = [
     "error_code",
     "error_record",
     "escape_unsafe",
+    "listed",
     "os_reason",
     "quoted",
     "shown_path",

@@ -9,7 +9,17 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from unicodedata import is_normalized, normalize
 
-__all__ = ["clean", "closest_name", "escape_unsafe", "quoted", "shown_path"]
+from th_ext._exceptions import cut
+
+__all__ = [
+    "SHOWN_NAMES",
+    "clean",
+    "closest_name",
+    "escape_unsafe",
+    "listed",
+    "quoted",
+    "shown_path",
+]
 
 # Pattern texts, not compiled patterns: ``re`` compiles each on the first string that needs it
 # (and caches it), so a run that prints only printable text never pays for compiling them.
@@ -24,6 +34,17 @@ _ESCAPE_SEQUENCES = (
 _SPACES = r"[\t\n\v\f\r\x85\u2028\u2029]"
 _INVISIBLE = r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]"
 _SURROGATES = r"[\ud800-\udfff]"
+
+
+#: How many names of a card's list a line shows before it counts the rest.
+SHOWN_NAMES = 10
+
+
+def listed(names: list[str]) -> str:
+    """The first ``SHOWN_NAMES`` names of a card's list for a line: each cleaned and cut to 40
+    characters, then how many there are in all when there are more."""
+    shown = ", ".join(cut(clean(name), 40) for name in names[:SHOWN_NAMES])
+    return shown + (f", … ({len(names)} in all)" if len(names) > SHOWN_NAMES else "")
 
 
 def quoted(value: object, limit: int = 80) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from th_ext.net import redact
-from th_ext.problems import LAYERS, Problem, clean, counted, cut, shown_path
+from th_ext.problems import LAYERS, SHOWN_NAMES, Problem, clean, counted, cut, listed, shown_path
 
 if TYPE_CHECKING:
     from th_ext.batch import Statistics, Summary
@@ -39,7 +39,6 @@ _LAYER_TITLES = {
 #: The layers whose "ok" line ``quiet`` leaves out: reading and parsing the card.
 _QUIET_WHEN_OK = ("source", "document")
 #: Entries of a card's list the summary shows (skills, commands, interfaces, extensions).
-_SHOWN_ENTRIES = 10
 _EXCERPT_WIDTH = 120
 
 
@@ -137,7 +136,7 @@ def _summary_lines(report: Report) -> list[str]:
     version = _named(card.get("version") or "?")
     lines = [f"  card        {name} {version}"]
     interfaces = card.get("interfaces", [])
-    for interface in interfaces[:_SHOWN_ENTRIES]:
+    for interface in interfaces[:SHOWN_NAMES]:
         binding, url, version = (
             interface.get(k, "?") for k in ("protocolBinding", "url", "protocolVersion")
         )
@@ -145,8 +144,8 @@ def _summary_lines(report: Report) -> list[str]:
     lines += _more_lines("interface", len(interfaces))
     skills = card.get("skills", [])
     if skills:
-        lines.append(f"  skills      {_listing(skills)}")
-    for extension in report.extensions[:_SHOWN_ENTRIES]:
+        lines.append(f"  skills      {listed(skills)}")
+    for extension in report.extensions[:SHOWN_NAMES]:
         uri = _named(extension["uri"], 120)
         if not extension.get("checked"):
             lines.append(f"  extension   {uri} (not checked)")
@@ -155,14 +154,14 @@ def _summary_lines(report: Report) -> list[str]:
         if "commands" not in extension:  # an extension without commands (media/v1)
             continue
         commands = extension["commands"]
-        listed = f": {_listing(commands)}" if commands else ""
-        lines.append(f"              {counted(len(commands), 'command')}{listed}")
+        names = f": {listed(commands)}" if commands else ""
+        lines.append(f"              {counted(len(commands), 'command')}{names}")
     return lines + _more_lines("extension", len(report.extensions))
 
 
 def _more_lines(kind: str, count: int) -> list[str]:
     """The line after the first entries of a long list in the summary: how many in all."""
-    if count <= _SHOWN_ENTRIES:
+    if count <= SHOWN_NAMES:
         return []
     return [f"  {kind:<11} … ({count} in all)"]
 
@@ -170,12 +169,6 @@ def _more_lines(kind: str, count: int) -> list[str]:
 def _named(text: str, limit: int = 80) -> str:
     """A name from the card for the summary: cleaned, at most ``limit`` characters."""
     return cut(clean(text), limit)
-
-
-def _listing(names: list[str]) -> str:
-    """The first names of a card's list, each cut to a line's share, and how many in all."""
-    shown = ", ".join(_named(name, 40) for name in names[:_SHOWN_ENTRIES])
-    return shown + (f", … ({len(names)} in all)" if len(names) > _SHOWN_ENTRIES else "")
 
 
 def _counts(problems: list[Problem]) -> str:
@@ -297,7 +290,7 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
         "  bindings   "
         + ", ".join(agent.bindings_checked)
         + (
-            f"; not checked: {_listing(agent.bindings_not_checked)}"
+            f"; not checked: {listed(agent.bindings_not_checked)}"
             if agent.bindings_not_checked
             else ""
         ),
@@ -308,7 +301,7 @@ def conform_text(report: ConformReport, *, color: bool = False, quiet: bool = Fa
             else "SendMessage (the card does not offer streaming)"
         ),
         "  commands   ran "
-        + (_listing(report.commands_run) or "none")
+        + (listed(report.commands_run) or "none")
         + " (each may have side effects)",
         "",
         *interface_table(report, color),
@@ -419,7 +412,7 @@ def render_plan(
     ext = plan.extension
     location = clean(location)
     if ext.declared:
-        names = _listing([f"/{name}" for name in ext.commands]) or "none"
+        names = listed([f"/{name}" for name in ext.commands]) or "none"
         lines.append(f"card       {location}: commands extension declared; commands {names}")
     else:
         lines.append(f"card       {location}: commands extension not declared")

@@ -143,6 +143,15 @@ def test_a_model_answer_after_a_working_update_is_the_command_not_running() -> N
     assert verdicts(command_checks(obs, "model")) == NOT_RUN
 
 
+def test_a_command_of_any_length_is_named_cut() -> None:
+    obs = stream({"task": task()}, {"statusUpdate": working()}, {"statusUpdate": unmarked()})
+    [*_, (_, _, detail), _, _] = verdicts(command_checks(obs, "m" * 100_000))
+    assert detail == (
+        "the command did not run on JSONRPC: no answer names /" + "m" * 78 + "… in its command "
+        "metadata, so a client takes it for the model's"
+    )
+
+
 def test_a_task_on_the_stream_holding_an_earlier_reply_does_not_count_as_the_command() -> None:
     earlier = task(status=reply()["status"], metadata={"command": "model"})
     obs = stream({"task": earlier}, {"statusUpdate": working()}, {"statusUpdate": unmarked()})

@@ -241,3 +241,14 @@ def test_a_card_that_is_not_a_json_object_is_a_document_error(source: str, code:
     assert str(raised.value).startswith(f"http://agent.test/{source}/.well-known/agent-card.json: ")
     assert raised.value.code == code
     assert raised.value.path == ""
+
+
+def test_the_card_check_lists_ten_commands_each_cut_and_counts_the_rest() -> None:
+    names = ["x" * 100_000, *(f"c{n}" for n in range(11))]
+    extension = CardCommands(True, commands=tuple(CardCommand(n, "d") for n in names))
+    check = card_check(extension)
+    assert check.status == "pass"
+    assert check.detail == (
+        "params list the registered commands: /" + "x" * 38 + "…, /c0, /c1, /c2, /c3, /c4, "
+        "/c5, /c6, /c7, /c8, … (12 in all)"
+    )

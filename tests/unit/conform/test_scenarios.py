@@ -98,3 +98,14 @@ def test_a_user_message_is_fresh_and_addressed_to_the_task_when_given() -> None:
     assert no_context["taskId"] == "t"
     assert "contextId" not in no_context
     assert "contextId" not in user_message(parts, {"id": "t", "contextId": 5})
+
+
+def test_a_command_of_any_length_is_named_cut_and_sent_whole() -> None:
+    long = "m" * 100_000
+    found = scenarios([CardCommand(long, "m")], [long])
+    assert found[0].label == "/" + "m" * 78 + "…"
+    assert found[0].parts == ({"text": "/" + long},)
+    edges = edge_scenarios(SPEC, [CardCommand(long, "m")], [long])
+    assert edges
+    assert max(len(e.label) for e in edges) == 120  # every edge's label, cut in one place
+    assert any(len(e.parts[0].get("text", "")) > 100_000 for e in edges)
