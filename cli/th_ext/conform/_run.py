@@ -47,7 +47,7 @@ from th_ext.conform._wire import BINDINGS, Wire
 from th_ext.net import HarRecorder, HeaderScope, client_options, redact, shown_url
 from th_ext.net._exchange import RpcExchange
 from th_ext.net._fetch import Retry
-from th_ext.problems import Selection, counted, listed
+from th_ext.problems import Selection, counted, cut, listed
 from th_ext.signatures import SignatureOptions, check_signatures
 from th_ext.sources import caching_problems
 from th_ext.sources._source import (
@@ -239,7 +239,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
             f"exercised: {named}{more}"
         )
         selected = selected[: options.max_commands]
-    interfaces, not_checked, listed = select_interfaces(
+    interfaces, not_checked, every_interface = select_interfaces(
         card, options.bindings, options.max_interfaces, notes
     )
     checks.append(header_card_check(extension))
@@ -323,7 +323,7 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
                 *(b for b in dict.fromkeys(w.binding for w in unreachable) if b not in checked),
             ],
             streaming=streaming,
-            interfaces=[interface_info(entry, wires, unreachable) for entry in listed],
+            interfaces=[interface_info(entry, wires, unreachable) for entry in every_interface],
         ),
         requirements=results,
         notes=notes,
@@ -336,8 +336,9 @@ async def _check(  # noqa: PLR0917 (one private step of run_conform_async)
 
 
 def ran_text(command: str, times: int) -> str:
-    """A command sent and how many times, for the report's list: ``/help (1 time)``."""
-    return f"{command} ({counted(times, 'time')})"
+    """A command sent and how many times, for the report's list: ``/help (1 time)``; a command
+    of any length is cut to 80 characters."""
+    return f"{cut(command, 80)} ({counted(times, 'time')})"
 
 
 def signature_result(card: dict[str, Any], options: SignatureOptions) -> RequirementResult:
@@ -560,7 +561,7 @@ def select_interfaces(
     once, at most ``max_interfaces``), the bindings not checked, and every interface listed."""
     chosen: list[Interface] = []
     not_checked: list[str] = []
-    listed: list[InterfaceInfo] = []
+    every_interface: list[InterfaceInfo] = []
     seen: set[tuple[str, str]] = set()
     left_out: list[str] = []
     declared = card.get("supportedInterfaces")
@@ -588,7 +589,8 @@ def select_interfaces(
         else:
             tenant = entry.get("tenant")
             chosen.append(Interface(binding, url, tenant if isinstance(tenant, str) else ""))
-        listed.append(InterfaceInfo(binding, shown, "not checked" if reason else "checked", reason))
+        status = "not checked" if reason else "checked"
+        every_interface.append(InterfaceInfo(binding, shown, status, reason))
     if left_out:
         notes.append(
             f"{counted(len(left_out), 'interface')} over --max-interfaces {limit} "
@@ -598,7 +600,7 @@ def select_interfaces(
     if not chosen:
         wanted = " or ".join(bindings or BINDINGS)
         raise ConformError(f"the card declares no {wanted} interface with an http(s) url to check")
-    return chosen, not_checked, listed
+    return chosen, not_checked, every_interface
 
 
 def unreachable_wires(wires: list[Wire], groups: list[GroupResult], modes: int) -> dict[Wire, str]:

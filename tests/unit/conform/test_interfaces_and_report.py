@@ -118,6 +118,7 @@ def test_the_html_report_opens_with_the_interfaces_and_quotes_what_was_sent() ->
 def test_a_command_sent_once_is_counted_in_the_singular() -> None:
     assert ran_text("/help", 1) == "/help (1 time)"
     assert ran_text("/model", 3) == "/model (3 times)"
+    assert ran_text("/" + "m" * 100_000, 2) == "/" + "m" * 78 + "… (2 times)"
     once = replace(report(), commands_run=[ran_text("/help", 1)])
     assert "  commands   ran /help (1 time) (each" in render_text(once)
     assert "/help (1 time)" in render_html(once)
