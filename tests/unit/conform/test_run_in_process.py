@@ -26,6 +26,7 @@ from th_ext.commands._entry import EXTENSION_URI
 from th_ext.conform import Check, ConformOptions, ConformReport, RequirementResult, run_conform
 from th_ext.demo._server import DemoTaskStore, build_demo_app
 from th_ext.demo._variants import DemoVariant
+from th_ext.net import HarRecorder
 from th_ext.problems import Selection
 from th_ext.report import render
 from th_ext.signatures import SignatureOptions, parse_jwks, sign_card
@@ -1416,3 +1417,15 @@ def test_an_agent_that_answers_with_a_message_and_no_task_is_noted() -> None:
         "(no task id); the existing-task scenarios were not run"
         for mode in ("stream", "send")
     ]
+
+
+def test_a_recorder_holds_every_exchange_with_the_agent_on_each_binding() -> None:
+    recorder = HarRecorder(title="th-ext conform")
+    apps = {"agent.test": build_demo_app(BASE)}
+    options = ConformOptions(rule_edges=False, limits=SourceLimits())
+    report = run_conform(BASE, options, transport=_Hosts(apps), recorder=recorder)
+    urls = [entry["request"]["url"] for entry in recorder.document()["log"]["entries"]]
+    assert len(urls) == report.requests
+    assert urls[0] == f"{BASE}/.well-known/agent-card.json"
+    assert RPC in urls  # the JSON-RPC interface's exchanges,
+    assert any(url.startswith(REST + "/") for url in urls)  # and the HTTP+JSON one's
