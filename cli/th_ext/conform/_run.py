@@ -589,8 +589,9 @@ def select_interfaces(
         else:
             tenant = entry.get("tenant")
             chosen.append(Interface(binding, url, tenant if isinstance(tenant, str) else ""))
-        status = "not checked" if reason else "checked"
-        every_interface.append(InterfaceInfo(binding, shown, status, reason))
+        every_interface.append(
+            InterfaceInfo(binding, shown, "not checked" if reason else "checked", reason)
+        )
     if left_out:
         notes.append(
             f"{counted(len(left_out), 'interface')} over --max-interfaces {limit} "

@@ -1421,7 +1421,7 @@ def test_an_agent_that_answers_with_a_message_and_no_task_is_noted() -> None:
 
 def test_a_recorder_holds_every_exchange_with_the_agent_on_each_binding() -> None:
     recorder = HarRecorder(title="th-ext conform")
-    apps = {"agent.test": build_demo_app(BASE)}
+    apps: dict[str, App] = {"agent.test": build_demo_app(BASE)}
     options = ConformOptions(rule_edges=False, limits=SourceLimits())
     report = run_conform(BASE, options, transport=_Hosts(apps), recorder=recorder)
     urls = [entry["request"]["url"] for entry in recorder.document()["log"]["entries"]]
