@@ -133,6 +133,12 @@ def test_a_reply_without_its_ids_says_so_in_words() -> None:
         "fail",
         "the reply message has taskId 't', no contextId",
     )
+    answer = reply()
+    del answer["status"]["message"]["taskId"]
+    assert the(on_stream(answer), "CMD-11") == (
+        "fail",
+        "the reply message has no taskId, contextId 'c'",
+    )
 
 
 def test_to_send_message_the_reply_must_name_the_returned_task() -> None:
@@ -142,4 +148,14 @@ def test_to_send_message_the_reply_must_name_the_returned_task() -> None:
     assert the(checks, "CMD-11") == (
         "fail",
         "the reply message has taskId 't', not the task's 't-2', contextId 'c'",
+    )
+
+
+def test_a_reply_with_a_context_the_task_has_not_says_so() -> None:
+    answer = reply()
+    answered = task(status=answer["status"])
+    del answered["contextId"]
+    checks = command_checks(send({"task": answered}, after=answered), "model")
+    assert the(checks, "CMD-11")[1] == (
+        "the reply message has taskId 't', contextId 'c', where the task has none"
     )
